@@ -1,0 +1,570 @@
+/*
+ * Host memory: aclrtMallocHost, aclrtMallocHostWithCfg, aclrtFreeHost,
+ * aclrtFreeHostWithDevSync and the statistics call.
+ *
+ * Blocks under SIM_SLAB_THRESHOLD bytes are carved from shared 1 MiB slabs
+ * in 64-byte granules (granule 0 of each slab is never handed out, so slab
+ * blocks are 64-byte but not page aligned); larger ones and VA_FLAG=1 blocks
+ * get their own page-aligned mapping. Every mapping is mlock()ed; when that
+ * fails the memory is kept and counted as unlocked. Released large mappings
+ * are poisoned and parked in a small quarantine before munmap, so a stream
+ * task that still reads them (a user bug, or the devsync_no_wait fault)
+ * sees poison rather than a fault.
+ *
+ * Lock discipline: host_lock guards the block table, the slabs, the arena,
+ * the quarantine and every counter in this file. It is a leaf lock: no
+ * other lock is taken while it is held. Callers that need registrations
+ * (freeing drops them) release host_lock first; registry.c may call
+ * sim_host_lookup_range() while holding reg_lock (order: reg_lock, then
+ * host_lock). Stream synchronisation happens before host_lock is taken.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "sim_internal.h"
+
+#define SIM_SLAB_SIZE (1UL << 20)
+#define SIM_SLAB_GRANULES (SIM_SLAB_SIZE / SIM_GRANULE)
+#define SIM_SLAB_THRESHOLD (64UL * 1024)
+#define SIM_BUCKETS 4096
+#define SIM_QUARANTINE 16
+#define SIM_QUARANTINE_MAX_BLOCK (64UL << 20)
+#define SIM_ARENA_SIZE (64UL << 20)
+#define SIM_RECENT 64
+
+typedef enum { BLOCK_SLAB, BLOCK_MMAP, BLOCK_ARENA } simBlockKind;
+
+typedef struct simSlab {
+    struct simSlab *next;
+    unsigned char *base;
+    uint64_t bitmap[SIM_SLAB_GRANULES / 64];
+    int locked;
+} simSlab;
+
+typedef struct simHostBlock {
+    struct simHostBlock *next;
+    uintptr_t user;       /* pointer handed to the caller */
+    uint64_t size;        /* requested size */
+    simBlockKind kind;
+    simSlab *slab;        /* BLOCK_SLAB */
+    uint32_t granule;     /* first booked granule */
+    uint32_t booked;      /* granules marked used */
+    unsigned char *map;   /* BLOCK_MMAP / BLOCK_ARENA: start of the region */
+    size_t map_len;
+    int locked;
+    int va_flag;
+    int from_cfg;
+} simHostBlock;
+
+typedef struct {
+    void *map;
+    size_t len;
+} simQuarantined;
+
+static pthread_mutex_t host_lock = PTHREAD_MUTEX_INITIALIZER;
+static simHostBlock *g_buckets[SIM_BUCKETS];
+static simSlab *g_slabs;
+static simQuarantined g_quarantine[SIM_QUARANTINE];
+static unsigned g_quarantine_next;
+static unsigned char *g_arena;
+static size_t g_arena_used;
+static uintptr_t g_recent_freed[SIM_RECENT];
+static unsigned g_recent_next;
+static uint64_t g_live_allocs, g_live_bytes, g_unlocked_allocs;
+static uint64_t g_limit_used, g_locked_bytes;
+static int g_mlock_warned;
+
+static size_t bucket_of(uintptr_t p)
+{
+    return (size_t)(((uint64_t)(p >> 6) * 0x9E3779B97F4A7C15ULL) >> 52) & (SIM_BUCKETS - 1);
+}
+
+static size_t round_up(size_t v, size_t a)
+{
+    return (v + a - 1) / a * a;
+}
+
+/* mlock with the emulated ACLSIM_MLOCK_LIMIT; returns 1 when locked. host_lock held. */
+static int try_mlock(void *addr, size_t len)
+{
+    uint64_t limit = sim_config()->mlock_limit;
+    int ok = 0;
+    if (limit == 0 || g_locked_bytes + len <= limit) {
+        ok = mlock(addr, len) == 0;
+    }
+    if (ok) {
+        g_locked_bytes += len;
+    } else {
+        sim_warn_once(&g_mlock_warned,
+                      "mlock failed (RLIMIT_MEMLOCK too low?); host memory stays pageable and "
+                      "is counted in aclsimStats.unlocked_host_allocs");
+    }
+    return ok;
+}
+
+static void unlock_bytes(void *addr, size_t len)
+{
+    munlock(addr, len);
+    g_locked_bytes = g_locked_bytes >= len ? g_locked_bytes - len : 0;
+}
+
+static int slab_test(const simSlab *s, size_t g)
+{
+    return (int)((s->bitmap[g / 64] >> (g % 64)) & 1U);
+}
+
+static void slab_mark(simSlab *s, size_t g, size_t n, int used)
+{
+    for (size_t i = g; i < g + n; i++) {
+        if (used) {
+            s->bitmap[i / 64] |= 1ULL << (i % 64);
+        } else {
+            s->bitmap[i / 64] &= ~(1ULL << (i % 64));
+        }
+    }
+}
+
+/* First fit of n free granules; granule 0 is the reserved header. */
+static long slab_find(const simSlab *s, size_t n)
+{
+    size_t run = 0;
+    for (size_t g = 1; g < SIM_SLAB_GRANULES; g++) {
+        run = slab_test(s, g) ? 0 : run + 1;
+        if (run == n) {
+            return (long)(g + 1 - n);
+        }
+    }
+    return -1;
+}
+
+static simSlab *slab_new(void)
+{
+    void *base = mmap(NULL, SIM_SLAB_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) {
+        return NULL;
+    }
+    simSlab *s = calloc(1, sizeof(*s));
+    if (s == NULL) {
+        munmap(base, SIM_SLAB_SIZE);
+        return NULL;
+    }
+    s->base = base;
+    s->locked = try_mlock(base, SIM_SLAB_SIZE);
+    slab_mark(s, 0, 1, 1);
+    s->next = g_slabs;
+    g_slabs = s;
+    return s;
+}
+
+/* Books granules for `span` bytes; the block starts at granule*64. */
+static int slab_alloc(simHostBlock *b, size_t span)
+{
+    size_t n = round_up(span, SIM_GRANULE) / SIM_GRANULE;
+    size_t booked = n;
+    if (n >= 2 && aclsim_fault(ACLSIM_FAULT_ALLOC_OVERLAP)) {
+        booked = n - 1; /* the last granule stays free for the next block */
+    }
+    simSlab *s;
+    long g = -1;
+    for (s = g_slabs; s != NULL; s = s->next) {
+        g = slab_find(s, n);
+        if (g >= 0) {
+            break;
+        }
+    }
+    if (s == NULL) {
+        s = slab_new();
+        if (s == NULL) {
+            return -1;
+        }
+        g = slab_find(s, n);
+    }
+    slab_mark(s, (size_t)g, booked, 1);
+    b->kind = BLOCK_SLAB;
+    b->slab = s;
+    b->granule = (uint32_t)g;
+    b->booked = (uint32_t)booked;
+    b->map = s->base + (size_t)g * SIM_GRANULE;
+    b->map_len = booked * SIM_GRANULE;
+    b->locked = s->locked;
+    return 0;
+}
+
+static int mmap_alloc(simHostBlock *b, size_t span)
+{
+    size_t len = round_up(span, SIM_PAGE);
+    void *map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED) {
+        return -1;
+    }
+    b->kind = BLOCK_MMAP;
+    b->map = map;
+    b->map_len = len;
+    b->locked = try_mlock(map, len);
+    return 0;
+}
+
+/* short_alloc fault: consecutive blocks share the last partial page. */
+static int arena_alloc(simHostBlock *b, size_t span)
+{
+    if (g_arena == NULL) {
+        void *a = mmap(NULL, SIM_ARENA_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (a == MAP_FAILED) {
+            return -1;
+        }
+        g_arena = a;
+    }
+    size_t step = span / SIM_PAGE * SIM_PAGE;
+    if (g_arena_used + round_up(span, SIM_PAGE) > SIM_ARENA_SIZE) {
+        return -1;
+    }
+    b->kind = BLOCK_ARENA;
+    b->map = g_arena + g_arena_used;
+    b->map_len = span;
+    b->locked = 0;
+    g_arena_used += step;
+    return 0;
+}
+
+static void table_insert(simHostBlock *b)
+{
+    size_t i = bucket_of(b->user);
+    b->next = g_buckets[i];
+    g_buckets[i] = b;
+}
+
+static simHostBlock *table_remove(uintptr_t user)
+{
+    for (simHostBlock **pp = &g_buckets[bucket_of(user)]; *pp != NULL; pp = &(*pp)->next) {
+        if ((*pp)->user == user) {
+            simHostBlock *b = *pp;
+            *pp = b->next;
+            return b;
+        }
+    }
+    return NULL;
+}
+
+static simHostBlock *table_find(uintptr_t user)
+{
+    for (simHostBlock *b = g_buckets[bucket_of(user)]; b != NULL; b = b->next) {
+        if (b->user == user) {
+            return b;
+        }
+    }
+    return NULL;
+}
+
+/* The live block that contains [p, p+len), or NULL. host_lock held. */
+static simHostBlock *table_containing(uintptr_t p, uint64_t len)
+{
+    for (size_t i = 0; i < SIM_BUCKETS; i++) {
+        for (simHostBlock *b = g_buckets[i]; b != NULL; b = b->next) {
+            if (p >= b->user && p - b->user < b->size && len <= b->size - (p - b->user)) {
+                return b;
+            }
+        }
+    }
+    return NULL;
+}
+
+typedef struct {
+    uint64_t size;
+    size_t offset;   /* bytes between the booked region and the user pointer */
+    int va_flag;     /* whole pages, own mapping */
+    int from_cfg;
+} simAllocReq;
+
+static aclError host_alloc(const simAllocReq *req, void **out)
+{
+    const simConfig *cfg = sim_config();
+    if (req->size > (uint64_t)SIZE_MAX - SIM_PAGE * 2) {
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    simHostBlock *b = calloc(1, sizeof(*b));
+    if (b == NULL) {
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    size_t span = (size_t)req->size + req->offset;
+    pthread_mutex_lock(&host_lock);
+    if (cfg->host_mem_limit != 0 &&
+        (g_limit_used > cfg->host_mem_limit || req->size > cfg->host_mem_limit - g_limit_used)) {
+        pthread_mutex_unlock(&host_lock);
+        free(b);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    int rc;
+    int shortable = req->size > SIM_PAGE && req->size % SIM_PAGE != 0;
+    if (!req->va_flag && shortable && aclsim_fault(ACLSIM_FAULT_SHORT_ALLOC)) {
+        rc = arena_alloc(b, span);
+    } else if (!req->va_flag && span < SIM_SLAB_THRESHOLD) {
+        rc = slab_alloc(b, span);
+    } else {
+        rc = mmap_alloc(b, span);
+    }
+    if (rc != 0) {
+        pthread_mutex_unlock(&host_lock);
+        free(b);
+        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    }
+    b->user = (uintptr_t)b->map + req->offset;
+    b->size = req->size;
+    b->va_flag = req->va_flag;
+    b->from_cfg = req->from_cfg;
+    memset(b->map, cfg->poison, b->kind == BLOCK_ARENA ? span : b->map_len);
+    table_insert(b);
+    g_live_allocs++;
+    g_live_bytes += b->size;
+    g_limit_used += b->size;
+    g_unlocked_allocs += b->locked ? 0 : 1;
+    pthread_mutex_unlock(&host_lock);
+    *out = (void *)b->user;
+    return ACL_SUCCESS;
+}
+
+static void quarantine_park(void *map, size_t len)
+{
+    if (len > SIM_QUARANTINE_MAX_BLOCK) {
+        munmap(map, len);
+        return;
+    }
+    simQuarantined *q = &g_quarantine[g_quarantine_next];
+    if (q->map != NULL) {
+        munmap(q->map, q->len);
+    }
+    q->map = map;
+    q->len = len;
+    g_quarantine_next = (g_quarantine_next + 1) % SIM_QUARANTINE;
+}
+
+/* Releases the memory of a block already removed from the table. host_lock held. */
+static void block_release(simHostBlock *b)
+{
+    unsigned char poison = sim_config()->poison;
+    if (b->kind == BLOCK_SLAB) {
+        memset(b->map, poison, b->map_len);
+        size_t end = (size_t)b->granule + b->booked;
+        if (aclsim_fault(ACLSIM_FAULT_FREE_SCRIBBLES_NEIGHBOUR) && end < SIM_SLAB_GRANULES) {
+            memset(b->slab->base + end * SIM_GRANULE, poison, SIM_GRANULE);
+        }
+        slab_mark(b->slab, b->granule, b->booked, 0);
+    } else if (b->kind == BLOCK_MMAP) {
+        memset(b->map, poison, b->map_len);
+        if (b->locked) {
+            unlock_bytes(b->map, b->map_len);
+        }
+        quarantine_park(b->map, b->map_len);
+    }
+    /* BLOCK_ARENA: the arena is never reused, and poisoning would hit the neighbour. */
+    g_live_allocs--;
+    g_live_bytes -= b->size;
+    if (!aclsim_fault(ACLSIM_FAULT_EXHAUSTION_LEAK)) {
+        g_limit_used -= b->size;
+    }
+    g_unlocked_allocs -= b->locked ? 0 : 1;
+    g_recent_freed[g_recent_next] = b->user;
+    g_recent_next = (g_recent_next + 1) % SIM_RECENT;
+}
+
+static int recently_freed(uintptr_t p)
+{
+    for (unsigned i = 0; i < SIM_RECENT; i++) {
+        if (g_recent_freed[i] == p) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Frees a block by its user pointer; `plain_free` is set for aclrtFreeHost. */
+static aclError host_free(void *ptr, int plain_free)
+{
+    uintptr_t p = (uintptr_t)ptr;
+    pthread_mutex_lock(&host_lock);
+    simHostBlock *b = table_find(p);
+    if (b == NULL) {
+        int ok = (aclsim_fault(ACLSIM_FAULT_DOUBLE_FREE_OK) && recently_freed(p)) ||
+                 (aclsim_fault(ACLSIM_FAULT_FREE_FOREIGN_OK) && table_containing(p, 1) != NULL);
+        pthread_mutex_unlock(&host_lock);
+        return ok ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+    }
+    if (plain_free && b->from_cfg && aclsim_fault(ACLSIM_FAULT_FREE_CFG_REJECTED)) {
+        pthread_mutex_unlock(&host_lock);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    table_remove(p);
+    pthread_mutex_unlock(&host_lock);
+
+    /* Registrations inside the block end with it (lock order: reg before host). */
+    sim_reg_drop_range(ptr, b->size);
+
+    pthread_mutex_lock(&host_lock);
+    block_release(b);
+    pthread_mutex_unlock(&host_lock);
+    free(b);
+    return ACL_SUCCESS;
+}
+
+simHostRange sim_host_lookup_range(const void *ptr, uint64_t size)
+{
+    simHostRange r = {0, 0, 0};
+    pthread_mutex_lock(&host_lock);
+    simHostBlock *b = table_containing((uintptr_t)ptr, size);
+    if (b != NULL) {
+        r.found = 1;
+        r.pinned = 1;
+        r.va_flag = b->va_flag;
+    }
+    pthread_mutex_unlock(&host_lock);
+    return r;
+}
+
+SIM_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size)
+{
+    if (hostPtr == NULL) {
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (size == 0) {
+        if (!aclsim_fault(ACLSIM_FAULT_MALLOC_SIZE0_OK)) {
+            return ACL_ERROR_INVALID_PARAM;
+        }
+        size = 1;
+    }
+    int dev;
+    aclError rc = sim_hostmem_gate(SIM_API_MALLOC_HOST, &dev);
+    if (rc != ACL_SUCCESS) {
+        return rc;
+    }
+    if (aclsim_fault(ACLSIM_FAULT_MALLOC_SYNCS)) {
+        sim_sync_device(dev, 0);
+    }
+    simAllocReq req = {size, 0, 0, 0};
+    if (size + 16 < SIM_SLAB_THRESHOLD && aclsim_fault(ACLSIM_FAULT_ALIGN_MALLOC_OFF16)) {
+        req.offset = 16;
+    }
+    return host_alloc(&req, hostPtr);
+}
+
+typedef struct {
+    int has_device;
+    uint32_t device;
+    int va_flag;
+} simCfgRequest;
+
+/* Validates the attribute list (argument checks only). */
+static aclError parse_cfg(const aclrtMallocConfig *cfg, simCfgRequest *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (cfg == NULL || cfg->numAttrs == 0) {
+        return ACL_SUCCESS;
+    }
+    if (cfg->attrs == NULL) {
+        return aclsim_fault(ACLSIM_FAULT_CFG_ATTRS_NULL_OK) ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+    }
+    for (size_t i = 0; i < cfg->numAttrs; i++) {
+        const aclrtMallocAttribute *a = &cfg->attrs[i];
+        switch (a->attr) {
+        case ACL_RT_MEM_ATTR_MODULE_ID:
+            break;
+        case ACL_RT_MEM_ATTR_DEVICE_ID:
+            out->has_device = 1;
+            out->device = a->value.deviceId;
+            break;
+        case ACL_RT_MEM_ATTR_VA_FLAG:
+            if (a->value.vaFlag > 1) {
+                return ACL_ERROR_INVALID_PARAM;
+            }
+            out->va_flag = (int)a->value.vaFlag;
+            break;
+        default:
+            return ACL_ERROR_INVALID_PARAM;
+        }
+    }
+    return ACL_SUCCESS;
+}
+
+SIM_EXPORT aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cfg)
+{
+    if (ptr == NULL || size == 0) {
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    simCfgRequest creq;
+    aclError rc = parse_cfg(cfg, &creq);
+    if (rc != ACL_SUCCESS) {
+        return rc;
+    }
+    int dev;
+    rc = sim_hostmem_gate(SIM_API_MALLOC_HOST_CFG, &dev);
+    if (rc != ACL_SUCCESS) {
+        return rc;
+    }
+    if (creq.has_device && creq.device != (uint32_t)dev) {
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (creq.va_flag && !sim_va_flag_supported(sim_config()->family)) {
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    }
+    simAllocReq req = {size, 0, creq.va_flag, 1};
+    if (!creq.va_flag && aclsim_fault(ACLSIM_FAULT_ALIGN_CFG_OFF8)) {
+        req.offset = 8;
+    }
+    return host_alloc(&req, ptr);
+}
+
+SIM_EXPORT aclError aclrtFreeHost(void *hostPtr)
+{
+    if (hostPtr == NULL) {
+        return aclsim_fault(ACLSIM_FAULT_FREE_NULL_OK) ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+    }
+    int dev;
+    aclError rc = sim_hostmem_gate(SIM_API_FREE_HOST, &dev);
+    if (rc != ACL_SUCCESS) {
+        return rc;
+    }
+    if (aclsim_fault(ACLSIM_FAULT_HANG_IN_FREE)) {
+        for (;;) {
+            pause();
+        }
+    }
+    if (aclsim_fault(ACLSIM_FAULT_FREE_SYNCS)) {
+        sim_sync_device(dev, 0);
+    }
+    return host_free(hostPtr, 1);
+}
+
+SIM_EXPORT aclError aclrtFreeHostWithDevSync(void *hostPtr)
+{
+    if (hostPtr == NULL) {
+        return aclsim_fault(ACLSIM_FAULT_DEVSYNC_NULL_OK) ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+    }
+    int dev;
+    aclError rc = sim_hostmem_gate(SIM_API_FREE_HOST_DEVSYNC, &dev);
+    if (rc != ACL_SUCCESS) {
+        return rc;
+    }
+    if (!aclsim_fault(ACLSIM_FAULT_DEVSYNC_NO_WAIT)) {
+        sim_sync_device(dev, aclsim_fault(ACLSIM_FAULT_DEVSYNC_ONE_STREAM));
+    }
+    return host_free(hostPtr, 0);
+}
+
+SIM_EXPORT aclError aclsimGetStats(aclsimStats *out)
+{
+    if (out == NULL) {
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    memset(out, 0, sizeof(*out));
+    pthread_mutex_lock(&host_lock);
+    out->live_host_allocs = g_live_allocs;
+    out->live_host_bytes = g_live_bytes;
+    out->unlocked_host_allocs = g_unlocked_allocs;
+    pthread_mutex_unlock(&host_lock);
+    out->live_registrations = sim_reg_live_count();
+    out->live_streams = sim_stream_live_count();
+    out->live_device_allocs = sim_devmem_live_count();
+    return ACL_SUCCESS;
+}

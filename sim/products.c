@@ -1,0 +1,171 @@
+/*
+ * Product families: SoC-name matching, per-family support of the host-memory
+ * interfaces, VA-flag support, the emulated kernel rule and the capability
+ * query aclrtHostMemMapCapabilities.
+ *
+ * Lock discipline: the tables here are constant. The only mutable state is
+ * the flip counter of the cap_flaky fault, an atomic. No lock is taken.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_internal.h"
+
+typedef struct {
+    const char *pattern; /* SoC name, or prefix when exact == 0 */
+    int exact;
+    simFamily family;
+} simSocPattern;
+
+static const simSocPattern kSocPatterns[] = {
+    {"Ascend950", 0, SIM_FAM_950},
+    {"Ascend910_93", 0, SIM_FAM_A3},
+    {"Ascend910B", 0, SIM_FAM_A2},
+    {"Ascend310B", 0, SIM_FAM_310B},
+    {"Ascend310P", 0, SIM_FAM_310P},
+    {"Ascend910A", 1, SIM_FAM_910},
+    {"Ascend910Pro", 0, SIM_FAM_910},
+    {"Ascend910Premium", 0, SIM_FAM_910},
+    {"Ascend350_", 0, SIM_FAM_IPV350},
+};
+
+static const char *const kFamilyNames[] = {
+    [SIM_FAM_950] = "950",       [SIM_FAM_A3] = "A3",     [SIM_FAM_A2] = "A2",
+    [SIM_FAM_310B] = "310B",     [SIM_FAM_310P] = "310P", [SIM_FAM_910] = "910",
+    [SIM_FAM_IPV350] = "IPV350", [SIM_FAM_UNKNOWN] = "unknown",
+};
+
+simFamily sim_family_from_soc(const char *soc)
+{
+    if (soc == NULL) {
+        return SIM_FAM_UNKNOWN;
+    }
+    for (size_t i = 0; i < sizeof(kSocPatterns) / sizeof(kSocPatterns[0]); i++) {
+        const simSocPattern *p = &kSocPatterns[i];
+        size_t n = strlen(p->pattern);
+        if (p->exact ? strcmp(soc, p->pattern) == 0 : strncmp(soc, p->pattern, n) == 0) {
+            return p->family;
+        }
+    }
+    return SIM_FAM_UNKNOWN;
+}
+
+const char *sim_family_name(simFamily fam)
+{
+    if ((int)fam < 0 || fam > SIM_FAM_UNKNOWN) {
+        return "unknown";
+    }
+    return kFamilyNames[fam];
+}
+
+static int family_has_registration(simFamily fam)
+{
+    return fam == SIM_FAM_950 || fam == SIM_FAM_A3 || fam == SIM_FAM_A2;
+}
+
+int sim_api_supported(simFamily fam, simApi api)
+{
+    switch (api) {
+    case SIM_API_REGISTER:
+        if (aclsim_fault(ACLSIM_FAULT_PROD_REGISTER_EXTRA) && fam != SIM_FAM_IPV350) {
+            return 1;
+        }
+        return family_has_registration(fam);
+    case SIM_API_REGISTER_V2:
+        if (aclsim_fault(ACLSIM_FAULT_PROD_REGISTER_MISSING) && fam == SIM_FAM_A2) {
+            return 0;
+        }
+        return family_has_registration(fam);
+    case SIM_API_GET_DEVPTR:
+    case SIM_API_UNREGISTER:
+        if (aclsim_fault(ACLSIM_FAULT_PROD_REGISTER_EXTRA) && fam != SIM_FAM_IPV350) {
+            return 1; /* so the extra registration can be inspected and undone */
+        }
+        return family_has_registration(fam);
+    case SIM_API_MALLOC_HOST:
+    case SIM_API_MALLOC_HOST_CFG:
+    case SIM_API_FREE_HOST:
+    case SIM_API_FREE_HOST_DEVSYNC:
+    case SIM_API_MEMMAP_CAP:
+        return fam != SIM_FAM_IPV350 && fam != SIM_FAM_UNKNOWN;
+    }
+    return 0;
+}
+
+int sim_va_flag_supported(simFamily fam)
+{
+    if (aclsim_fault(ACLSIM_FAULT_VA_FLAG_EVERYWHERE)) {
+        return 1;
+    }
+    return fam == SIM_FAM_A3 || fam == SIM_FAM_A2;
+}
+
+int sim_kernel_is_legacy(const char *release)
+{
+    if (release == NULL) {
+        return 0;
+    }
+    char *end = NULL;
+    long major = strtol(release, &end, 10);
+    long minor = 0;
+    if (end != NULL && *end == '.') {
+        minor = strtol(end + 1, NULL, 10);
+    }
+    return major < 5 || (major == 5 && minor <= 10);
+}
+
+/* HAC types that reach registered host memory on families with registration. */
+static int hac_reaches_host_memory(aclrtHacType hac)
+{
+    switch (hac) {
+    case ACL_RT_HAC_TYPE_AICPU:
+    case ACL_RT_HAC_TYPE_AIC:
+    case ACL_RT_HAC_TYPE_AIV:
+    case ACL_RT_HAC_TYPE_PCIEDMA:
+    case ACL_RT_HAC_TYPE_SDMA:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+SIM_EXPORT aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
+                                                aclrtHostMemMapCapability *capabilities)
+{
+    static int flaky_counter;
+
+    if (capabilities == NULL) {
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (!sim_initialized()) {
+        return ACL_ERROR_UNINITIALIZE;
+    }
+    const simConfig *cfg = sim_config();
+    if (!sim_api_supported(cfg->family, SIM_API_MEMMAP_CAP)) {
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    }
+    if (deviceId >= cfg->device_count) {
+        return ACL_ERROR_RT_INVALID_DEVICEID;
+    }
+    if ((unsigned)hacType > (unsigned)ACL_RT_HAC_TYPE_CCU) {
+        if (aclsim_fault(ACLSIM_FAULT_CAP_BAD_HAC_OK)) {
+            *capabilities = ACL_RT_HOST_MEM_MAP_SUPPORTED;
+            return ACL_SUCCESS;
+        }
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    int supported = family_has_registration(cfg->family) && hac_reaches_host_memory(hacType);
+    if (aclsim_fault(ACLSIM_FAULT_CAP_NONE)) {
+        supported = 0;
+    }
+    if (hacType == ACL_RT_HAC_TYPE_AIC && aclsim_fault(ACLSIM_FAULT_CAP_FLAKY)) {
+        supported = __atomic_fetch_add(&flaky_counter, 1, __ATOMIC_RELAXED) & 1;
+    }
+    if (hacType == ACL_RT_HAC_TYPE_SDMA && aclsim_fault(ACLSIM_FAULT_CAP_OUT_OF_RANGE)) {
+        *capabilities = (aclrtHostMemMapCapability)7;
+        return ACL_SUCCESS;
+    }
+    *capabilities = supported ? ACL_RT_HOST_MEM_MAP_SUPPORTED : ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED;
+    return ACL_SUCCESS;
+}

@@ -1,0 +1,116 @@
+/*
+ * Internal interfaces shared by the simulator's translation units.
+ * Nothing declared here is exported from libascendcl.so (see the visibility
+ * attribute on SIM_INTERNAL); the exported surface is the generated
+ * acl_hostmem.h plus sim/aclsim.h.
+ */
+#ifndef ACLSIM_INTERNAL_H
+#define ACLSIM_INTERNAL_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl_hostmem.h"
+#include "aclsim_faults.h"
+#include "aclsim.h"
+
+#define SIM_INTERNAL __attribute__((visibility("hidden")))
+#define SIM_EXPORT __attribute__((visibility("default")))
+
+#define SIM_MAX_DEVICES 8
+#define SIM_PAGE 4096UL
+#define SIM_GRANULE 64UL
+/* Base of the simulated device VA window; above the 47-bit user space, so a
+ * dereference of a window address from the host faults, as a real mapped
+ * device address would. */
+#define SIM_VA_BASE 0x1000000000000ULL
+#define SIM_VA_SIZE 0x100000000000ULL
+
+/* ---- products.c ---------------------------------------------------------- */
+typedef enum {
+    SIM_FAM_950 = 0,
+    SIM_FAM_A3,
+    SIM_FAM_A2,
+    SIM_FAM_310B,
+    SIM_FAM_310P,
+    SIM_FAM_910,
+    SIM_FAM_IPV350,
+    SIM_FAM_UNKNOWN
+} simFamily;
+
+typedef enum {
+    SIM_API_MALLOC_HOST = 0,
+    SIM_API_MALLOC_HOST_CFG,
+    SIM_API_FREE_HOST,
+    SIM_API_FREE_HOST_DEVSYNC,
+    SIM_API_REGISTER,
+    SIM_API_REGISTER_V2,
+    SIM_API_GET_DEVPTR,
+    SIM_API_MEMMAP_CAP,
+    SIM_API_UNREGISTER
+} simApi;
+
+SIM_INTERNAL simFamily sim_family_from_soc(const char *soc);
+SIM_INTERNAL const char *sim_family_name(simFamily fam);
+SIM_INTERNAL int sim_api_supported(simFamily fam, simApi api);
+SIM_INTERNAL int sim_va_flag_supported(simFamily fam);
+SIM_INTERNAL int sim_kernel_is_legacy(const char *release);
+
+/* ---- faults.c ------------------------------------------------------------ */
+SIM_INTERNAL int sim_faults_parse(const char *spec);
+SIM_INTERNAL int aclsim_fault(aclsimFaultId id);
+
+/* ---- init.c -------------------------------------------------------------- */
+typedef struct {
+    char soc[64];
+    simFamily family;
+    uint32_t device_count;
+    unsigned char poison;
+    uint64_t host_mem_limit;   /* 0 = unlimited */
+    uint64_t mlock_limit;      /* emulated RLIMIT_MEMLOCK, 0 = the real one */
+    int legacy_kernel;         /* kernel <= 5.10 */
+    char cann_version[64];
+} simConfig;
+
+SIM_INTERNAL const simConfig *sim_config(void);
+SIM_INTERNAL int sim_initialized(void);
+/* The calling thread's current device, or -1. */
+SIM_INTERNAL int sim_current_device(void);
+/* Common prologue of the nine host-memory calls after their argument checks:
+ * initialised, supported on this product, thread has a device. On success
+ * *dev receives the device the call acts on. */
+SIM_INTERNAL aclError sim_hostmem_gate(simApi api, int *dev);
+SIM_INTERNAL void sim_warn_once(int *flag, const char *msg);
+
+/* ---- hostmem.c ----------------------------------------------------------- */
+typedef struct {
+    int found;
+    int pinned;       /* allocated (page-locked) by aclrtMallocHost / WithCfg */
+    int va_flag;      /* allocated with VA_FLAG=1 */
+} simHostRange;
+
+/* Reports whether [ptr, ptr+size) lies inside one live host allocation.
+ * Takes host_lock. */
+SIM_INTERNAL simHostRange sim_host_lookup_range(const void *ptr, uint64_t size);
+
+/* ---- registry.c ---------------------------------------------------------- */
+/* Drops every registration that overlaps [base, base+size). Caller must not
+ * hold host_lock (lock order: reg_lock before host_lock). */
+SIM_INTERNAL void sim_reg_drop_range(const void *base, uint64_t size);
+/* Translates a mapped (non VA-identical) device address back to the host
+ * address it mirrors; NULL when addr is not a live mapped device address. */
+SIM_INTERNAL void *sim_reg_dev_to_host(const void *addr, uint64_t len);
+SIM_INTERNAL int sim_addr_in_va_window(const void *addr);
+SIM_INTERNAL uint64_t sim_reg_live_count(void);
+
+/* ---- streams.c ----------------------------------------------------------- */
+/* Waits for every stream of device dev (only the oldest one when
+ * only_first is set). */
+SIM_INTERNAL void sim_sync_device(int dev, int only_first);
+SIM_INTERNAL void sim_streams_shutdown(void);
+SIM_INTERNAL void sim_device_release(int dev);
+SIM_INTERNAL uint64_t sim_stream_live_count(void);
+SIM_INTERNAL uint64_t sim_devmem_live_count(void);
+
+#endif /* ACLSIM_INTERNAL_H */
