@@ -1,0 +1,119 @@
+"""Command line: ``python -m codegen {generate,check,lint,sim-faults}``.
+
+Exit codes: 0 success; 1 ``generated/`` is stale (``check``); 2 the spec is invalid
+(every problem is printed as ``file:line: field.path: message``) or the command was
+misused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from .cases import all_cases, duplicate_case_ids
+from .errors import SpecError, SpecIssue, Where
+from .load import load_spec
+from .model import Spec
+from .render import render_all
+from .writer import stale_report, write_tree
+
+EXIT_STALE = 1
+EXIT_INVALID = 2
+
+
+def _load(spec_dir: Path) -> Spec:
+    spec = load_spec(spec_dir)
+    dupes = duplicate_case_ids(spec)
+    if dupes:
+        raise SpecError([SpecIssue(Where(str(spec_dir / "rules.yaml"), 1, "rules"), f"case ID {d!r} is produced twice")
+                         for d in dupes])
+    return spec
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    """Render everything and replace the output tree atomically."""
+    start = time.perf_counter()
+    spec = _load(args.spec)
+    files = render_all(spec)
+    write_tree(args.out, files)
+    cases = sum(len(c) for c in all_cases(spec).values())
+    took = time.perf_counter() - start
+    print(f"generated {len(files)} files into {args.out}/ from spec {spec.spec_hash}: "
+          f"{len(spec.rules)} rules, {cases} cases, {len(spec.faults)} faults ({took:.2f} s)")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Fail (exit 1) with a diff when the output tree differs from what the spec generates."""
+    spec = _load(args.spec)
+    report = stale_report(args.out, render_all(spec))
+    if report:
+        print(f"{args.out}/ is stale: it does not match spec {spec.spec_hash}. "
+              f"Run `python -m codegen generate` and commit the result.", file=sys.stderr)
+        print("\n".join(report), file=sys.stderr)
+        return EXIT_STALE
+    print(f"{args.out}/ is up to date with spec {spec.spec_hash}")
+    return 0
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    """Validate the spec only."""
+    spec = _load(args.spec)
+    print(f"spec {spec.spec_hash} is valid: {len(spec.interfaces)} interfaces, {len(spec.rules)} rules, "
+          f"{len(spec.families)} product families, {len(spec.faults)} faults")
+    return 0
+
+
+def cmd_sim_faults(args: argparse.Namespace) -> int:
+    """List the simulator's fault switches and the rules each one breaks."""
+    spec = _load(args.spec)
+    if args.json:
+        rows = [{"name": f.name, "family": f.family, "violates": list(f.violates), "description": f.description,
+                 "soc": f.soc, "env": dict(f.env)} for f in spec.faults]
+        print(json.dumps(rows, indent=1))
+        return 0
+    width = max(len(f.name) for f in spec.faults)
+    for f in spec.faults:
+        print(f"{f.name:<{width}}  {f.family:<16} {','.join(f.violates):<34} {f.description}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser, with one subcommand per job."""
+    parser = argparse.ArgumentParser(
+        prog="python -m codegen",
+        description="Generate cffi bindings, a C header, an ABI check, conformance cases and a "
+        "traceability matrix from the YAML spec of the ACL host-memory interfaces.",
+        epilog="Exit codes: 0 ok, 1 generated/ is stale (check), 2 invalid spec.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add(name: str, help_text: str, func: object, out: bool = True) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.add_argument("--spec", type=Path, default=Path("spec"), help="spec directory (default: spec)")
+        if out:
+            p.add_argument("--out", type=Path, default=Path("generated"), help="output directory (default: generated)")
+        p.set_defaults(func=func)
+        return p
+
+    add("generate", "Validate the spec and regenerate the output tree atomically.", cmd_generate)
+    add("check", "Exit 1 with a diff when the output tree is stale.", cmd_check)
+    add("lint", "Validate the spec (schema and cross-references) and write nothing.", cmd_lint, out=False)
+    faults = add("sim-faults", "List the simulator fault switches and the rules they break.", cmd_sim_faults, out=False)
+    faults.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the process exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except SpecError as exc:
+        for issue in exc.issues:
+            print(f"error: {issue}", file=sys.stderr)
+        print(f"{len(exc.issues)} problem(s) in the spec; nothing was written.", file=sys.stderr)
+        return EXIT_INVALID

@@ -1,0 +1,246 @@
+"""Load ``spec/*.yaml``: parse with locations, validate, and build the frozen model."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+from .errors import SpecError, SpecIssue, Where
+from .model import (
+    Applicability,
+    Callback,
+    Condition,
+    CType,
+    Doc,
+    Enum,
+    EnumMember,
+    ErrorCode,
+    ErrorExpectation,
+    Expectation,
+    Family,
+    Fault,
+    Interface,
+    Macro,
+    Param,
+    Rule,
+    Spec,
+    Struct,
+    StructMember,
+    Typedef,
+)
+from .validate import CrossReferences, Document, schema_issues
+from .yamlload import load_yaml
+
+# Each spec file and the schema that validates it. All are required.
+SPEC_FILES: dict[str, str] = {
+    "types.yaml": "types",
+    "products.yaml": "products",
+    "interfaces.yaml": "interfaces",
+    "rules.yaml": "rules",
+    "faults.yaml": "faults",
+}
+
+
+def _display(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def spec_hash(spec_dir: Path) -> str:
+    """SHA-256 over the spec files' names and bytes, in a fixed order (hex, 16 chars)."""
+    digest = hashlib.sha256()
+    for name in sorted(SPEC_FILES):
+        path = spec_dir / name
+        if path.exists():
+            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def read_documents(spec_dir: Path) -> dict[str, Document]:
+    """Parse and schema-check every spec file; raises SpecError listing all problems."""
+    issues: list[SpecIssue] = []
+    docs: dict[str, Document] = {}
+    if not spec_dir.is_dir():
+        raise SpecError([SpecIssue(Where(_display(spec_dir), 1, ""), "spec directory not found")])
+    for extra in sorted(spec_dir.glob("*.y*ml")):
+        if extra.name not in SPEC_FILES:
+            issues.append(SpecIssue(Where(_display(extra), 1, ""),
+                                    f"unexpected spec file (expected: {', '.join(sorted(SPEC_FILES))})"))
+    for name, kind in SPEC_FILES.items():
+        path = spec_dir / name
+        display = _display(path)
+        if not path.exists():
+            issues.append(SpecIssue(Where(display, 1, ""), "required spec file is missing"))
+            continue
+        data, parse_issues = load_yaml(path, display)
+        issues += parse_issues
+        if data is None:
+            if not parse_issues:
+                issues.append(SpecIssue(Where(display, 1, ""), "file is empty"))
+            continue
+        doc = Document(display, kind, data)
+        issues += schema_issues(doc)
+        docs[kind] = doc
+    if issues:
+        raise SpecError(issues)
+    return docs
+
+
+def load_spec(spec_dir: Path) -> Spec:
+    """Load, validate and model the spec in ``spec_dir``; raises SpecError when invalid."""
+    docs = read_documents(spec_dir)
+    issues = CrossReferences(docs).run()
+    if issues:
+        raise SpecError(issues)
+    return _build(docs, spec_hash(spec_dir))
+
+
+def _doc(raw: dict[str, Any] | None) -> Doc | None:
+    return Doc(raw["page"], raw["anchor"]) if raw else None
+
+
+def _build(docs: dict[str, Document], digest: str) -> Spec:
+    types = docs["types"].data
+    rules_doc = docs["rules"]
+    matrices = {k: tuple(v) for k, v in rules_doc.data["matrices"].items()}
+    # Matrix references may also name every member of an enum or the nine interfaces.
+    refs: dict[str, tuple[Any, ...]] = dict(matrices)
+    refs.update({f"enum:{e['name']}": tuple(m["name"] for m in e["members"]) for e in types["enums"]})
+    refs["host_memory_interfaces"] = tuple(
+        i["name"] for i in docs["interfaces"].data["interfaces"] if i["group"] == "host_memory"
+    )
+    return Spec(
+        spec_hash=digest,
+        files=tuple(d.name for d in docs.values()),
+        abi=types["abi"],
+        errors=tuple(ErrorCode(e["name"], e["value"], e["class"], e["form"], e["meaning"]) for e in types["errors"]),
+        typedefs=tuple(Typedef(t["name"], CType.parse(t["type"])) for t in types["typedefs"]),
+        callbacks=tuple(
+            Callback(c["name"], CType.parse(c["returns"]), tuple((p["name"], CType.parse(p["type"])) for p in c["params"]))
+            for c in types["callbacks"]
+        ),
+        macros=tuple(Macro(m["name"], m["value"], m["suffix"], m["meaning"]) for m in types["macros"]),
+        enums=tuple(
+            Enum(
+                e["name"],
+                tuple(EnumMember(m["name"], m["value"], m["meaning"], m.get("reserved", False)) for m in e["members"]),
+                e.get("tag"),
+                _doc(e.get("doc")),
+            )
+            for e in types["enums"]
+        ),
+        structs=tuple(
+            Struct(
+                s["name"], s["kind"], s["size"], s["align"],
+                tuple(
+                    StructMember(m["name"], CType.parse(m["type"]), m["offset"], m["meaning"], m.get("array"), m.get("selected_by"))
+                    for m in s["members"]
+                ),
+                _doc(s.get("doc")),
+            )
+            for s in types["structs"]
+        ),
+        interfaces=tuple(_interface(docs["interfaces"], i, raw) for i, raw in enumerate(docs["interfaces"].data["interfaces"])),
+        families=tuple(
+            Family(f["id"], f["name"], f["doc_tag"], tuple(f["soc_patterns"]), f["sample_soc"], f["va_flag"],
+                   f["rc_form"], f.get("confirmed", True))
+            for f in docs["products"].data["families"]
+        ),
+        rules=tuple(_rule(rules_doc, i, raw, refs) for i, raw in enumerate(rules_doc.data["rules"])),
+        faults=tuple(
+            Fault(f["name"], f["family"], tuple(f["violates"]), f["description"], f.get("soc"),
+                  tuple(sorted(f.get("env", {}).items())))
+            for f in docs["faults"].data["faults"]
+        ),
+        matrices=tuple(matrices.items()),
+        rc_form_note=docs["products"].data.get("rc_form_note", ""),
+    )
+
+
+def _interface(doc: Document, index: int, raw: dict[str, Any]) -> Interface:
+    params = []
+    for p in raw["params"]:
+        sample = p.get("sample")
+        params.append(
+            Param(
+                p["name"], CType.parse(p["type"]), p["direction"], p["nullable"],
+                tuple(_freeze(c) for c in p.get("constraints", [])),
+                next(iter(_freeze(sample))) if sample else None,
+                p.get("buffer"),
+            )
+        )
+    return Interface(
+        name=raw["name"],
+        group=raw["group"],
+        summary=raw["summary"],
+        returns=CType.parse(raw["returns"]),
+        doc=Doc(raw["doc"]["page"], raw["doc"]["anchor"]),
+        params=tuple(params),
+        support=tuple(sorted(raw.get("support", {}).items())),
+        pairs_with=tuple(raw.get("pairs_with", [])),
+        implicit_sync=raw.get("implicit_sync", "none"),
+        advisories=tuple(raw.get("advisories", [])),
+        where=doc.where(["interfaces", index]),
+    )
+
+
+def _freeze(value: Any) -> Any:
+    """Plain, hashable copies of nested spec data (dicts become sorted item tuples)."""
+    if isinstance(value, dict):
+        return tuple((k, _freeze(v)) for k, v in value.items())
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def _resolve_matrix(raw: dict[str, Any], matrices: dict[str, tuple[Any, ...]]) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    out = []
+    for key, value in raw.items():
+        items = [value] if isinstance(value, str) else list(value)
+        values: list[Any] = []
+        for item in items:
+            if isinstance(item, str) and item.startswith("@"):
+                values.extend(matrices[item[1:]])
+            else:
+                values.append(item)
+        out.append((key, tuple(values)))
+    return tuple(out)
+
+
+def _rule(doc: Document, index: int, raw: dict[str, Any], matrices: dict[str, tuple[Any, ...]]) -> Rule:
+    applies_raw = raw.get("applies", {})
+    kernel = applies_raw.get("kernel", {})
+    expect_raw = raw.get("expect")
+    errors = []
+    for err in raw.get("errors", []):
+        when = dict(err["when"])
+        param = when.pop("param")
+        kind, value = next(iter(when.items()))
+        errors.append(ErrorExpectation(Condition(param, kind, value), Expectation(err["provenance"], err.get("code"))))
+    return Rule(
+        id=raw["id"],
+        title=raw["title"],
+        statement=raw["statement"],
+        family=raw["family"],
+        check=raw["check"],
+        severity=raw["severity"],
+        doc=Doc(raw["doc"]["page"], raw["doc"]["anchor"]),
+        provenance=raw["provenance"],
+        interfaces=tuple(raw.get("interfaces", [])),
+        applies=Applicability(
+            reason=applies_raw.get("reason", ""),
+            families=tuple(applies_raw.get("families", [])),
+            rc_form=applies_raw.get("rc_form"),
+            va_flag=applies_raw.get("va_flag"),
+            kernel_at_most=kernel.get("at_most"),
+            kernel_above=kernel.get("above"),
+        ),
+        matrix=_resolve_matrix(raw.get("matrix", {}), matrices),
+        expect=Expectation(expect_raw["provenance"], expect_raw.get("code")) if expect_raw else None,
+        errors=tuple(errors),
+        where=doc.where(["rules", index]),
+    )

@@ -1,0 +1,464 @@
+"""The typed spec model: frozen dataclasses built from validated spec data.
+
+Everything the templates need is decided here (or in :mod:`codegen.cases`): how a C
+type is spelled for cffi or Python, which parameters are outputs, which families an
+interface supports. Templates only lay the answers out.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import Where
+
+DOC_BASE = "https://github.com/hicann/runtime/blob/master/docs/zh/api_ref"
+
+# C scalar types the spec may use without defining them, with their Python meaning.
+BUILTIN_TYPES: dict[str, str] = {
+    "void": "void",
+    "char": "int",
+    "int": "int",
+    "int32_t": "int",
+    "uint8_t": "int",
+    "uint16_t": "int",
+    "uint32_t": "int",
+    "uint64_t": "int",
+    "size_t": "int",
+    "uintptr_t": "int",
+}
+
+
+@dataclass(frozen=True)
+class CType:
+    """A parsed C type: optional const, a base name and 0-2 levels of pointer."""
+
+    base: str
+    pointers: int = 0
+    const: bool = False
+
+    @classmethod
+    def parse(cls, text: str) -> CType:
+        """Parse the spec's restricted type syntax (``const char *``, ``void **``)."""
+        const = text.startswith("const ")
+        body = text[len("const ") :] if const else text
+        stars = body.count("*")
+        return cls(base=body.replace("*", "").strip(), pointers=stars, const=const)
+
+    @property
+    def spelled(self) -> str:
+        """The C spelling, e.g. ``const void *``."""
+        prefix = "const " if self.const else ""
+        return prefix + self.base + (" " + "*" * self.pointers if self.pointers else "")
+
+    def declare(self, name: str) -> str:
+        """A declaration of ``name`` with this type, e.g. ``void **hostPtr``."""
+        prefix = "const " if self.const else ""
+        return f"{prefix}{self.base} {'*' * self.pointers}{name}"
+
+    def pointee(self) -> CType:
+        """The type one pointer level down."""
+        return CType(self.base, self.pointers - 1, self.const)
+
+
+@dataclass(frozen=True)
+class Doc:
+    """A doc anchor: page file name and anchor id on the official API pages."""
+
+    page: str
+    anchor: str
+
+    @property
+    def url(self) -> str:
+        """Link to the anchor in the public runtime repository."""
+        return f"{DOC_BASE}/{self.page}#{self.anchor}"
+
+    @property
+    def ref(self) -> str:
+        """Short reference, e.g. ``11-02_host_memory_management.md#aclrtMallocHost``."""
+        return f"{self.page}#{self.anchor}"
+
+
+@dataclass(frozen=True)
+class ErrorCode:
+    """An aclError value with its symbolic name, class and meaning."""
+
+    name: str
+    value: int
+    cls: str
+    form: str
+    meaning: str
+
+
+@dataclass(frozen=True)
+class EnumMember:
+    """One enumerator."""
+
+    name: str
+    value: int
+    meaning: str
+    reserved: bool = False
+
+
+@dataclass(frozen=True)
+class Enum:
+    """A C enum typedef."""
+
+    name: str
+    members: tuple[EnumMember, ...]
+    tag: str | None = None
+    doc: Doc | None = None
+
+    @property
+    def first_invalid(self) -> int:
+        """The smallest non-negative value that is not a member."""
+        values = {m.value for m in self.members}
+        return next(v for v in range(len(values) + 1) if v not in values)
+
+
+@dataclass(frozen=True)
+class Macro:
+    """A ``#define`` constant."""
+
+    name: str
+    value: int
+    suffix: str
+    meaning: str
+
+    @property
+    def literal(self) -> str:
+        """The C literal, hex for flag-like values."""
+        text = hex(self.value) if self.value >= 16 or self.suffix else str(self.value)
+        return text + self.suffix
+
+
+@dataclass(frozen=True)
+class StructMember:
+    """A struct or union member with its LP64 offset."""
+
+    name: str
+    ctype: CType
+    offset: int
+    meaning: str
+    array: int | None = None
+    selected_by: str | None = None
+
+    @property
+    def declaration(self) -> str:
+        """The member declaration, e.g. ``uint8_t rsv[8]``."""
+        suffix = f"[{self.array}]" if self.array else ""
+        return self.ctype.declare(self.name) + suffix
+
+
+@dataclass(frozen=True)
+class Struct:
+    """A struct or union typedef with its expected size and alignment."""
+
+    name: str
+    kind: str
+    size: int
+    align: int
+    members: tuple[StructMember, ...]
+    doc: Doc | None = None
+
+
+@dataclass(frozen=True)
+class Typedef:
+    """A plain typedef (``typedef int aclError``)."""
+
+    name: str
+    ctype: CType
+
+
+@dataclass(frozen=True)
+class Callback:
+    """A function-pointer typedef (``aclrtHostFunc``)."""
+
+    name: str
+    returns: CType
+    params: tuple[tuple[str, CType], ...]
+
+    @property
+    def declaration(self) -> str:
+        """``typedef void (*aclrtHostFunc)(void *args);`` without the semicolon."""
+        args = ", ".join(t.declare(n) for n, t in self.params) or "void"
+        return f"typedef {self.returns.spelled} (*{self.name})({args})"
+
+
+@dataclass(frozen=True)
+class Param:
+    """A function parameter with direction, nullability, constraints and valid sample."""
+
+    name: str
+    ctype: CType
+    direction: str
+    nullable: bool
+    constraints: tuple[Any, ...] = ()
+    sample: tuple[str, Any] | None = None
+    buffer: str | None = None
+
+    @property
+    def is_out(self) -> bool:
+        """True for output parameters, which the Python wrappers allocate."""
+        return self.direction == "out"
+
+
+@dataclass(frozen=True)
+class Interface:
+    """A runtime function: one of the nine under test or a harness call."""
+
+    name: str
+    group: str
+    summary: str
+    returns: CType
+    doc: Doc
+    params: tuple[Param, ...]
+    support: tuple[tuple[str, bool], ...] = ()
+    pairs_with: tuple[str, ...] = ()
+    implicit_sync: str = "none"
+    advisories: tuple[str, ...] = ()
+    where: Where | None = None
+
+    @property
+    def returns_error(self) -> bool:
+        """True when the function returns an aclError."""
+        return self.returns.spelled == "aclError"
+
+    @property
+    def prototype(self) -> str:
+        """The C prototype without the semicolon."""
+        args = ", ".join(p.ctype.declare(p.name) for p in self.params) or "void"
+        ret = self.returns.spelled
+        sep = "" if ret.endswith("*") else " "
+        return f"{ret}{sep}{self.name}({args})"
+
+    @property
+    def pointer_type(self) -> str:
+        """The function-pointer type, for ABI checks: ``aclError (*)(void **, size_t)``."""
+        args = ", ".join(p.ctype.spelled for p in self.params) or "void"
+        return f"{self.returns.spelled} (*)({args})"
+
+    @property
+    def in_params(self) -> tuple[Param, ...]:
+        """Input parameters in C order."""
+        return tuple(p for p in self.params if not p.is_out)
+
+    @property
+    def out_params(self) -> tuple[Param, ...]:
+        """Output parameters in C order."""
+        return tuple(p for p in self.params if p.is_out)
+
+    def param(self, name: str) -> Param | None:
+        """The parameter called ``name``, if any."""
+        return next((p for p in self.params if p.name == name), None)
+
+    def supported_on(self, family: str) -> bool:
+        """Whether the support matrix says the family supports this interface."""
+        return dict(self.support).get(family, True)
+
+
+@dataclass(frozen=True)
+class Family:
+    """A product family with the SoC-name patterns that identify it."""
+
+    id: str
+    name: str
+    doc_tag: str
+    soc_patterns: tuple[str, ...]
+    sample_soc: str
+    va_flag: bool
+    rc_form: bool
+    confirmed: bool = True
+
+    def matches(self, soc: str) -> bool:
+        """Whether an aclrtGetSocName answer belongs to this family."""
+        return any(fnmatch.fnmatchcase(soc, p) for p in self.soc_patterns)
+
+
+@dataclass(frozen=True)
+class Applicability:
+    """Where a rule applies beyond interface support: families, RC form, VA, kernel."""
+
+    reason: str = ""
+    families: tuple[str, ...] = ()
+    rc_form: bool | None = None
+    va_flag: bool | None = None
+    kernel_at_most: str | None = None
+    kernel_above: str | None = None
+
+    def family_applies(self, family: Family) -> bool:
+        """Whether a product family is in scope of the rule."""
+        if self.families and family.id not in self.families:
+            return False
+        if self.rc_form is not None and family.rc_form != self.rc_form:
+            return False
+        return self.va_flag is None or family.va_flag == self.va_flag
+
+    def kernel_applies(self, kernel: str) -> bool:
+        """Whether an OS kernel release (``5.10.0-136``) is in scope of the rule."""
+        version = kernel_tuple(kernel)
+        if self.kernel_at_most is not None and version > kernel_tuple(self.kernel_at_most):
+            return False
+        return self.kernel_above is None or version > kernel_tuple(self.kernel_above)
+
+
+def kernel_tuple(release: str) -> tuple[int, ...]:
+    """Leading numeric components of a kernel release, padded: ``5.10.0-1`` → (5, 10, 0)."""
+    parts: list[int] = []
+    for piece in release.split("-")[0].split("."):
+        digits = "".join(ch for ch in piece if ch.isdigit())
+        if not digits:
+            break
+        parts.append(int(digits))
+    while len(parts) < 3:
+        parts.append(0)
+    return tuple(parts[:3])
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """An expected failure: the code (None = any failure) and where that fact comes from."""
+
+    provenance: str
+    code: str | None = None
+
+    @property
+    def strict(self) -> bool:
+        """True when the exact code is checked, not just failure."""
+        return self.code is not None and self.provenance != "unspecified"
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A structured invalid-argument condition: which parameter, and how it is bad."""
+
+    param: str
+    kind: str
+    value: Any = None
+
+    @property
+    def label(self) -> str:
+        """Case-ID label, e.g. ``hostPtr=NULL``, ``size=0``, ``ptr=+64``."""
+        if self.kind == "is_null":
+            return f"{self.param}=NULL"
+        if self.kind == "equals":
+            shown = self.value if isinstance(self.value, str) else (hex(self.value) if self.value > 255 else self.value)
+            return f"{self.param}={str(shown).lstrip('@')}"
+        if self.kind == "offset":
+            return f"{self.param}=+{self.value}"
+        if self.kind == "unregistered":
+            return f"{self.param}=unregistered"
+        return f"{self.param}={self.value}"
+
+
+@dataclass(frozen=True)
+class ErrorExpectation:
+    """One condition of an invalid-argument rule with its expected error."""
+
+    when: Condition
+    expect: Expectation
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A conformance rule: a documented behaviour with the cases that check it."""
+
+    id: str
+    title: str
+    statement: str
+    family: str
+    check: str
+    severity: str
+    doc: Doc
+    provenance: str
+    interfaces: tuple[str, ...] = ()
+    applies: Applicability = field(default_factory=Applicability)
+    matrix: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+    expect: Expectation | None = None
+    errors: tuple[ErrorExpectation, ...] = ()
+    where: Where | None = None
+
+    @property
+    def python_name(self) -> str:
+        """The test-function name: ``test_HM_ALIGN_MALLOC``."""
+        return "test_" + self.id.replace("-", "_")
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A simulator fault switch and the rules it breaks."""
+
+    name: str
+    family: str
+    violates: tuple[str, ...]
+    description: str
+    soc: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def c_name(self) -> str:
+        """The enumerator name in the generated fault table."""
+        return "ACLSIM_FAULT_" + self.name.upper()
+
+
+@dataclass(frozen=True)
+class Spec:
+    """The whole validated spec."""
+
+    spec_hash: str
+    files: tuple[str, ...]
+    abi: str
+    errors: tuple[ErrorCode, ...]
+    typedefs: tuple[Typedef, ...]
+    callbacks: tuple[Callback, ...]
+    macros: tuple[Macro, ...]
+    enums: tuple[Enum, ...]
+    structs: tuple[Struct, ...]
+    interfaces: tuple[Interface, ...]
+    families: tuple[Family, ...]
+    rules: tuple[Rule, ...]
+    faults: tuple[Fault, ...]
+    matrices: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+    rc_form_note: str = ""
+
+    @property
+    def host_memory_interfaces(self) -> tuple[Interface, ...]:
+        """The nine interfaces under test."""
+        return tuple(i for i in self.interfaces if i.group == "host_memory")
+
+    def interface(self, name: str) -> Interface:
+        """The interface called ``name``."""
+        return next(i for i in self.interfaces if i.name == name)
+
+    def enum(self, name: str) -> Enum:
+        """The enum called ``name``."""
+        return next(e for e in self.enums if e.name == name)
+
+    def error(self, name: str) -> ErrorCode:
+        """The error code called ``name``."""
+        return next(e for e in self.errors if e.name == name)
+
+    def rule(self, rule_id: str) -> Rule:
+        """The rule with ID ``rule_id``."""
+        return next(r for r in self.rules if r.id == rule_id)
+
+    def family_for_soc(self, soc: str) -> Family | None:
+        """The first family whose SoC patterns match ``soc``."""
+        return next((f for f in self.families if f.matches(soc)), None)
+
+    @property
+    def rule_families(self) -> tuple[str, ...]:
+        """Rule families in first-use order."""
+        seen: dict[str, None] = {}
+        for rule in self.rules:
+            seen.setdefault(rule.family, None)
+        return tuple(seen)
+
+    @property
+    def constants(self) -> tuple[tuple[str, int], ...]:
+        """Every named integer: error codes, enum members and macros, in spec order."""
+        out = [(e.name, e.value) for e in self.errors]
+        out += [(m.name, m.value) for e in self.enums for m in e.members]
+        out += [(m.name, m.value) for m in self.macros]
+        return tuple(out)

@@ -1,0 +1,166 @@
+"""Render the spec model into the files of ``generated/``.
+
+Templates only lay text out; every value that reaches generated code passes through a
+filter here that makes it safe for its destination: identifiers were validated by the
+schema, and prose and literals are escaped for C comments, C strings, Python literals
+or Markdown.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from .cases import Case, all_cases
+from .model import Spec
+from .pyview import py_params
+
+TEMPLATE_DIR = Path(__file__).parent / "templates"
+REGENERATE = "python -m codegen generate"
+
+
+def c_comment(text: str) -> str:
+    """Text safe inside a ``/* */`` comment: no terminator, no line breaks."""
+    return " ".join(str(text).replace("*/", "* /").replace("/*", "/ *").split())
+
+
+def py_comment(text: str) -> str:
+    """Text safe after ``#``: one line."""
+    return " ".join(str(text).split())
+
+
+def py_literal(value: Any) -> str:
+    """A Python literal for plain data (str, int, bool, None, tuples/lists/dicts of them)."""
+    if isinstance(value, bool) or value is None or isinstance(value, int):
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(py_literal(v) for v in value)
+        return f"({inner},)" if isinstance(value, tuple) and len(value) == 1 else (f"({inner})" if isinstance(value, tuple) else f"[{inner}]")
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"no Python literal for {type(value).__name__}")
+
+
+def py_docstring(text: str) -> str:
+    """Text safe inside a triple-quoted docstring."""
+    return py_comment(text).replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+
+
+def c_string(text: str) -> str:
+    """A C string literal."""
+    return json.dumps(str(text), ensure_ascii=True)
+
+
+def md(text: str) -> str:
+    """Text safe in a Markdown table cell."""
+    out = py_comment(text)
+    for ch in "\\|<>*_`[]":
+        out = out.replace(ch, "\\" + ch)
+    return out
+
+
+def banner_line(spec: Spec) -> str:
+    """The one-line provenance every generated file starts with."""
+    return f"Generated from spec {spec.spec_hash} by codegen; do not edit. Regenerate: {REGENERATE}"
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(c_comment=c_comment, py_comment=py_comment, py=py_literal,
+                       py_doc=py_docstring, c_string=c_string, md=md, hex=hex)
+    return env
+
+
+def expect_literal(spec: Spec, case: Case) -> dict[str, Any] | None:
+    """The expectation handed to a check, with the code's value resolved."""
+    if case.expect is None:
+        return None
+    code = case.expect.code
+    return {
+        "code": code,
+        "value": spec.error(code).value if code else None,
+        "provenance": case.expect.provenance,
+        "strict": case.expect.strict,
+    }
+
+
+def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
+    """The machine-readable view of the spec that the harness and reports read."""
+    return {
+        "_generated": banner_line(spec),
+        "spec_hash": spec.spec_hash,
+        "families": [
+            {"id": f.id, "name": f.name, "soc_patterns": list(f.soc_patterns), "sample_soc": f.sample_soc,
+             "va_flag": f.va_flag, "rc_form": f.rc_form, "confirmed": f.confirmed}
+            for f in spec.families
+        ],
+        "interfaces": {
+            i.name: {"group": i.group, "summary": i.summary, "doc_url": i.doc.url, "doc_ref": i.doc.ref,
+                     "support": dict(i.support)}
+            for i in spec.interfaces
+        },
+        "errors": {e.name: e.value for e in spec.errors},
+        "rules": [
+            {
+                "id": r.id, "title": r.title, "statement": r.statement, "family": r.family, "check": r.check,
+                "severity": r.severity, "interfaces": list(r.interfaces), "provenance": r.provenance,
+                "doc_url": r.doc.url, "doc_ref": r.doc.ref,
+                "applies": {
+                    "reason": r.applies.reason, "families": list(r.applies.families), "rc_form": r.applies.rc_form,
+                    "va_flag": r.applies.va_flag, "kernel_at_most": r.applies.kernel_at_most,
+                    "kernel_above": r.applies.kernel_above,
+                },
+                "cases": [
+                    {"case_id": c.case_id, "param_id": c.param_id, "params": c.kwargs, "expect": expect_literal(spec, c)}
+                    for c in cases[r.id]
+                ],
+            }
+            for r in spec.rules
+        ],
+        "faults": [
+            {"name": f.name, "family": f.family, "violates": list(f.violates), "description": f.description,
+             "soc": f.soc, "env": dict(f.env)}
+            for f in spec.faults
+        ],
+    }
+
+
+def render_all(spec: Spec) -> dict[str, str]:
+    """Every generated file, keyed by path relative to ``generated/``."""
+    env = _environment()
+    cases = all_cases(spec)
+    ctx: dict[str, Any] = {
+        "spec": spec,
+        "banner": banner_line(spec),
+        "cases": cases,
+        "py_params": {i.name: py_params(spec, i) for i in spec.interfaces},
+        "expect_of": lambda case: expect_literal(spec, case),
+    }
+    files: dict[str, str] = {
+        "__init__.py": env.get_template("package_init.py.j2").render(ctx),
+        "acl_hostmem.cdef": env.get_template("cdef.j2").render(ctx),
+        "include/acl_hostmem.h": env.get_template("header.h.j2").render(ctx),
+        "abi_check.c": env.get_template("abi_check.c.j2").render(ctx),
+        "acl_bindings.py": env.get_template("bindings.py.j2").render(ctx),
+        "traceability.md": env.get_template("traceability.md.j2").render(ctx),
+        "sim/aclsim_faults.h": env.get_template("aclsim_faults.h.j2").render(ctx),
+        "catalog.json": json.dumps(catalog(spec, cases), indent=1, sort_keys=False) + "\n",
+        "conformance/__init__.py": env.get_template("package_init.py.j2").render(ctx),
+    }
+    for family in spec.rule_families:
+        rules = [r for r in spec.rules if r.family == family]
+        template = env.get_template(f"cases/{family}.py.j2")
+        files[f"conformance/test_{family}.py"] = template.render(ctx, family=family, rules=rules)
+    return files

@@ -1,0 +1,330 @@
+"""Schema validation and cross-reference checks over the located spec documents.
+
+Both passes report :class:`~codegen.errors.SpecIssue` values that name the file, the
+line and the field path, so a spec maintainer can jump straight to the mistake.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from .errors import SpecIssue, Where
+from .model import BUILTIN_TYPES, CType
+from .yamlload import format_path, locate
+
+SCHEMA_DIR = Path(__file__).parent / "schema"
+IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+RESERVED_C_WORDS = frozenset(
+    "auto break case char const continue default do double else enum extern float for goto if "
+    "inline int long register restrict return short signed sizeof static struct switch typedef "
+    "union unsigned void volatile while _Bool".split()
+)
+PYTHON_KEYWORDS = frozenset(
+    "False None True and as assert async await break class continue def del elif else except "
+    "finally for from global if import in is lambda nonlocal not or pass raise return try while "
+    "with yield".split()
+)
+
+
+@dataclass(frozen=True)
+class Document:
+    """One loaded spec file: its display name and located data."""
+
+    name: str
+    kind: str
+    data: Any
+
+    def where(self, path: list[str | int]) -> Where:
+        """The location of a field path in this document."""
+        return Where(self.name, locate(self.data, path), format_path(path))
+
+
+@lru_cache(maxsize=None)
+def _validator(kind: str) -> Draft202012Validator:
+    common = yaml.safe_load((SCHEMA_DIR / "common.yaml").read_text(encoding="utf-8"))
+    schema = yaml.safe_load((SCHEMA_DIR / f"{kind}.yaml").read_text(encoding="utf-8"))
+    registry = Registry().with_resources(
+        [("common", Resource.from_contents(common, default_specification=DRAFT202012))]
+    )
+    return Draft202012Validator(schema, registry=registry)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _explain(error: ValidationError) -> tuple[list[str | int], str]:
+    """Turn a schema error into (field path, message) that points at the exact key."""
+    path = list(error.absolute_path)
+    if error.context:
+        deepest = best_match(error.context)
+        if deepest is not None and len(deepest.absolute_path) > len(path):
+            return _explain(deepest)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = set(error.schema.get("properties", {}))
+        extra = sorted(k for k in error.instance if k not in allowed)
+        if extra:
+            known = ", ".join(sorted(allowed)) or "none"
+            return path + [extra[0]], f"unknown key {extra[0]!r} (allowed: {known})"
+    if error.validator == "required":
+        missing = re.findall(r"'([^']+)' is a required property", error.message)
+        if missing:
+            return path + [missing[0]], f"missing required field {missing[0]!r}"
+    if error.validator == "pattern":
+        return path, f"{_short(error.instance)} does not match the required form {error.validator_value}"
+    if error.validator == "enum":
+        options = ", ".join(str(v) for v in error.validator_value)
+        return path, f"{_short(error.instance)} is not one of: {options}"
+    if error.validator == "type":
+        return path, f"expected {error.validator_value}, got {type(error.instance).__name__} {_short(error.instance)}"
+    message = error.message if len(error.message) <= 200 else error.message[:197] + "..."
+    return path, message
+
+
+def schema_issues(doc: Document) -> list[SpecIssue]:
+    """Every schema violation in one document."""
+    issues = []
+    for error in _validator(doc.kind).iter_errors(doc.data):
+        path, message = _explain(error)
+        issues.append(SpecIssue(doc.where(path), message))
+    return issues
+
+
+class CrossReferences:
+    """Checks that every name a document uses is defined, and defined once."""
+
+    def __init__(self, docs: dict[str, Document]) -> None:
+        self.docs = docs
+        self.issues: list[SpecIssue] = []
+        types = docs["types"].data
+        self.error_names = {e["name"] for e in types["errors"]}
+        self.enums = {e["name"]: {m["name"]: m["value"] for m in e["members"]} for e in types["enums"]}
+        self.enum_members = {m for members in self.enums.values() for m in members}
+        self.macros = {m["name"] for m in types["macros"]}
+        self.type_names = (
+            set(BUILTIN_TYPES)
+            | {t["name"] for t in types["typedefs"]}
+            | {c["name"] for c in types["callbacks"]}
+            | set(self.enums)
+            | {s["name"] for s in types["structs"]}
+        )
+        self.functions = {i["name"] for i in docs["interfaces"].data["interfaces"]}
+        self.family_ids = [f["id"] for f in docs["products"].data["families"]]
+        self.rule_ids = {r["id"]: r for r in docs["rules"].data["rules"]}
+
+    def report(self, doc: str, path: list[str | int], message: str) -> None:
+        """Record an issue at ``path`` of document ``doc``."""
+        self.issues.append(SpecIssue(self.docs[doc].where(path), message))
+
+    def run(self) -> list[SpecIssue]:
+        """Run every check; returns the issues found."""
+        self._unique_c_names()
+        self._types()
+        self._interfaces()
+        self._products()
+        self._rules()
+        self._faults()
+        return self.issues
+
+    def _name_ok(self, doc: str, path: list[str | int], name: str) -> None:
+        if name in RESERVED_C_WORDS or name in PYTHON_KEYWORDS:
+            self.report(doc, path, f"{name!r} is a reserved word in C or Python and cannot be a name")
+
+    def _unique_c_names(self) -> None:
+        seen: dict[str, str] = {}
+        types = self.docs["types"].data
+        entries: list[tuple[str, list[str | int], str]] = []
+        for section in ("errors", "typedefs", "callbacks", "macros", "enums", "structs"):
+            for i, item in enumerate(types[section]):
+                entries.append(("types", [section, i, "name"], item["name"]))
+        for i, enum in enumerate(types["enums"]):
+            for j, member in enumerate(enum["members"]):
+                entries.append(("types", ["enums", i, "members", j, "name"], member["name"]))
+        for i, iface in enumerate(self.docs["interfaces"].data["interfaces"]):
+            entries.append(("interfaces", ["interfaces", i, "name"], iface["name"]))
+        for doc, path, name in entries:
+            self._name_ok(doc, path, name)
+            if name in seen:
+                self.report(doc, path, f"duplicate name {name!r} (first defined at {seen[name]})")
+            else:
+                seen[name] = str(self.docs[doc].where(path))
+
+    def _type_ok(self, doc: str, path: list[str | int], text: str) -> None:
+        base = CType.parse(text).base
+        if base not in self.type_names:
+            self.report(doc, path, f"unknown type {base!r}")
+
+    def _types(self) -> None:
+        types = self.docs["types"].data
+        for i, t in enumerate(types["typedefs"]):
+            self._type_ok("types", ["typedefs", i, "type"], t["type"])
+        for i, cb in enumerate(types["callbacks"]):
+            for j, p in enumerate(cb["params"]):
+                self._type_ok("types", ["callbacks", i, "params", j, "type"], p["type"])
+        for i, enum in enumerate(types["enums"]):
+            values: dict[int, str] = {}
+            for j, m in enumerate(enum["members"]):
+                if m["value"] in values:
+                    self.report("types", ["enums", i, "members", j, "value"],
+                                f"value {m['value']} repeats {values[m['value']]}")
+                values[m["value"]] = m["name"]
+        codes: dict[int, str] = {}
+        for i, e in enumerate(types["errors"]):
+            if e["value"] in codes and e["value"] != 0:
+                self.report("types", ["errors", i, "value"], f"value {e['value']} repeats {codes[e['value']]}")
+            codes.setdefault(e["value"], e["name"])
+        for i, s in enumerate(types["structs"]):
+            for j, m in enumerate(s["members"]):
+                self._type_ok("types", ["structs", i, "members", j, "type"], m["type"])
+                if m["offset"] >= s["size"]:
+                    self.report("types", ["structs", i, "members", j, "offset"],
+                                f"offset {m['offset']} lies outside the {s['size']}-byte {s['name']}")
+                if s["kind"] == "union" and m["offset"] != 0:
+                    self.report("types", ["structs", i, "members", j, "offset"], "union members start at offset 0")
+                sel = m.get("selected_by")
+                if sel is not None and sel not in self.enum_members:
+                    self.report("types", ["structs", i, "members", j, "selected_by"], f"unknown enum member {sel!r}")
+
+    def _interfaces(self) -> None:
+        doc = self.docs["interfaces"].data
+        for i, iface in enumerate(doc["interfaces"]):
+            base: list[str | int] = ["interfaces", i]
+            if iface["returns"] != "aclError":
+                self._type_ok("interfaces", base + ["returns"], iface["returns"])
+            support = iface.get("support")
+            if iface["group"] == "host_memory":
+                if support is None:
+                    self.report("interfaces", base + ["support"], "an interface under test needs a support matrix")
+                else:
+                    missing = [f for f in self.family_ids if f not in support]
+                    if missing:
+                        self.report("interfaces", base + ["support"], f"no support entry for {', '.join(missing)}")
+            for fam in (support or {}):
+                if fam not in self.family_ids:
+                    self.report("interfaces", base + ["support", fam], f"unknown product family {fam!r}")
+            for j, name in enumerate(iface.get("pairs_with", [])):
+                if name not in self.functions:
+                    self.report("interfaces", base + ["pairs_with", j], f"pairs with unknown function {name!r}")
+            names: set[str] = set()
+            for j, p in enumerate(iface["params"]):
+                ppath = base + ["params", j]
+                self._name_ok("interfaces", ppath + ["name"], p["name"])
+                if p["name"] in names:
+                    self.report("interfaces", ppath + ["name"], f"duplicate parameter {p['name']!r}")
+                names.add(p["name"])
+                self._type_ok("interfaces", ppath + ["type"], p["type"])
+                ctype = CType.parse(p["type"])
+                if p["direction"] == "out" and ctype.pointers == 0 and p["type"] != "aclrtStream":
+                    self.report("interfaces", ppath + ["direction"], "an output parameter must be a pointer")
+                if "buffer" in p and p["buffer"] not in self.macros:
+                    self.report("interfaces", ppath + ["buffer"], f"unknown size macro {p['buffer']!r}")
+                self._constraints(ppath, p)
+
+    def _constraints(self, ppath: list[str | int], p: dict[str, Any]) -> None:
+        for k, c in enumerate(p.get("constraints", [])):
+            if not isinstance(c, dict):
+                continue
+            cpath = ppath + ["constraints", k]
+            for m, flag in enumerate(c.get("flags", {}).get("allowed", [])):
+                if flag not in self.macros:
+                    self.report("interfaces", cpath + ["flags", "allowed", m], f"unknown flag macro {flag!r}")
+            if "enum" in c and c["enum"]["type"] not in self.enums:
+                self.report("interfaces", cpath + ["enum", "type"], f"unknown enum {c['enum']['type']!r}")
+            for m, fn in enumerate(c.get("allocated_by", {}).get("functions", [])):
+                if fn not in self.functions:
+                    self.report("interfaces", cpath + ["allocated_by", "functions", m], f"unknown function {fn!r}")
+        sample = p.get("sample", {})
+        if "enum_member" in sample and sample["enum_member"] not in self.enum_members:
+            self.report("interfaces", ppath + ["sample", "enum_member"], f"unknown enum member {sample['enum_member']!r}")
+
+    def _products(self) -> None:
+        families = self.docs["products"].data["families"]
+        seen: set[str] = set()
+        for i, fam in enumerate(families):
+            if fam["id"] in seen:
+                self.report("products", ["families", i, "id"], f"duplicate family id {fam['id']!r}")
+            seen.add(fam["id"])
+            first = next((f for f in families if any(fnmatch.fnmatchcase(fam["sample_soc"], p) for p in f["soc_patterns"])), None)
+            if first is not fam:
+                owner = first["id"] if first else "no family"
+                self.report("products", ["families", i, "sample_soc"],
+                            f"{fam['sample_soc']!r} is identified as {owner}, not {fam['id']}")
+
+    def _rules(self) -> None:
+        doc = self.docs["rules"].data
+        matrices = doc["matrices"]
+        seen: set[str] = set()
+        interfaces = {i["name"]: i for i in self.docs["interfaces"].data["interfaces"]}
+        for i, rule in enumerate(doc["rules"]):
+            base: list[str | int] = ["rules", i]
+            if rule["id"] in seen:
+                self.report("rules", base + ["id"], f"duplicate rule id {rule['id']!r}")
+            seen.add(rule["id"])
+            for j, name in enumerate(rule.get("interfaces", [])):
+                if name not in self.functions:
+                    self.report("rules", base + ["interfaces", j], f"rule names unknown interface {name!r}")
+            for j, fam in enumerate(rule.get("applies", {}).get("families", [])):
+                if fam not in self.family_ids:
+                    self.report("rules", base + ["applies", "families", j], f"unknown product family {fam!r}")
+            for key, value in rule.get("matrix", {}).items():
+                refs = [value] if isinstance(value, str) else [v for v in value if isinstance(v, str) and v.startswith("@")]
+                for ref in refs:
+                    self._matrix_ref(base + ["matrix", key], ref, matrices)
+            code = rule.get("expect", {}).get("code")
+            if code is not None and code not in self.error_names:
+                self.report("rules", base + ["expect", "code"], f"unknown error code {code!r}")
+            errors = rule.get("errors", [])
+            if rule["family"] == "invalid_argument" and rule["check"] == "invalid_argument" and not errors:
+                self.report("rules", base + ["errors"], "an invalid_argument rule needs errors")
+            if errors and rule["check"] != "invalid_argument":
+                self.report("rules", base + ["errors"], "only the invalid_argument check takes errors")
+            target = interfaces.get((rule.get("interfaces") or [""])[0])
+            for j, err in enumerate(errors):
+                epath = base + ["errors", j]
+                if "code" in err and err["code"] not in self.error_names:
+                    self.report("rules", epath + ["code"], f"unknown error code {err['code']!r}")
+                if target is not None and not any(p["name"] == err["when"]["param"] for p in target["params"]):
+                    self.report("rules", epath + ["when", "param"],
+                                f"{target['name']} has no parameter {err['when']['param']!r}")
+
+    def _matrix_ref(self, path: list[str | int], ref: str, matrices: dict[str, Any]) -> None:
+        name = ref[1:]
+        if name.startswith("enum:"):
+            if name[5:] not in self.enums:
+                self.report("rules", path, f"matrix names unknown enum {name[5:]!r}")
+        elif name != "host_memory_interfaces" and name not in matrices:
+            self.report("rules", path, f"matrix names unknown matrix {name!r}")
+
+    def _faults(self) -> None:
+        if "faults" not in self.docs:
+            return
+        seen: set[str] = set()
+        patterns = [(f["id"], f["soc_patterns"]) for f in self.docs["products"].data["families"]]
+        for i, fault in enumerate(self.docs["faults"].data["faults"]):
+            base: list[str | int] = ["faults", i]
+            if fault["name"] in seen:
+                self.report("faults", base + ["name"], f"duplicate fault {fault['name']!r}")
+            seen.add(fault["name"])
+            for j, rid in enumerate(fault["violates"]):
+                rule = self.rule_ids.get(rid)
+                if rule is None:
+                    self.report("faults", base + ["violates", j], f"fault names unknown rule {rid!r}")
+            families = {self.rule_ids[r]["family"] for r in fault["violates"] if r in self.rule_ids}
+            if families and fault["family"] not in families:
+                self.report("faults", base + ["family"],
+                            f"family {fault['family']!r} is not the family of any rule it violates ({', '.join(sorted(families))})")
+            soc = fault.get("soc")
+            if soc is not None and not any(fnmatch.fnmatchcase(soc, p) for _, pats in patterns for p in pats):
+                self.report("faults", base + ["soc"], f"SoC {soc!r} belongs to no product family")

@@ -1,0 +1,75 @@
+"""Write the generated tree atomically, and compare it with what is on disk."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+IGNORED_PARTS = frozenset({"__pycache__", ".pytest_cache"})
+
+
+def write_tree(out_dir: Path, files: dict[str, str]) -> None:
+    """Replace ``out_dir`` with exactly ``files``; readers see the old tree or the new one.
+
+    The new tree is written next to the old one and swapped in with renames, so a failure
+    while writing leaves the previous tree untouched.
+    """
+    out_dir = out_dir.resolve()
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
+    try:
+        for rel, text in sorted(files.items()):
+            target = staging / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(text.encode("utf-8"))
+        retired = None
+        if out_dir.exists():
+            retired = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=out_dir.parent))
+            os.rename(out_dir, retired / out_dir.name)
+        os.rename(staging, out_dir)
+        if retired is not None:
+            shutil.rmtree(retired, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def existing_files(out_dir: Path) -> dict[str, bytes]:
+    """Files currently under ``out_dir`` (caches excluded), keyed by relative path."""
+    if not out_dir.is_dir():
+        return {}
+    found = {}
+    for path in sorted(out_dir.rglob("*")):
+        rel = path.relative_to(out_dir)
+        if path.is_file() and not IGNORED_PARTS.intersection(rel.parts):
+            found[rel.as_posix()] = path.read_bytes()
+    return found
+
+
+def stale_report(out_dir: Path, files: dict[str, str], max_lines: int = 200) -> list[str]:
+    """Human-readable differences between ``files`` and the tree on disk; empty when fresh."""
+    on_disk = existing_files(out_dir)
+    lines: list[str] = []
+    for rel in sorted(set(on_disk) | set(files)):
+        want = files.get(rel)
+        have = on_disk.get(rel)
+        if want is None:
+            lines.append(f"extra file (not generated from the spec): {out_dir.name}/{rel}")
+        elif have is None:
+            lines.append(f"missing file: {out_dir.name}/{rel}")
+        elif have != want.encode("utf-8"):
+            diff = difflib.unified_diff(
+                have.decode("utf-8", errors="replace").splitlines(),
+                want.splitlines(),
+                fromfile=f"{out_dir.name}/{rel} (on disk)",
+                tofile=f"{out_dir.name}/{rel} (from spec)",
+                lineterm="",
+                n=1,
+            )
+            lines.extend(diff)
+    if len(lines) > max_lines:
+        lines = lines[:max_lines] + [f"... {len(lines) - max_lines} more lines"]
+    return lines

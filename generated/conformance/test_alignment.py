@@ -1,0 +1,85 @@
+# Generated from spec 53cd85797233b980 by codegen; do not edit. Regenerate: python -m codegen generate
+"""Alignment cases: every successful host allocation is 64-byte aligned."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conformance.checks import alignment as checks
+
+
+@pytest.mark.acl_rule('HM-ALIGN-MALLOC')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param({'api': 'malloc', 'cfg': 'null_cfg', 'size': 1}, None, id='api=malloc,cfg=null_cfg,size=1'),
+        pytest.param({'api': 'malloc', 'cfg': 'null_cfg', 'size': 63}, None, id='api=malloc,cfg=null_cfg,size=63'),
+        pytest.param({'api': 'malloc', 'cfg': 'null_cfg', 'size': 64}, None, id='api=malloc,cfg=null_cfg,size=64'),
+        pytest.param({'api': 'malloc', 'cfg': 'null_cfg', 'size': 65}, None, id='api=malloc,cfg=null_cfg,size=65'),
+        pytest.param({'api': 'malloc', 'cfg': 'null_cfg', 'size': 4095}, None, id='api=malloc,cfg=null_cfg,size=4095'),
+        pytest.param({'api': 'malloc', 'cfg': 'null_cfg', 'size': 4096}, None, id='api=malloc,cfg=null_cfg,size=4096'),
+        pytest.param({'api': 'malloc', 'cfg': 'null_cfg', 'size': 4097}, None, id='api=malloc,cfg=null_cfg,size=4097'),
+        pytest.param({'api': 'malloc', 'cfg': 'null_cfg', 'size': 1048575}, None, id='api=malloc,cfg=null_cfg,size=1048575'),
+        pytest.param({'api': 'malloc', 'cfg': 'null_cfg', 'size': 1048576}, None, id='api=malloc,cfg=null_cfg,size=1048576'),
+        pytest.param({'api': 'malloc', 'cfg': 'null_cfg', 'size': 1048577}, None, id='api=malloc,cfg=null_cfg,size=1048577'),
+        pytest.param({'api': 'malloc', 'cfg': 'null_cfg', 'size': 2097152}, None, id='api=malloc,cfg=null_cfg,size=2097152'),
+        pytest.param({'api': 'malloc', 'cfg': 'null_cfg', 'size': 67108864}, None, id='api=malloc,cfg=null_cfg,size=67108864'),
+    ],
+)
+def test_HM_ALIGN_MALLOC(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """aclrtMallocHost returns a 64-byte aligned pointer"""
+    params, expect = case
+    checks.alloc_alignment(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-ALIGN-MALLOC-CFG')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'null_cfg', 'size': 1}, None, id='api=malloc_cfg,cfg=null_cfg,size=1'),
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'null_cfg', 'size': 65}, None, id='api=malloc_cfg,cfg=null_cfg,size=65'),
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'null_cfg', 'size': 4097}, None, id='api=malloc_cfg,cfg=null_cfg,size=4097'),
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'null_cfg', 'size': 1048577}, None, id='api=malloc_cfg,cfg=null_cfg,size=1048577'),
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'empty', 'size': 1}, None, id='api=malloc_cfg,cfg=empty,size=1'),
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'empty', 'size': 65}, None, id='api=malloc_cfg,cfg=empty,size=65'),
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'empty', 'size': 4097}, None, id='api=malloc_cfg,cfg=empty,size=4097'),
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'empty', 'size': 1048577}, None, id='api=malloc_cfg,cfg=empty,size=1048577'),
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'module_id', 'size': 1}, None, id='api=malloc_cfg,cfg=module_id,size=1'),
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'module_id', 'size': 65}, None, id='api=malloc_cfg,cfg=module_id,size=65'),
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'module_id', 'size': 4097}, None, id='api=malloc_cfg,cfg=module_id,size=4097'),
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'module_id', 'size': 1048577}, None, id='api=malloc_cfg,cfg=module_id,size=1048577'),
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'device_id', 'size': 1}, None, id='api=malloc_cfg,cfg=device_id,size=1'),
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'device_id', 'size': 65}, None, id='api=malloc_cfg,cfg=device_id,size=65'),
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'device_id', 'size': 4097}, None, id='api=malloc_cfg,cfg=device_id,size=4097'),
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'device_id', 'size': 1048577}, None, id='api=malloc_cfg,cfg=device_id,size=1048577'),
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'va_flag_0', 'size': 1}, None, id='api=malloc_cfg,cfg=va_flag_0,size=1'),
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'va_flag_0', 'size': 65}, None, id='api=malloc_cfg,cfg=va_flag_0,size=65'),
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'va_flag_0', 'size': 4097}, None, id='api=malloc_cfg,cfg=va_flag_0,size=4097'),
+        pytest.param({'api': 'malloc_cfg', 'cfg': 'va_flag_0', 'size': 1048577}, None, id='api=malloc_cfg,cfg=va_flag_0,size=1048577'),
+    ],
+)
+def test_HM_ALIGN_MALLOC_CFG(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """aclrtMallocHostWithCfg returns a 64-byte aligned pointer for every configuration"""
+    params, expect = case
+    checks.alloc_alignment(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-ALIGN-LIVE')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param({'api': 'malloc', 'size': 1, 'count': 256}, None, id='api=malloc,size=1,count=256'),
+        pytest.param({'api': 'malloc', 'size': 100, 'count': 256}, None, id='api=malloc,size=100,count=256'),
+        pytest.param({'api': 'malloc', 'size': 4097, 'count': 256}, None, id='api=malloc,size=4097,count=256'),
+        pytest.param({'api': 'malloc_cfg', 'size': 1, 'count': 256}, None, id='api=malloc_cfg,size=1,count=256'),
+        pytest.param({'api': 'malloc_cfg', 'size': 100, 'count': 256}, None, id='api=malloc_cfg,size=100,count=256'),
+        pytest.param({'api': 'malloc_cfg', 'size': 4097, 'count': 256}, None, id='api=malloc_cfg,size=4097,count=256'),
+    ],
+)
+def test_HM_ALIGN_LIVE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """Many live allocations are each aligned and never overlap"""
+    params, expect = case
+    checks.live_alignment(acl, expect=expect, **params)
+

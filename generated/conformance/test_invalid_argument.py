@@ -1,0 +1,167 @@
+# Generated from spec 53cd85797233b980 by codegen; do not edit. Regenerate: python -m codegen generate
+"""Invalid-argument cases: each bad argument gets its documented error, with every other argument valid."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conformance.checks import invalid_argument as checks
+
+
+@pytest.mark.acl_rule('HM-INVAL-MALLOC-HOST')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param({'interface': 'aclrtMallocHost', 'param': 'hostPtr', 'condition': 'is_null', 'value': True}, {'code': 'ACL_ERROR_INVALID_PARAM', 'value': 100000, 'provenance': 'runtime-source', 'strict': True}, id='hostPtr=NULL'),
+        pytest.param({'interface': 'aclrtMallocHost', 'param': 'size', 'condition': 'equals', 'value': 0}, {'code': 'ACL_ERROR_INVALID_PARAM', 'value': 100000, 'provenance': 'runtime-source', 'strict': True}, id='size=0'),
+    ],
+)
+def test_HM_INVAL_MALLOC_HOST(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """aclrtMallocHost rejects a NULL output pointer and size 0"""
+    params, expect = case
+    checks.invalid_argument(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-INVAL-MALLOC-CFG')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param({'interface': 'aclrtMallocHostWithCfg', 'param': 'ptr', 'condition': 'is_null', 'value': True}, {'code': 'ACL_ERROR_INVALID_PARAM', 'value': 100000, 'provenance': 'runtime-source', 'strict': True}, id='ptr=NULL'),
+        pytest.param({'interface': 'aclrtMallocHostWithCfg', 'param': 'size', 'condition': 'equals', 'value': 0}, {'code': 'ACL_ERROR_INVALID_PARAM', 'value': 100000, 'provenance': 'runtime-source', 'strict': True}, id='size=0'),
+        pytest.param({'interface': 'aclrtMallocHostWithCfg', 'param': 'cfg', 'condition': 'config', 'value': 'attrs_null'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='cfg=attrs_null'),
+        pytest.param({'interface': 'aclrtMallocHostWithCfg', 'param': 'cfg', 'condition': 'config', 'value': 'attr_reserved'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='cfg=attr_reserved'),
+        pytest.param({'interface': 'aclrtMallocHostWithCfg', 'param': 'cfg', 'condition': 'config', 'value': 'attr_unknown'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='cfg=attr_unknown'),
+        pytest.param({'interface': 'aclrtMallocHostWithCfg', 'param': 'cfg', 'condition': 'config', 'value': 'other_device'}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}, id='cfg=other_device'),
+    ],
+)
+def test_HM_INVAL_MALLOC_CFG(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """aclrtMallocHostWithCfg rejects bad pointers, sizes and configurations"""
+    params, expect = case
+    checks.invalid_argument(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-INVAL-FREE-HOST')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param({'interface': 'aclrtFreeHost', 'param': 'hostPtr', 'condition': 'is_null', 'value': True}, {'code': 'ACL_ERROR_INVALID_PARAM', 'value': 100000, 'provenance': 'runtime-source', 'strict': True}, id='hostPtr=NULL'),
+    ],
+)
+def test_HM_INVAL_FREE_HOST(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """aclrtFreeHost rejects NULL"""
+    params, expect = case
+    checks.invalid_argument(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-INVAL-FREE-DEVSYNC')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param({'interface': 'aclrtFreeHostWithDevSync', 'param': 'hostPtr', 'condition': 'is_null', 'value': True}, {'code': 'ACL_ERROR_INVALID_PARAM', 'value': 100000, 'provenance': 'runtime-source', 'strict': True}, id='hostPtr=NULL'),
+    ],
+)
+def test_HM_INVAL_FREE_DEVSYNC(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """aclrtFreeHostWithDevSync rejects NULL"""
+    params, expect = case
+    checks.invalid_argument(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-INVAL-REGISTER')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param({'interface': 'aclrtHostRegister', 'param': 'ptr', 'condition': 'is_null', 'value': True}, {'code': 'ACL_ERROR_INVALID_PARAM', 'value': 100000, 'provenance': 'runtime-source', 'strict': True}, id='ptr=NULL'),
+        pytest.param({'interface': 'aclrtHostRegister', 'param': 'size', 'condition': 'equals', 'value': 0}, {'code': 'ACL_ERROR_INVALID_PARAM', 'value': 100000, 'provenance': 'runtime-source', 'strict': True}, id='size=0'),
+        pytest.param({'interface': 'aclrtHostRegister', 'param': 'devPtr', 'condition': 'is_null', 'value': True}, {'code': 'ACL_ERROR_INVALID_PARAM', 'value': 100000, 'provenance': 'runtime-source', 'strict': True}, id='devPtr=NULL'),
+        pytest.param({'interface': 'aclrtHostRegister', 'param': 'type', 'condition': 'equals', 'value': 1}, {'code': 'ACL_ERROR_RT_FEATURE_NOT_SUPPORT', 'value': 207000, 'provenance': 'runtime-source', 'strict': True}, id='type=1'),
+        pytest.param({'interface': 'aclrtHostRegister', 'param': 'type', 'condition': 'equals', 'value': 2147483647}, {'code': 'ACL_ERROR_RT_FEATURE_NOT_SUPPORT', 'value': 207000, 'provenance': 'runtime-source', 'strict': True}, id='type=0x7fffffff'),
+        pytest.param({'interface': 'aclrtHostRegister', 'param': 'ptr', 'condition': 'offset', 'value': 64}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}, id='ptr=+64'),
+    ],
+)
+def test_HM_INVAL_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """aclrtHostRegister rejects bad pointers, sizes and types"""
+    params, expect = case
+    checks.invalid_argument(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-INVAL-REGISTER-V2')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param({'interface': 'aclrtHostRegisterV2', 'param': 'ptr', 'condition': 'is_null', 'value': True}, {'code': 'ACL_ERROR_INVALID_PARAM', 'value': 100000, 'provenance': 'runtime-source', 'strict': True}, id='ptr=NULL'),
+        pytest.param({'interface': 'aclrtHostRegisterV2', 'param': 'size', 'condition': 'equals', 'value': 0}, {'code': 'ACL_ERROR_INVALID_PARAM', 'value': 100000, 'provenance': 'runtime-source', 'strict': True}, id='size=0'),
+        pytest.param({'interface': 'aclrtHostRegisterV2', 'param': 'flag', 'condition': 'equals', 'value': 0}, {'code': None, 'value': None, 'provenance': 'runtime-source', 'strict': False}, id='flag=0'),
+        pytest.param({'interface': 'aclrtHostRegisterV2', 'param': 'flag', 'condition': 'equals', 'value': 1}, {'code': None, 'value': None, 'provenance': 'runtime-source', 'strict': False}, id='flag=1'),
+        pytest.param({'interface': 'aclrtHostRegisterV2', 'param': 'flag', 'condition': 'equals', 'value': 536870914}, {'code': None, 'value': None, 'provenance': 'runtime-source', 'strict': False}, id='flag=0x20000002'),
+        pytest.param({'interface': 'aclrtHostRegisterV2', 'param': 'ptr', 'condition': 'offset', 'value': 64}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}, id='ptr=+64'),
+    ],
+)
+def test_HM_INVAL_REGISTER_V2(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """aclrtHostRegisterV2 rejects bad pointers, sizes and flags"""
+    params, expect = case
+    checks.invalid_argument(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-INVAL-GETDEVPTR')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param({'interface': 'aclrtHostGetDevicePointer', 'param': 'pHost', 'condition': 'is_null', 'value': True}, {'code': 'ACL_ERROR_INVALID_PARAM', 'value': 100000, 'provenance': 'runtime-source', 'strict': True}, id='pHost=NULL'),
+        pytest.param({'interface': 'aclrtHostGetDevicePointer', 'param': 'pDevice', 'condition': 'is_null', 'value': True}, {'code': 'ACL_ERROR_INVALID_PARAM', 'value': 100000, 'provenance': 'runtime-source', 'strict': True}, id='pDevice=NULL'),
+        pytest.param({'interface': 'aclrtHostGetDevicePointer', 'param': 'flag', 'condition': 'equals', 'value': 1}, {'code': 'ACL_ERROR_INVALID_PARAM', 'value': 100000, 'provenance': 'runtime-source', 'strict': True}, id='flag=1'),
+        pytest.param({'interface': 'aclrtHostGetDevicePointer', 'param': 'flag', 'condition': 'equals', 'value': 2147483648}, {'code': 'ACL_ERROR_INVALID_PARAM', 'value': 100000, 'provenance': 'runtime-source', 'strict': True}, id='flag=0x80000000'),
+        pytest.param({'interface': 'aclrtHostGetDevicePointer', 'param': 'pHost', 'condition': 'unregistered', 'value': True}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}, id='pHost=unregistered'),
+    ],
+)
+def test_HM_INVAL_GETDEVPTR(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """aclrtHostGetDevicePointer rejects NULL pointers and a non-zero flag"""
+    params, expect = case
+    checks.invalid_argument(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-INVAL-UNREGISTER')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param({'interface': 'aclrtHostUnregister', 'param': 'ptr', 'condition': 'is_null', 'value': True}, {'code': 'ACL_ERROR_INVALID_PARAM', 'value': 100000, 'provenance': 'runtime-source', 'strict': True}, id='ptr=NULL'),
+    ],
+)
+def test_HM_INVAL_UNREGISTER(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """aclrtHostUnregister rejects NULL"""
+    params, expect = case
+    checks.invalid_argument(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-INVAL-CAPABILITIES')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param({'interface': 'aclrtHostMemMapCapabilities', 'param': 'capabilities', 'condition': 'is_null', 'value': True}, {'code': 'ACL_ERROR_INVALID_PARAM', 'value': 100000, 'provenance': 'runtime-source', 'strict': True}, id='capabilities=NULL'),
+        pytest.param({'interface': 'aclrtHostMemMapCapabilities', 'param': 'deviceId', 'condition': 'equals', 'value': '@device_count'}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}, id='deviceId=device_count'),
+        pytest.param({'interface': 'aclrtHostMemMapCapabilities', 'param': 'deviceId', 'condition': 'equals', 'value': 4294967295}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}, id='deviceId=0xffffffff'),
+        pytest.param({'interface': 'aclrtHostMemMapCapabilities', 'param': 'hacType', 'condition': 'equals', 'value': 10}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}, id='hacType=10'),
+        pytest.param({'interface': 'aclrtHostMemMapCapabilities', 'param': 'hacType', 'condition': 'equals', 'value': 2147483647}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}, id='hacType=0x7fffffff'),
+    ],
+)
+def test_HM_INVAL_CAPABILITIES(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """aclrtHostMemMapCapabilities rejects a NULL output, a bad device and a bad HAC type"""
+    params, expect = case
+    checks.invalid_argument(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-CTX-NO-DEVICE')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param({'call': 'aclrtMallocHost'}, {'code': 'ACL_ERROR_RT_CONTEXT_NULL', 'value': 107002, 'provenance': 'field-report', 'strict': True}, id='call=aclrtMallocHost'),
+        pytest.param({'call': 'aclrtMallocHostWithCfg'}, {'code': 'ACL_ERROR_RT_CONTEXT_NULL', 'value': 107002, 'provenance': 'field-report', 'strict': True}, id='call=aclrtMallocHostWithCfg'),
+        pytest.param({'call': 'aclrtHostRegisterV2'}, {'code': 'ACL_ERROR_RT_CONTEXT_NULL', 'value': 107002, 'provenance': 'field-report', 'strict': True}, id='call=aclrtHostRegisterV2'),
+    ],
+)
+def test_HM_CTX_NO_DEVICE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """Host-memory calls fail on a thread with no current device"""
+    params, expect = case
+    checks.no_device(acl, expect=expect, **params)
+

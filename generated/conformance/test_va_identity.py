@@ -1,0 +1,67 @@
+# Generated from spec 53cd85797233b980 by codegen; do not edit. Regenerate: python -m codegen generate
+"""VA identity cases: device addresses of registered memory, with and without the VA flag."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conformance.checks import va_identity as checks
+
+
+@pytest.mark.acl_rule('HM-VA-IDENTITY')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param({'size': 4096}, None, id='size=4096'),
+        pytest.param({'size': 2097152}, None, id='size=2097152'),
+    ],
+)
+def test_HM_VA_IDENTITY(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """With the VA flag, the device address equals the host address"""
+    params, expect = case
+    checks.va_identity(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-VA-UNSUPPORTED')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param({'size': 4096}, {'code': 'ACL_ERROR_RT_FEATURE_NOT_SUPPORT', 'value': 207000, 'provenance': 'runtime-source', 'strict': True}, id='size=4096'),
+    ],
+)
+def test_HM_VA_UNSUPPORTED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """The VA flag is refused on products without VA identity"""
+    params, expect = case
+    checks.va_unsupported(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-VA-DEVPTR-CONSISTENT')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param({'api': 'v1', 'pages': 1}, None, id='api=v1,pages=1'),
+        pytest.param({'api': 'v1', 'pages': 3}, None, id='api=v1,pages=3'),
+        pytest.param({'api': 'v2_mapped', 'pages': 1}, None, id='api=v2_mapped,pages=1'),
+        pytest.param({'api': 'v2_mapped', 'pages': 3}, None, id='api=v2_mapped,pages=3'),
+    ],
+)
+def test_HM_VA_DEVPTR_CONSISTENT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """aclrtHostGetDevicePointer answers the address the registration produced"""
+    params, expect = case
+    checks.devptr_consistent(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-VA-DEVPTR-HOST-ONLY')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param({'direction': 'to_devptr'}, {'code': None, 'value': None, 'provenance': 'field-report', 'strict': False}, id='direction=to_devptr'),
+    ],
+)
+def test_HM_VA_DEVPTR_HOST_ONLY(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """A mapped device address is not a source or target of memory copies"""
+    params, expect = case
+    checks.devptr_no_memops(acl, expect=expect, **params)
+
