@@ -1,0 +1,189 @@
+"""Host allocation and release: alignment, content, config attributes, limits, frees."""
+
+from __future__ import annotations
+
+SMALL_SIZES = [1, 63, 64, 65, 100, 4095, 4096, 4097, 65535]
+LARGE_SIZES = [65536, (1 << 20) - 1, 1 << 20, (1 << 20) + 1, 2 << 20, 16 << 20]
+
+
+def test_given_size_matrix_when_malloc_host_then_aligned_poisoned_disjoint(run_sim):
+    run_sim(f"""
+        init()
+        sizes = {SMALL_SIZES + LARGE_SIZES!r} * 3
+        live = []
+        for size in sizes:
+            p = malloc_host(size)
+            assert addr(p) % 64 == 0, (size, hex(addr(p)))
+            assert read(p, min(size, 4096)) == b"\\x5a" * min(size, 4096), size
+            live.append((addr(p), size, p))
+        live.sort()
+        for (a, sa, _), (b, _, _) in zip(live, live[1:]):
+            assert a + sa <= b, "live blocks overlap"
+        small = [a for a, s, _ in live if s < 4096]
+        assert any(a % PAGE for a in small), "slab blocks are not all page aligned"
+        for i, (_, size, p) in enumerate(live):
+            fill(p, size, bytes([i % 251]))
+        for i, (_, size, p) in enumerate(live):
+            assert read(p, size) == bytes([i % 251]) * size, size
+        st = stats()
+        assert st.live_host_allocs == len(sizes)
+        assert st.live_host_bytes == sum(sizes)
+        for _, _, p in live:
+            expect(lib.aclrtFreeHost(p), SUCCESS)
+        st = stats()
+        assert (st.live_host_allocs, st.live_host_bytes) == (0, 0)
+    """, env={"ACLSIM_POISON": "0x5a"})
+
+
+def test_given_cfg_variants_when_malloc_with_cfg_then_aligned(run_sim):
+    run_sim("""
+        init()
+        MOD, DEV, VA = lib.ACL_RT_MEM_ATTR_MODULE_ID, lib.ACL_RT_MEM_ATTR_DEVICE_ID, lib.ACL_RT_MEM_ATTR_VA_FLAG
+        out = ffi.new("void **")
+        expect(lib.aclrtMallocHostWithCfg(out, 100, ffi.NULL), SUCCESS, "cfg NULL")
+        assert addr(out[0]) % 64 == 0
+        expect(lib.aclrtFreeHost(out[0]), SUCCESS)
+        for attrs in ([], [(MOD, 3)], [(DEV, 0)], [(VA, 0)], [(VA, 1)], [(MOD, 1), (DEV, 0), (VA, 1)]):
+            for size in (1, 65, 4097, 1 << 20):
+                rc, p = malloc_cfg(size, *attrs)
+                expect(rc, SUCCESS, (attrs, size))
+                assert addr(p) % 64 == 0, (attrs, size, hex(addr(p)))
+                if any(a == (VA, 1) for a in attrs):
+                    assert addr(p) % PAGE == 0, "VA_FLAG blocks are page aligned"
+                fill(p, size, b"\\x11")
+                assert read(p, size) == b"\\x11" * size
+                expect(lib.aclrtFreeHost(p), SUCCESS)
+        expect(malloc_cfg(64, (DEV, 1))[0], INVALID_PARAM, "device id not current")
+        expect(malloc_cfg(64, (VA, 2))[0], INVALID_PARAM, "va flag 2")
+        expect(malloc_cfg(64, (lib.ACL_RT_MEM_ATTR_RSV, 0))[0], INVALID_PARAM, "RSV attr")
+        expect(malloc_cfg(64, (7, 0))[0], INVALID_PARAM, "unknown attr")
+        cfg = ffi.new("aclrtMallocConfig *")
+        cfg.numAttrs = 2
+        expect(lib.aclrtMallocHostWithCfg(out, 64, cfg), INVALID_PARAM, "attrs NULL, numAttrs 2")
+        cfg.numAttrs = 0
+        expect(lib.aclrtMallocHostWithCfg(out, 64, cfg), SUCCESS, "attrs NULL, numAttrs 0")
+        expect(lib.aclrtFreeHostWithDevSync(out[0]), SUCCESS)
+        expect(lib.aclrtMallocHostWithCfg(out, 0, ffi.NULL), INVALID_PARAM, "size 0")
+        expect(lib.aclrtMallocHostWithCfg(ffi.NULL, 64, ffi.NULL), INVALID_PARAM, "ptr NULL")
+        assert stats().live_host_allocs == 0
+    """, env={"ACLSIM_DEVICE_COUNT": "2"})
+
+
+def test_given_invalid_args_when_malloc_or_free_then_invalid_param(run_sim):
+    run_sim("""
+        init()
+        out = ffi.new("void **")
+        expect(lib.aclrtMallocHost(out, 0), INVALID_PARAM, "size 0")
+        expect(lib.aclrtMallocHost(ffi.NULL, 64), INVALID_PARAM, "out NULL")
+        expect(lib.aclrtFreeHost(ffi.NULL), INVALID_PARAM)
+        expect(lib.aclrtFreeHostWithDevSync(ffi.NULL), INVALID_PARAM)
+        p = malloc_host(256)
+        q = malloc_host(1 << 20)
+        expect(lib.aclrtFreeHost(ffi.cast("char *", p) + 64), INVALID_PARAM, "interior small")
+        expect(lib.aclrtFreeHost(ffi.cast("char *", q) + 4096), INVALID_PARAM, "interior large")
+        d = ffi.new("void **")
+        expect(lib.aclrtMalloc(d, 128, 0), SUCCESS)
+        expect(lib.aclrtFreeHost(d[0]), INVALID_PARAM, "device pointer")
+        expect(lib.aclrtFreeHost(pageable(4096)), INVALID_PARAM, "foreign memory")
+        expect(lib.aclrtFreeHost(ffi.cast("void *", 0xdead0000)), INVALID_PARAM, "never mapped")
+        expect(lib.aclrtFreeHost(p), SUCCESS)
+        expect(lib.aclrtFreeHost(p), INVALID_PARAM, "double free")
+        expect(lib.aclrtFreeHostWithDevSync(q), SUCCESS)
+        expect(lib.aclrtFreeHostWithDevSync(q), INVALID_PARAM, "double free devsync")
+        expect(lib.aclrtFree(p), INVALID_PARAM, "host pointer to aclrtFree")
+        expect(lib.aclrtFree(d[0]), SUCCESS)
+        expect(lib.aclrtFree(d[0]), INVALID_PARAM)
+        st = stats()
+        assert (st.live_host_allocs, st.live_device_allocs) == (0, 0)
+    """)
+
+
+def test_given_limit_when_exhausted_then_207001_and_recovers(run_sim):
+    run_sim("""
+        init()
+        out = ffi.new("void **")
+        ptrs = [malloc_host(1 << 20) for _ in range(4)]
+        expect(lib.aclrtMallocHost(out, 1), RT_MEMORY_ALLOCATION, "past the limit")
+        rc, _ = malloc_cfg(64)
+        expect(rc, RT_MEMORY_ALLOCATION, "cfg past the limit")
+        expect(lib.aclrtFreeHost(ptrs.pop()), SUCCESS)
+        ptrs.append(malloc_host(1 << 20))
+        expect(lib.aclrtMallocHost(out, 1 << 30), RT_MEMORY_ALLOCATION, "huge")
+        for p in ptrs:
+            expect(lib.aclrtFreeHost(p), SUCCESS)
+        ptrs = [malloc_host(1 << 20) for _ in range(4)]
+    """, env={"ACLSIM_HOST_MEM_LIMIT": str(4 << 20)})
+
+
+def test_given_mlock_limit_when_allocating_then_unlocked_counted_and_warned_once(run_sim):
+    r = run_sim("""
+        init()
+        a = malloc_host(64)
+        b = malloc_host(1 << 20)
+        c = malloc_host(2 << 20)
+        st = stats()
+        assert st.live_host_allocs == 3
+        assert st.unlocked_host_allocs == 3, st.unlocked_host_allocs
+        fill(c, 2 << 20, b"q"); assert read(c, 2 << 20) == b"q" * (2 << 20)
+        for p in (a, b, c):
+            expect(lib.aclrtFreeHost(p), SUCCESS)
+        assert stats().unlocked_host_allocs == 0
+    """, env={"ACLSIM_MLOCK_LIMIT": "4096"})
+    assert r.stderr.count("mlock failed") == 1, r.stderr
+
+
+def test_given_real_rlimit_when_not_root_then_mlock_degrades(run_sim):
+    import os
+
+    import pytest
+
+    if os.geteuid() == 0:
+        pytest.skip("root ignores RLIMIT_MEMLOCK; covered by ACLSIM_MLOCK_LIMIT")
+    r = run_sim("""
+        import resource
+        resource.setrlimit(resource.RLIMIT_MEMLOCK, (0, 0))
+        init()
+        p = malloc_host(1 << 20)
+        assert stats().unlocked_host_allocs == 1
+        expect(lib.aclrtFreeHost(p), SUCCESS)
+    """)
+    assert "mlock failed" in r.stderr
+
+
+def test_given_registered_block_when_freed_then_registration_dropped(run_sim):
+    run_sim("""
+        init()
+        p = malloc_host(1 << 20)
+        rc, d = register(p, 1 << 20)
+        expect(rc, SUCCESS)
+        assert stats().live_registrations == 1
+        expect(lib.aclrtFreeHost(p), SUCCESS)
+        assert stats().live_registrations == 0
+        expect(lib.aclrtHostUnregister(p), NOT_REGISTERED)
+    """)
+
+
+def test_given_memset_when_count_rules_then_content(run_sim):
+    run_sim("""
+        init()
+        p = malloc_host(1000)
+        expect(lib.aclrtMemset(p, 1000, 7, 1000), SUCCESS)
+        assert read(p, 1000) == b"\\x07" * 1000
+        expect(lib.aclrtMemset(p, 1000, 9, 1001), INVALID_PARAM, "count > maxCount")
+        expect(lib.aclrtMemset(ffi.NULL, 10, 9, 1), INVALID_PARAM)
+        d = ffi.new("void **")
+        expect(lib.aclrtMalloc(d, 256, 0), SUCCESS)
+        assert addr(d[0]) % 64 == 0
+        expect(lib.aclrtMemset(d[0], 256, 3, 256), SUCCESS)
+        assert read(d[0], 256) == b"\\x03" * 256
+        rc, v = malloc_cfg(PAGE, (lib.ACL_RT_MEM_ATTR_VA_FLAG, 1))
+        expect(rc, SUCCESS)
+        rc, dv = register(v, PAGE)
+        expect(rc, SUCCESS)
+        expect(lib.aclrtMemset(dv, PAGE, 5, PAGE), SUCCESS, "VA-identical address")
+        assert read(v, PAGE) == b"\\x05" * PAGE
+        q = malloc_host(1 << 20)
+        rc, dq = register(q, 2 * PAGE)
+        expect(rc, SUCCESS)
+        expect(lib.aclrtMemset(dq, PAGE, 5, PAGE), INVALID_PARAM, "mapped device address")
+    """)

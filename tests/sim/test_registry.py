@@ -1,0 +1,169 @@
+"""Registration table, V1 types, V2 flags, PINNED, VA identity, device pointers, kernel rule."""
+
+from __future__ import annotations
+
+
+def test_given_registration_when_lifecycle_then_codes_and_content_preserved(run_sim):
+    run_sim("""
+        init()
+        size = 1 << 20
+        p = malloc_host(size)
+        fill(p, size, b"abcdefg")
+        before = read(p, size)
+        rc, d = register(p, size)
+        expect(rc, SUCCESS, "register")
+        assert addr(d) >= VA_WINDOW_BASE and addr(d) != addr(p), hex(addr(d))
+        assert read(p, size) == before, "registration changed content"
+        rc, d2 = devptr(p)
+        expect(rc, SUCCESS); assert addr(d2) == addr(d)
+        rc, d3 = devptr(ffi.cast("char *", p) + 12345)
+        expect(rc, SUCCESS); assert addr(d3) == addr(d) + 12345, "interior offset"
+        expect(devptr(p, flag=1)[0], INVALID_PARAM, "flag != 0")
+        expect(register(p, size)[0], ALREADY_REGISTERED, "duplicate")
+        half = ffi.cast("char *", p) + size // 2
+        expect(register(half, PAGE)[0], ALREADY_REGISTERED, "inside")
+        expect(lib.aclrtHostRegisterV2(p, 2 * PAGE, REG_MAPPED), ALREADY_REGISTERED, "prefix")
+        expect(lib.aclrtHostUnregister(half), NOT_REGISTERED, "interior unregister")
+        expect(lib.aclrtHostUnregister(p), SUCCESS)
+        expect(lib.aclrtHostUnregister(p), NOT_REGISTERED, "double unregister")
+        expect(devptr(p)[0], INVALID_PARAM, "devptr after unregister")
+        expect(lib.aclrtHostUnregister(ffi.cast("void *", 0x7000000)), NOT_REGISTERED, "unknown")
+        assert read(p, size) == before
+        rc, d4 = register(p, size)
+        expect(rc, SUCCESS, "re-register")
+        assert addr(d4) != addr(d), "window addresses are not reused"
+        expect(lib.aclrtHostUnregister(p), SUCCESS)
+        assert stats().live_registrations == 0
+        expect(lib.aclrtFreeHost(p), SUCCESS)
+    """)
+
+
+def test_given_adjacent_ranges_when_registering_then_both_succeed(run_sim):
+    run_sim("""
+        init()
+        p = malloc_host(1 << 20)
+        a = ffi.cast("char *", p)
+        expect(register(a, 4 * PAGE)[0], SUCCESS)
+        expect(register(a + 4 * PAGE, 4 * PAGE)[0], SUCCESS)
+        expect(register(a + 3 * PAGE, 2 * PAGE)[0], ALREADY_REGISTERED, "straddles both")
+        assert stats().live_registrations == 2
+        expect(lib.aclrtFreeHost(p), SUCCESS)
+        assert stats().live_registrations == 0
+    """)
+
+
+def test_given_bad_register_args_then_documented_codes(run_sim):
+    run_sim("""
+        init()
+        p = malloc_host(1 << 20)
+        out = ffi.new("void **")
+        expect(lib.aclrtHostRegister(ffi.NULL, PAGE, 0, out), INVALID_PARAM)
+        expect(lib.aclrtHostRegister(p, 0, 0, out), INVALID_PARAM)
+        expect(lib.aclrtHostRegister(p, PAGE, 0, ffi.NULL), INVALID_PARAM)
+        expect(lib.aclrtHostRegister(ffi.cast("char *", p) + 64, PAGE, 0, out), INVALID_PARAM, "unaligned")
+        expect(lib.aclrtHostRegister(p, PAGE, lib.ACL_HOST_REGISTER_IOMEMORY, out), RT_FEATURE_NOT_SUPPORT)
+        expect(lib.aclrtHostRegister(p, PAGE, lib.ACL_HOST_REGISTER_READONLY, out), RT_FEATURE_NOT_SUPPORT)
+        for bad in (1, 2, 3, 16, 0x7fffffff):
+            expect(lib.aclrtHostRegister(p, PAGE, bad, out), RT_FEATURE_NOT_SUPPORT, bad)
+        expect(lib.aclrtHostRegisterV2(ffi.NULL, PAGE, REG_MAPPED), INVALID_PARAM)
+        expect(lib.aclrtHostRegisterV2(p, 0, REG_MAPPED), INVALID_PARAM)
+        for bad in (0, 1, 0x10, 0x20000000, REG_MAPPED | 0x100):
+            expect(lib.aclrtHostRegisterV2(p, PAGE, bad), INVALID_PARAM, hex(bad))
+        for reserved in (REG_IOMEMORY, REG_READONLY, REG_MAPPED | REG_READONLY):
+            expect(lib.aclrtHostRegisterV2(p, PAGE, reserved), RT_FEATURE_NOT_SUPPORT, hex(reserved))
+        expect(lib.aclrtHostGetDevicePointer(ffi.NULL, out, 0), INVALID_PARAM)
+        expect(lib.aclrtHostGetDevicePointer(p, ffi.NULL, 0), INVALID_PARAM)
+        expect(lib.aclrtHostUnregister(ffi.NULL), INVALID_PARAM)
+        expect(devptr(p)[0], INVALID_PARAM, "never registered")
+        assert stats().live_registrations == 0
+        expect(lib.aclrtFreeHost(p), SUCCESS)
+    """)
+
+
+def test_given_v2_flags_when_registering_then_pinned_rules(run_sim):
+    run_sim("""
+        init()
+        p = malloc_host(1 << 20)
+        expect(lib.aclrtHostRegisterV2(p, PAGE, REG_MAPPED), SUCCESS)
+        rc, d = devptr(p); expect(rc, SUCCESS)
+        assert addr(d) >= VA_WINDOW_BASE
+        expect(lib.aclrtHostUnregister(p), SUCCESS)
+        expect(lib.aclrtHostRegisterV2(p, PAGE, REG_PINNED), INVALID_PARAM, "pinned on pinned")
+        expect(lib.aclrtHostRegisterV2(p, PAGE, REG_PINNED | REG_MAPPED), INVALID_PARAM)
+        q = pageable(8 * PAGE)
+        fill(q, 8 * PAGE, b"xyz")
+        expect(lib.aclrtHostRegisterV2(q, 8 * PAGE, REG_PINNED), SUCCESS, "pinned pageable")
+        expect(devptr(q)[0], INVALID_PARAM, "pinned without mapped has no device pointer")
+        expect(lib.aclrtHostUnregister(q), SUCCESS)
+        expect(lib.aclrtHostRegisterV2(q, 8 * PAGE, REG_PINNED | REG_MAPPED), SUCCESS)
+        rc, dq = devptr(q); expect(rc, SUCCESS)
+        assert addr(dq) >= VA_WINDOW_BASE
+        assert read(q, 8 * PAGE) == (b"xyz" * 20000)[:8 * PAGE]
+        expect(lib.aclrtHostUnregister(q), SUCCESS)
+        expect(lib.aclrtFreeHost(p), SUCCESS)
+    """)
+
+
+def test_given_pageable_memory_when_kernel_new_then_registers(run_sim):
+    run_sim("""
+        init()
+        q = pageable(4 * PAGE)
+        rc, d = register(q, 4 * PAGE)
+        expect(rc, SUCCESS)
+        assert addr(d) != addr(q)
+        expect(lib.aclrtHostUnregister(q), SUCCESS)
+        bad = ffi.cast("void *", 0x100000000000)
+        expect(register(bad, PAGE)[0], INVALID_PARAM, "unmapped memory")
+    """, env={"ACLSIM_KERNEL": "6.6.0"})
+
+
+def test_given_legacy_kernel_when_registering_pageable_then_drv_error(run_sim):
+    run_sim("""
+        init()
+        q = pageable(4 * PAGE)
+        expect(register(q, 4 * PAGE)[0], RT_DRV_INTERNAL_ERROR, "pageable on 5.10")
+        expect(lib.aclrtHostRegisterV2(q, PAGE, REG_MAPPED), RT_DRV_INTERNAL_ERROR)
+        p = malloc_host(1 << 20)
+        expect(register(p, 1 << 20)[0], SUCCESS, "aclrtMallocHost memory on 5.10")
+        expect(lib.aclrtHostUnregister(p), SUCCESS)
+        expect(lib.aclrtFreeHost(p), SUCCESS)
+    """, env={"ACLSIM_KERNEL": "5.10.0-136.12.0.86.h1032.eulerosv2r12.aarch64"})
+
+
+def test_given_va_flag_when_registering_then_identity_and_copy_works(run_sim):
+    run_sim("""
+        init()
+        size = 3 * PAGE
+        rc, v = malloc_cfg(size, (lib.ACL_RT_MEM_ATTR_VA_FLAG, 1))
+        expect(rc, SUCCESS)
+        rc, d = register(v, size)
+        expect(rc, SUCCESS)
+        assert addr(d) == addr(v), "VA identity"
+        rc, d2 = devptr(ffi.cast("char *", v) + 100)
+        expect(rc, SUCCESS); assert addr(d2) == addr(v) + 100
+        src = ffi.new("char[]", b"hello through the identical address")
+        expect(lib.aclrtMemcpy(d, size, src, len(src), lib.ACL_MEMCPY_HOST_TO_DEVICE), SUCCESS)
+        assert read(v, len(src)) == bytes(ffi.buffer(src))
+        expect(lib.aclrtHostUnregister(v), SUCCESS)
+        expect(lib.aclrtFreeHost(v), SUCCESS)
+        rc, w = malloc_cfg(size, (lib.ACL_RT_MEM_ATTR_VA_FLAG, 0))
+        expect(rc, SUCCESS)
+    """)
+
+
+def test_given_mapped_devptr_when_memcpy_then_rejected_without_crash(run_sim):
+    run_sim("""
+        init()
+        p = malloc_host(1 << 20)
+        rc, d = register(p, 1 << 20)
+        expect(rc, SUCCESS)
+        buf = ffi.new("char[]", 4096)
+        H2D, D2H = lib.ACL_MEMCPY_HOST_TO_DEVICE, lib.ACL_MEMCPY_DEVICE_TO_HOST
+        expect(lib.aclrtMemcpy(d, 4096, buf, 4096, H2D), INVALID_PARAM, "dst mapped")
+        expect(lib.aclrtMemcpy(buf, 4096, d, 4096, D2H), INVALID_PARAM, "src mapped")
+        expect(lib.aclrtMemcpyAsync(d, 4096, buf, 4096, H2D, ffi.NULL), INVALID_PARAM, "async")
+        expect(lib.aclrtMemcpy(p, 4096, buf, 4096, H2D), SUCCESS, "host pointer is fine")
+        expect(lib.aclrtHostUnregister(p), SUCCESS)
+        expect(lib.aclrtMemcpy(d, 4096, buf, 4096, H2D), INVALID_PARAM, "stale mapped")
+        expect(lib.aclrtFreeHost(p), SUCCESS)
+    """)
