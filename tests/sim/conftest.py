@@ -68,13 +68,14 @@ def base_env(sim_lib: Path) -> dict[str, str]:
 def run_sim(base_env: dict[str, str]):
     """Run a scenario script in a fresh interpreter; returns a callable.
 
-    ``run_sim(code, env=None, timeout=30, check=True)`` dedents ``code``,
-    prefixes ``from simrun import *`` and returns a SimResult.
+    ``run_sim(code, env=None, timeout=30, check=True, prelude="")`` dedents
+    ``prelude`` and ``code``, prefixes ``from simrun import *`` and returns a
+    SimResult.
     """
 
     def _run(code: str, env: dict[str, str] | None = None, timeout: float = 30,
-             check: bool = True) -> SimResult:
-        script = "from simrun import *\n" + textwrap.dedent(code)
+             check: bool = True, prelude: str = "") -> SimResult:
+        script = "from simrun import *\n" + textwrap.dedent(prelude) + textwrap.dedent(code)
         child_env = dict(base_env)
         child_env.update(env or {})
         proc = subprocess.run([sys.executable, "-c", script], env=child_env,
