@@ -120,7 +120,9 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
         errors=tuple(ErrorCode(e["name"], e["value"], e["class"], e["form"], e["meaning"]) for e in types["errors"]),
         typedefs=tuple(Typedef(t["name"], CType.parse(t["type"])) for t in types["typedefs"]),
         callbacks=tuple(
-            Callback(c["name"], CType.parse(c["returns"]), tuple((p["name"], CType.parse(p["type"])) for p in c["params"]))
+            Callback(
+                c["name"], CType.parse(c["returns"]), tuple((p["name"], CType.parse(p["type"])) for p in c["params"])
+            )
             for c in types["callbacks"]
         ),
         macros=tuple(Macro(m["name"], m["value"], m["suffix"], m["meaning"]) for m in types["macros"]),
@@ -137,14 +139,19 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
             Struct(
                 s["name"], s["kind"], s["size"], s["align"],
                 tuple(
-                    StructMember(m["name"], CType.parse(m["type"]), m["offset"], m["meaning"], m.get("array"), m.get("selected_by"))
+                    StructMember(
+                        m["name"], CType.parse(m["type"]), m["offset"], m["meaning"],
+                        m.get("array"), m.get("selected_by"),
+                    )
                     for m in s["members"]
                 ),
                 _doc(s.get("doc")),
             )
             for s in types["structs"]
         ),
-        interfaces=tuple(_interface(docs["interfaces"], i, raw) for i, raw in enumerate(docs["interfaces"].data["interfaces"])),
+        interfaces=tuple(
+            _interface(docs["interfaces"], i, raw) for i, raw in enumerate(docs["interfaces"].data["interfaces"])
+        ),
         families=tuple(
             Family(f["id"], f["name"], f["doc_tag"], tuple(f["soc_patterns"]), f["sample_soc"], f["va_flag"],
                    f["rc_form"], f.get("confirmed", True))
@@ -197,7 +204,10 @@ def _freeze(value: Any) -> Any:
     return value
 
 
-def _resolve_matrix(raw: dict[str, Any], matrices: dict[str, tuple[Any, ...]]) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+Matrix = tuple[tuple[str, tuple[Any, ...]], ...]
+
+
+def _resolve_matrix(raw: dict[str, Any], matrices: dict[str, tuple[Any, ...]]) -> Matrix:
     out = []
     for key, value in raw.items():
         items = [value] if isinstance(value, str) else list(value)

@@ -40,7 +40,9 @@ def py_literal(value: Any) -> str:
         return repr(value)
     if isinstance(value, (list, tuple)):
         inner = ", ".join(py_literal(v) for v in value)
-        return f"({inner},)" if isinstance(value, tuple) and len(value) == 1 else (f"({inner})" if isinstance(value, tuple) else f"[{inner}]")
+        if isinstance(value, list):
+            return f"[{inner}]"
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in value.items()) + "}"
     raise TypeError(f"no Python literal for {type(value).__name__}")
@@ -96,6 +98,13 @@ def expect_literal(spec: Spec, case: Case) -> dict[str, Any] | None:
     }
 
 
+def _sample(sample: tuple[str, Any] | None) -> dict[str, Any] | None:
+    if sample is None:
+        return None
+    kind, value = sample
+    return {kind: dict(value) if isinstance(value, tuple) else value}
+
+
 def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
     """The machine-readable view of the spec that the harness and reports read."""
     return {
@@ -108,7 +117,9 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
         ],
         "interfaces": {
             i.name: {"group": i.group, "summary": i.summary, "doc_url": i.doc.url, "doc_ref": i.doc.ref,
-                     "support": dict(i.support)}
+                     "support": dict(i.support), "implicit_sync": i.implicit_sync,
+                     "params": [{"name": p.name, "type": p.ctype.spelled, "direction": p.direction,
+                                 "nullable": p.nullable, "sample": _sample(p.sample)} for p in i.params]}
             for i in spec.interfaces
         },
         "errors": {e.name: e.value for e in spec.errors},
@@ -123,7 +134,8 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
                     "kernel_above": r.applies.kernel_above,
                 },
                 "cases": [
-                    {"case_id": c.case_id, "param_id": c.param_id, "params": c.kwargs, "expect": expect_literal(spec, c)}
+                    {"case_id": c.case_id, "param_id": c.param_id, "params": c.kwargs,
+                     "expect": expect_literal(spec, c)}
                     for c in cases[r.id]
                 ],
             }

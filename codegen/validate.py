@@ -9,7 +9,7 @@ from __future__ import annotations
 import fnmatch
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +50,7 @@ class Document:
         return Where(self.name, locate(self.data, path), format_path(path))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(kind: str) -> Draft202012Validator:
     common = yaml.safe_load((SCHEMA_DIR / "common.yaml").read_text(encoding="utf-8"))
     schema = yaml.safe_load((SCHEMA_DIR / f"{kind}.yaml").read_text(encoding="utf-8"))
@@ -247,7 +247,8 @@ class CrossReferences:
                     self.report("interfaces", cpath + ["allocated_by", "functions", m], f"unknown function {fn!r}")
         sample = p.get("sample", {})
         if "enum_member" in sample and sample["enum_member"] not in self.enum_members:
-            self.report("interfaces", ppath + ["sample", "enum_member"], f"unknown enum member {sample['enum_member']!r}")
+            self.report("interfaces", ppath + ["sample", "enum_member"],
+                        f"unknown enum member {sample['enum_member']!r}")
 
     def _products(self) -> None:
         families = self.docs["products"].data["families"]
@@ -256,7 +257,8 @@ class CrossReferences:
             if fam["id"] in seen:
                 self.report("products", ["families", i, "id"], f"duplicate family id {fam['id']!r}")
             seen.add(fam["id"])
-            first = next((f for f in families if any(fnmatch.fnmatchcase(fam["sample_soc"], p) for p in f["soc_patterns"])), None)
+            soc = fam["sample_soc"]
+            first = next((f for f in families if any(fnmatch.fnmatchcase(soc, p) for p in f["soc_patterns"])), None)
             if first is not fam:
                 owner = first["id"] if first else "no family"
                 self.report("products", ["families", i, "sample_soc"],
@@ -279,7 +281,8 @@ class CrossReferences:
                 if fam not in self.family_ids:
                     self.report("rules", base + ["applies", "families", j], f"unknown product family {fam!r}")
             for key, value in rule.get("matrix", {}).items():
-                refs = [value] if isinstance(value, str) else [v for v in value if isinstance(v, str) and v.startswith("@")]
+                items = [value] if isinstance(value, str) else value
+                refs = [v for v in items if isinstance(v, str) and v.startswith("@")]
                 for ref in refs:
                     self._matrix_ref(base + ["matrix", key], ref, matrices)
             code = rule.get("expect", {}).get("code")
@@ -324,7 +327,8 @@ class CrossReferences:
             families = {self.rule_ids[r]["family"] for r in fault["violates"] if r in self.rule_ids}
             if families and fault["family"] not in families:
                 self.report("faults", base + ["family"],
-                            f"family {fault['family']!r} is not the family of any rule it violates ({', '.join(sorted(families))})")
+                            f"family {fault['family']!r} is not the family of any rule it violates "
+                            f"({', '.join(sorted(families))})")
             soc = fault.get("soc")
             if soc is not None and not any(fnmatch.fnmatchcase(soc, p) for _, pats in patterns for p in pats):
                 self.report("faults", base + ["soc"], f"SoC {soc!r} belongs to no product family")

@@ -68,10 +68,24 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _constru
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
+def _shown(character: int | bytes | str) -> str:
+    code = character if isinstance(character, int) else ord(character[:1] or "\0")
+    return f"character U+{code:04X}"
+
+
 def load_yaml(path: Path, display_name: str) -> tuple[Any, list[SpecIssue]]:
     """Parse one YAML file; returns the located data and any issues (syntax, duplicates)."""
-    text = path.read_text(encoding="utf-8")
-    loader = _Loader(text, display_name)
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        return None, [SpecIssue(Where(display_name, line, ""), f"not valid UTF-8: byte {raw[exc.start]:#04x}")]
+    try:
+        loader = _Loader(text, display_name)
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow (e.g. a control character)
+        line = text[: exc.position].count("\n") + 1
+        return None, [SpecIssue(Where(display_name, line, ""), f"YAML syntax error: {_shown(exc.character)}: {exc.reason}")]
     try:
         data = loader.get_single_data()
     except yaml.MarkedYAMLError as exc:

@@ -1,0 +1,47 @@
+# ACL host-memory conformance kit. `make help` lists the targets.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+ACL_LIB ?= build/sim/libascendcl.so
+JOBS ?= auto
+
+.DEFAULT_GOAL := help
+.PHONY: help setup generate check-generated lint sim sim-asan test conformance selftest certify gate bench clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+setup: $(STAMP) ## create .venv and install the project with its dependencies
+
+generate: $(STAMP) ## regenerate generated/ from spec/ and the templates
+	$(PY) -m codegen generate
+
+check-generated: $(STAMP) ## fail when generated/ is stale
+	$(PY) -m codegen check
+
+lint: $(STAMP) ## validate the spec and run ruff
+	$(PY) -m codegen lint
+	$(VENV)/bin/ruff check .
+
+sim: ## build the reference simulator into build/sim/libascendcl.so
+	$(MAKE) -C sim
+
+sim-asan: ## build the simulator with ASan/UBSan into build/sim-asan/
+	$(MAKE) -C sim asan
+
+test: $(STAMP) check-generated lint sim sim-asan ## run every test (unit, simulator, suite, self-test)
+	$(PY) -m pytest -n 2 tests
+
+conformance: $(STAMP) sim generate ## run the suite (ACL_LIB=... for a real library) and render the report
+	$(PY) -m conformance run --acl-lib $(ACL_LIB) -n $(JOBS)
+
+clean: ## remove build outputs and reports
+	rm -rf build reports/allure-results reports/allure-report reports/*.json reports/*.xml

@@ -1,0 +1,70 @@
+"""Content: full-range access, aclrtMemset initialisation, and content nobody else may change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..context import PAGE, AclContext, SpecViolation
+from .memory import allocate, first_difference, pattern, read, write
+from .verdicts import succeeded
+
+NEIGHBOURS = 3
+
+
+def _same(address: int, wanted: bytes, what: str) -> None:
+    actual = read(address, len(wanted))
+    offset = first_difference(actual, wanted)
+    if offset >= 0:
+        raise SpecViolation(f"{what}: byte {offset} of {len(wanted)} at {address:#x} is {actual[offset]:#04x}, "
+                            f"expected {wanted[offset]:#04x}")
+
+
+def full_range_rw(ctx: AclContext, *, api: str, size: int, expect: dict[str, Any] | None) -> None:
+    """Every byte of several neighbouring allocations reads back what was written to it."""
+    buffers = [(allocate(ctx, api, size), pattern(size, seed)) for seed in range(NEIGHBOURS)]
+    for address, data in buffers:
+        write(address, data)
+    for index, (address, data) in enumerate(buffers):
+        _same(address, data, f"allocation {index + 1} of {NEIGHBOURS} ({api}, size={size}) after writing all")
+
+
+def memset_init(ctx: AclContext, *, size: int, value: int, expect: dict[str, Any] | None) -> None:
+    """After aclrtMemset(value) every byte of the allocation holds ``value``."""
+    address = ctx.host_alloc(size)
+    write(address, bytes([value ^ 0xFF]) * size)  # make sure memset has something to change
+    succeeded(ctx.lib.aclrtMemset(address, size, value, size, raw=True), f"aclrtMemset({size} bytes, {value})")
+    _same(address, bytes([value]) * size, f"aclrtMemset of {size} bytes to {value}")
+
+
+def register_preserves(ctx: AclContext, *, api: str, pages: int, expect: dict[str, Any] | None) -> None:
+    """Register, get-device-pointer and unregister leave every host byte as it was."""
+    size = pages * PAGE
+    address = ctx.pinned_pages(pages)
+    data = pattern(size, 7)
+    write(address, data)
+    ctx.register(address, size, "v1" if api == "v1" else "v2")
+    _same(address, data, f"after {api} registration")
+    ctx.lib.aclrtHostGetDevicePointer(address, 0)
+    _same(address, data, "after aclrtHostGetDevicePointer")
+    succeeded(ctx.lib.aclrtHostUnregister(address, raw=True), "aclrtHostUnregister")
+    ctx.forget_registration(address)
+    _same(address, data, "after aclrtHostUnregister")
+
+
+def free_isolation(ctx: AclContext, *, free: str, size: int, expect: dict[str, Any] | None) -> None:
+    """Freeing every other allocation leaves the survivors' content unchanged."""
+    count = 8
+    buffers = [(ctx.host_alloc(size), pattern(size, seed)) for seed in range(count)]
+    for address, data in buffers:
+        write(address, data)
+    release = ctx.lib.aclrtFreeHost if free == "free" else ctx.lib.aclrtFreeHostWithDevSync
+    for address, _ in buffers[::2]:
+        succeeded(release(address, raw=True), f"{release.__name__}({address:#x})")
+        ctx.forget_host(address)
+    for address, data in buffers[1::2]:
+        _same(address, data, f"survivor of {release.__name__} on its neighbours")
+    # New allocations may reuse the freed space; they must not disturb the survivors either.
+    for _ in range(count // 2):
+        write(ctx.host_alloc(size), b"\xee" * size)
+    for address, data in buffers[1::2]:
+        _same(address, data, "survivor after the freed space was reused")

@@ -1,0 +1,55 @@
+"""Host-memory helpers shared by the checks: configs, patterns, reading and writing."""
+
+from __future__ import annotations
+
+from generated import acl_bindings as acl
+
+from ..context import AclContext
+
+ALIGNMENT = 64
+
+
+def config_variant(ctx: AclContext, variant: str) -> acl.MallocConfig | None:
+    """The aclrtMallocConfig of a named cfg variant of the spec's ``cfg_variants`` matrix."""
+    if variant == "null_cfg":
+        return None
+    if variant == "empty":
+        return acl.malloc_config()
+    if variant == "module_id":
+        return acl.malloc_config((acl.ACL_RT_MEM_ATTR_MODULE_ID, 33))
+    if variant == "device_id":
+        return acl.malloc_config((acl.ACL_RT_MEM_ATTR_DEVICE_ID, ctx.device))
+    if variant == "va_flag_0":
+        return acl.malloc_config((acl.ACL_RT_MEM_ATTR_VA_FLAG, 0))
+    if variant == "va_flag_1":
+        return acl.malloc_config((acl.ACL_RT_MEM_ATTR_VA_FLAG, 1))
+    raise ValueError(f"unknown cfg variant {variant!r}")
+
+
+def allocate(ctx: AclContext, api: str, size: int, cfg: str = "null_cfg") -> int:
+    """Allocate with aclrtMallocHost ("malloc") or aclrtMallocHostWithCfg ("malloc_cfg")."""
+    return ctx.host_alloc(size, api=api, cfg=config_variant(ctx, cfg) if api == "malloc_cfg" else None)
+
+
+def pattern(size: int, seed: int) -> bytes:
+    """A deterministic byte pattern that differs between seeds and along the buffer."""
+    block = bytes((k * 31 + seed * 97 + 1) & 0xFF for k in range(251))
+    return (block * (size // len(block) + 1))[:size]
+
+
+def write(address: int, data: bytes) -> None:
+    """Write host memory at ``address``."""
+    acl.ffi.memmove(acl.ffi.cast("char *", address), data, len(data))
+
+
+def read(address: int, size: int) -> bytes:
+    """Read ``size`` bytes of host memory at ``address``."""
+    return bytes(acl.ffi.buffer(acl.ffi.cast("char *", address), size))
+
+
+def first_difference(actual: bytes, wanted: bytes) -> int:
+    """Offset of the first differing byte, or -1."""
+    for offset, (a, b) in enumerate(zip(actual, wanted)):
+        if a != b:
+            return offset
+    return -1 if len(actual) == len(wanted) else min(len(actual), len(wanted))

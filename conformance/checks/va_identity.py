@@ -1,0 +1,64 @@
+"""VA identity: device addresses of registered memory, with and without the VA flag."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generated import acl_bindings as acl
+
+from ..context import PAGE, AclContext
+from .memory import config_variant, pattern, read, write
+from .verdicts import failed, holds, succeeded
+
+
+def va_identity(ctx: AclContext, *, size: int, expect: dict[str, Any] | None) -> None:
+    """With VA_FLAG=1 the registered device address equals the host address and copies work."""
+    ptr = ctx.host_alloc(size, api="malloc_cfg", cfg=config_variant(ctx, "va_flag_1"))
+    holds(ptr % PAGE == 0, f"VA-flag memory at {ptr:#x} is not 4 KiB aligned, so it cannot be registered")
+    dev = ctx.register(ptr, size, "v1")
+    holds(dev == ptr, f"aclrtHostRegister of VA-flag memory returned devPtr {dev:#x} for host address {ptr:#x}")
+    answer = ctx.lib.aclrtHostGetDevicePointer(ptr, 0)
+    holds(answer == ptr, f"aclrtHostGetDevicePointer answered {answer:#x} for VA-flag memory at {ptr:#x}")
+    source = ctx.host_alloc(size)
+    data = pattern(size, 11)
+    write(source, data)
+    succeeded(ctx.lib.aclrtMemcpy(dev, size, source, size, acl.ACL_MEMCPY_HOST_TO_DEVICE, raw=True),
+              "aclrtMemcpy into the VA-identical device address")
+    holds(read(ptr, size) == data, "a copy through the device address did not land in the host memory")
+    back = ctx.host_alloc(size)
+    succeeded(ctx.lib.aclrtMemcpy(back, size, dev, size, acl.ACL_MEMCPY_DEVICE_TO_HOST, raw=True),
+              "aclrtMemcpy out of the VA-identical device address")
+    holds(read(back, size) == data, "a copy out of the device address did not return the host content")
+
+
+def va_unsupported(ctx: AclContext, *, size: int, expect: dict[str, Any] | None) -> None:
+    """Without VA support, VA_FLAG=1 is refused and plain allocation still works."""
+    cfg = config_variant(ctx, "va_flag_1")
+    code, ptr = ctx.lib.aclrtMallocHostWithCfg(size, cfg.ptr, raw=True)
+    if code == 0:
+        ctx.track_host(ptr)
+    failed(code, expect, "aclrtMallocHostWithCfg with VA_FLAG=1 on a product without VA support")
+    ctx.host_alloc(size)  # the documented fallback
+
+
+def devptr_consistent(ctx: AclContext, *, api: str, pages: int, expect: dict[str, Any] | None) -> None:
+    """GetDevicePointer answers what registration produced (V1) or a non-NULL address (V2)."""
+    size = pages * PAGE
+    ptr = ctx.pinned_pages(pages)
+    dev = ctx.register(ptr, size, "v1" if api == "v1" else "v2")
+    answer = ctx.lib.aclrtHostGetDevicePointer(ptr, 0)
+    holds(answer != 0, f"aclrtHostGetDevicePointer returned NULL for a mapped {api} registration")
+    if dev is not None:
+        holds(dev != 0, "aclrtHostRegister returned a NULL devPtr")
+        holds(answer == dev, f"aclrtHostGetDevicePointer answered {answer:#x}, registration returned {dev:#x}")
+
+
+def devptr_no_memops(ctx: AclContext, *, direction: str, expect: dict[str, Any] | None) -> None:
+    """A mapped device address without the VA flag is refused as a memory-copy target."""
+    ptr = ctx.pinned_pages(1)
+    dev = ctx.register(ptr, PAGE, "v1")
+    if dev == ptr:
+        return  # VA-identical mappings are valid copy targets; nothing to refuse
+    source = ctx.host_alloc(PAGE)
+    code = ctx.lib.aclrtMemcpy(dev, PAGE, source, PAGE, acl.ACL_MEMCPY_HOST_TO_DEVICE, raw=True)
+    failed(code, expect, "aclrtMemcpy into a mapped device address (no VA flag)")

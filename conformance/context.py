@@ -1,0 +1,321 @@
+"""The per-case context handed to every check: the library, the device, and cleanup.
+
+Everything a case allocates goes through an :class:`AclContext` so that teardown can
+release it even when the case fails half-way: registrations are removed, host and
+device memory freed, blockers opened and streams destroyed, in that order. Every ACL call
+the case makes is recorded in :attr:`AclContext.trace` for the report.
+"""
+
+from __future__ import annotations
+
+import mmap
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from generated import acl_bindings as acl
+from generated.acl_bindings import AclLibrary, address, error_name
+
+PAGE = 4096
+
+
+class SpecViolation(AssertionError):
+    """The backend behaved against a rule of the spec; ``code`` is the aclError it gave, if any."""
+
+    def __init__(self, message: str, code: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class WrongErrorCode(SpecViolation):
+    """The backend failed as the spec says, but with another aclError than documented."""
+
+
+class HarnessError(RuntimeError):
+    """The harness itself could not set a case up (not a verdict on the backend)."""
+
+
+@dataclass(frozen=True)
+class TraceEntry:
+    """One ACL call made by a case."""
+
+    function: str
+    args: dict[str, str]
+    result: str
+    thread: str
+    at_ms: float
+
+    def line(self) -> str:
+        """The call as one readable line."""
+        shown = ", ".join(f"{k}={v}" for k, v in self.args.items())
+        return f"{self.at_ms:9.2f} ms [{self.thread}] {self.function}({shown}) -> {self.result}"
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "NULL"
+    if value is acl.OUT:
+        return "&out"
+    if isinstance(value, int):
+        return hex(value) if value > 0xFFFF else str(value)
+    if isinstance(value, (str, bytes)):
+        return repr(value)
+    try:
+        return hex(address(value))
+    except TypeError:
+        return type(value).__name__
+
+
+def _show_result(function: str, result: Any) -> str:
+    if isinstance(result, int):
+        return f"{result} {error_name(result)}"
+    if result is None or result == acl.ffi.NULL:
+        return "NULL"
+    try:
+        return repr(acl.ffi.string(result).decode("utf-8", errors="replace"))
+    except TypeError:
+        return _show(result)
+
+
+@dataclass
+class Product:
+    """What the harness knows about the backend: SoC, family and OS kernel."""
+
+    soc: str
+    family: str
+    kernel: str
+    device_count: int
+    va_flag: bool
+    rc_form: bool
+
+
+class StreamBlocker:
+    """Blocks a stream with a host callback until :meth:`open` is called.
+
+    The callback waits on an event with a bound (``limit`` seconds) so that a harness bug
+    can never wedge a stream forever; :attr:`entered` tells that the stream reached it.
+    """
+
+    def __init__(self, ctx: AclContext, stream: Any, limit: float) -> None:
+        self.gate = threading.Event()
+        self.entered = threading.Event()
+        self.limit = limit
+
+        def host_func(_args: Any) -> None:
+            self.entered.set()
+            self.gate.wait(self.limit)
+
+        self._callback = acl.ffi.callback("aclrtHostFunc", host_func)
+        ctx.lib.aclrtLaunchHostFunc(stream, self._callback, None)
+        ctx._blockers.append(self)
+
+    def open(self) -> None:
+        """Let the stream continue."""
+        self.gate.set()
+
+
+@dataclass
+class BoundedCall:
+    """A call running in a helper thread, so that the case can watch it with timeouts."""
+
+    thread: threading.Thread
+    result: list[Any] = field(default_factory=list)
+    error: list[BaseException] = field(default_factory=list)
+    finished_at: list[float] = field(default_factory=list)
+
+    @property
+    def done(self) -> bool:
+        """Whether the call has returned."""
+        return not self.thread.is_alive()
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds; True when the call returned."""
+        self.thread.join(timeout)
+        return self.done
+
+    def value(self) -> Any:
+        """The call's return value (re-raising what it raised)."""
+        if self.error:
+            raise self.error[0]
+        return self.result[0]
+
+
+class AclContext:
+    """The library, device and product a case runs against, plus its resources."""
+
+    def __init__(self, lib: AclLibrary, product: Product, *, device: int, timeout: float,
+                 catalog: dict[str, Any]) -> None:
+        self.lib = lib
+        self.product = product
+        self.device = device
+        self.timeout = timeout
+        self.catalog = catalog
+        self.trace: list[TraceEntry] = []
+        self._started = time.perf_counter()
+        self._lock = threading.Lock()
+        self._host: list[int] = []
+        self._registered: list[int] = []
+        self._device_mem: list[int] = []
+        self._streams: list[Any] = []
+        self._blockers: list[StreamBlocker] = []
+        self._pageable: list[tuple[mmap.mmap, Any]] = []
+        self._threads: list[threading.Thread] = []
+        lib.trace = self._record
+
+    # ---- tracing ----
+    def _record(self, function: str, args: dict[str, Any], result: Any) -> None:
+        entry = TraceEntry(
+            function,
+            {k: _show(v) for k, v in args.items()},
+            _show_result(function, result),
+            threading.current_thread().name,
+            (time.perf_counter() - self._started) * 1000,
+        )
+        with self._lock:
+            self.trace.append(entry)
+
+    # ---- host memory ----
+    def host_alloc(self, size: int, *, api: str = "malloc", cfg: Any = None) -> int:
+        """Allocate host memory with aclrtMallocHost ("malloc") or WithCfg ("malloc_cfg")."""
+        if api == "malloc":
+            ptr = self.lib.aclrtMallocHost(size)
+        else:
+            ptr = self.lib.aclrtMallocHostWithCfg(size, cfg.ptr if cfg is not None else None)
+        self.track_host(ptr)
+        return ptr
+
+    def track_host(self, ptr: int) -> None:
+        """Free ``ptr`` with aclrtFreeHost at teardown unless :meth:`forget_host` is called."""
+        with self._lock:
+            self._host.append(ptr)
+
+    def forget_host(self, ptr: int) -> None:
+        """The case freed ``ptr`` itself."""
+        with self._lock:
+            if ptr in self._host:
+                self._host.remove(ptr)
+
+    def pinned_pages(self, pages: int = 1) -> int:
+        """A page-aligned range of ``pages`` pages inside an aclrtMallocHost allocation."""
+        base = self.host_alloc((pages + 1) * PAGE)
+        return (base + PAGE - 1) // PAGE * PAGE
+
+    def pageable_pages(self, pages: int = 1) -> int:
+        """Page-aligned pageable memory (anonymous mmap), not from aclrtMallocHost."""
+        region = mmap.mmap(-1, pages * PAGE)
+        view = acl.ffi.from_buffer(region)
+        self._pageable.append((region, view))
+        return address(view)
+
+    # ---- registration ----
+    def register(self, ptr: int, size: int, api: str = "v1") -> int | None:
+        """Register with V1 (MAPPED; returns devPtr) or V2 MAPPED (returns None); raises on failure."""
+        if api == "v1":
+            dev = self.lib.aclrtHostRegister(ptr, size, acl.ACL_HOST_REGISTER_MAPPED)
+        else:
+            self.lib.aclrtHostRegisterV2(ptr, size, acl.ACL_HOST_REG_MAPPED)
+            dev = None
+        self.track_registration(ptr)
+        return dev
+
+    def track_registration(self, ptr: int) -> None:
+        """Unregister ``ptr`` at teardown unless :meth:`forget_registration` is called."""
+        with self._lock:
+            self._registered.append(ptr)
+
+    def forget_registration(self, ptr: int) -> None:
+        """The case unregistered ``ptr`` itself."""
+        with self._lock:
+            if ptr in self._registered:
+                self._registered.remove(ptr)
+
+    # ---- device memory and streams ----
+    def device_alloc(self, size: int) -> int:
+        """Device memory from aclrtMalloc, freed at teardown."""
+        ptr = self.lib.aclrtMalloc(size, acl.ACL_MEM_MALLOC_HUGE_FIRST)
+        with self._lock:
+            self._device_mem.append(ptr)
+        return ptr
+
+    def stream(self) -> Any:
+        """A new stream on the current device, destroyed at teardown."""
+        handle = self.lib.aclrtCreateStream()
+        with self._lock:
+            self._streams.append(handle)
+        return handle
+
+    def block(self, stream: Any) -> StreamBlocker:
+        """Block ``stream`` until the returned blocker is opened (or the timeout passes)."""
+        return StreamBlocker(self, stream, self.timeout)
+
+    # ---- bounded waits ----
+    def start(self, fn: Callable[[], Any], name: str = "acl-call", *, set_device: bool = True) -> BoundedCall:
+        """Run ``fn`` in a helper thread and return a handle to watch it.
+
+        The current device is per thread, so the helper first makes the case's device
+        current unless ``set_device`` is False.
+        """
+        call = BoundedCall(threading.Thread(target=lambda: None))
+
+        def runner() -> None:
+            try:
+                if set_device:
+                    self.lib.aclrtSetDevice(self.device)
+                call.result.append(fn())
+            except BaseException as exc:  # noqa: BLE001 - reported through value()
+                call.error.append(exc)
+            finally:
+                call.finished_at.append(time.perf_counter())
+
+        call.thread = threading.Thread(target=runner, name=name, daemon=True)
+        call.thread.start()
+        self._threads.append(call.thread)
+        return call
+
+    def within(self, fn: Callable[[], Any], seconds: float, what: str) -> Any:
+        """Run ``fn`` and fail the case if it does not return within ``seconds``."""
+        call = self.start(fn, name=what)
+        if not call.wait(seconds):
+            raise SpecViolation(f"{what} did not return within {seconds:.1f} s")
+        return call.value()
+
+    # ---- teardown ----
+    def release(self) -> list[str]:
+        """Release everything the case still holds; returns the problems met (never raises)."""
+        problems: list[str] = []
+
+        def attempt(what: str, fn: Callable[[], Any]) -> None:
+            try:
+                fn()
+            except Exception as exc:  # noqa: BLE001 - teardown must go on
+                problems.append(f"{what}: {exc}")
+
+        for blocker in self._blockers:
+            blocker.open()
+        for ptr in reversed(self._registered):
+            attempt(f"aclrtHostUnregister({ptr:#x})", lambda p=ptr: self.lib.aclrtHostUnregister(p))
+        for stream in self._streams:
+            attempt("aclrtSynchronizeStream", lambda s=stream: self.lib.aclrtSynchronizeStream(s))
+        for ptr in reversed(self._host):
+            attempt(f"aclrtFreeHost({ptr:#x})", lambda p=ptr: self.lib.aclrtFreeHost(p))
+        for ptr in reversed(self._device_mem):
+            attempt(f"aclrtFree({ptr:#x})", lambda p=ptr: self.lib.aclrtFree(p))
+        for stream in self._streams:
+            attempt("aclrtDestroyStream", lambda s=stream: self.lib.aclrtDestroyStream(s))
+        for thread in self._threads:
+            thread.join(self.timeout)
+            if thread.is_alive():
+                problems.append(f"thread {thread.name} still running after {self.timeout:.0f} s")
+        for region, view in self._pageable:
+            acl.ffi.release(view)
+            attempt("munmap", region.close)
+        self._registered.clear()
+        self._host.clear()
+        self._device_mem.clear()
+        self._streams.clear()
+        self._blockers.clear()
+        self._pageable.clear()
+        self.lib.trace = None
+        return problems

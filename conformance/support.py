@@ -1,0 +1,21 @@
+"""Product support: does a call fail cleanly where the support matrix says it is absent?"""
+
+from __future__ import annotations
+
+from .context import AclContext
+from .samples import adopt_result, call_raw, valid_arguments
+
+
+def fails_cleanly(ctx: AclContext, interface: str) -> str | None:
+    """Call an interface the family does not support, with valid arguments.
+
+    Returns None when the call failed (as it must), or a message when it succeeded.
+    A crash or hang here is caught by the run's process isolation like any other.
+    """
+    args = valid_arguments(ctx, interface, tolerant=True)
+    code, outputs = call_raw(ctx, interface, args)
+    if code == 0:
+        adopt_result(ctx, interface, args, outputs)
+        family = ctx.product.family
+        return f"{interface} succeeded on {family}, where the support matrix says it is not supported"
+    return None
