@@ -44,10 +44,12 @@ SPEC_FILES: dict[str, str] = {
 
 
 def _display(path: Path) -> str:
+    """The path as the user would type it: relative below the working directory, else absolute."""
     try:
-        return os.path.relpath(path)
+        rel = os.path.relpath(path)
     except ValueError:
-        return str(path)
+        return str(path.resolve())
+    return str(path.resolve()) if rel.startswith("..") else rel
 
 
 def spec_hash(spec_dir: Path) -> str:

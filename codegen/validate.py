@@ -52,8 +52,9 @@ class Document:
 
 @cache
 def _validator(kind: str) -> Draft202012Validator:
-    common = yaml.safe_load((SCHEMA_DIR / "common.yaml").read_text(encoding="utf-8"))
-    schema = yaml.safe_load((SCHEMA_DIR / f"{kind}.yaml").read_text(encoding="utf-8"))
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    common = yaml.load((SCHEMA_DIR / "common.yaml").read_text(encoding="utf-8"), Loader=loader)  # noqa: S506
+    schema = yaml.load((SCHEMA_DIR / f"{kind}.yaml").read_text(encoding="utf-8"), Loader=loader)  # noqa: S506
     registry = Registry().with_resources(
         [("common", Resource.from_contents(common, default_specification=DRAFT202012))]
     )
