@@ -1,0 +1,249 @@
+"""Certification runs: run the full suite, bundle the evidence, issue a certificate, verify it.
+
+``python -m conformance.certify --acl-lib PATH [--expectations FILE]... [--baseline RUN]``
+runs ``python -m conformance run`` in a subprocess with its own report directory and
+writes ``reports/certification/<family>-<cann version>-<YYYYmmddTHHMMSSZ>/``:
+
+- ``allure-results/``, ``allure-report/index.html``, ``junit.xml``, ``summary.json`` (the run),
+- ``run.log`` (the run's output), ``manifest.json`` (what, with what, how),
+- ``certificate.md`` / ``certificate.html`` (verdict CERTIFIED or NOT CERTIFIED),
+- ``SHA256SUMS`` over every other file.
+
+Exit status: 0 CERTIFIED, 1 NOT CERTIFIED, 2 when no verdict could be reached.
+
+``python -m conformance.certify verify BUNDLE [--catalog generated/catalog.json]`` re-checks
+a bundle and prints one line per problem (exit 1), or nothing (exit 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .certify_bundle import DEFAULT_CATALOG, write_sums
+from .certify_bundle import verify as verify_bundle
+from .certify_certificate import render_html, render_markdown
+from .certify_manifest import build_manifest
+from .certify_verdict import CERTIFIED, Assessment, assess, load_json
+from .gate_history import carry_history
+
+DEFAULT_OUT = Path("reports") / "certification"
+REPO = Path(__file__).resolve().parent.parent
+
+
+class CertifyError(RuntimeError):
+    """No verdict could be reached (the run produced no summary, bad arguments)."""
+
+
+@dataclass(frozen=True)
+class Certification:
+    """The result of :func:`certify`: where the bundle is and what it says."""
+
+    bundle: Path
+    assessment: Assessment
+    returncode: int
+
+    @property
+    def certified(self) -> bool:
+        """Whether the verdict is CERTIFIED."""
+        return self.assessment.verdict == CERTIFIED
+
+
+def _safe(part: object) -> str:
+    text = re.sub(r"[^A-Za-z0-9._-]+", "_", str(part or "unknown")).strip("._")
+    return text or "unknown"
+
+
+def bundle_name(family: object, cann_version: object, created: datetime.datetime) -> str:
+    """``<family>-<cann version>-<UTC timestamp>`` with unsafe characters replaced."""
+    return f"{_safe(family)}-{_safe(cann_version)}-{created.strftime('%Y%m%dT%H%M%SZ')}"
+
+
+def run_command(
+    acl_lib: Path, report_dir: Path, expectations: Sequence[Path], jobs: str, pytest_args: Sequence[str]
+) -> list[str]:
+    """The ``python -m conformance run`` command line of a certification run."""
+    command = [
+        sys.executable,
+        "-m",
+        "conformance",
+        "run",
+        "--acl-lib",
+        str(acl_lib),
+        "--acl-report-dir",
+        str(report_dir),
+    ]
+    for path in expectations:
+        command += ["--acl-expectations", str(path)]
+    command += ["-n", jobs, *pytest_args]
+    return command
+
+
+def _unique(path: Path) -> Path:
+    candidate, number = path, 1
+    while candidate.exists():
+        number += 1
+        candidate = path.with_name(f"{path.name}-{number}")
+    return candidate
+
+
+def certify(
+    acl_lib: Path,
+    *,
+    out_root: Path = DEFAULT_OUT,
+    expectations: Sequence[Path] = (),
+    baseline: Path | None = None,
+    jobs: str = "auto",
+    pytest_args: Sequence[str] = (),
+    catalog_path: Path = DEFAULT_CATALOG,
+    env: dict[str, str] | None = None,
+) -> Certification:
+    """Run the suite against ``acl_lib`` and write a certification bundle under ``out_root``.
+
+    ``pytest_args`` restrict the run (the bundle is then incomplete and NOT CERTIFIED);
+    ``baseline`` is a previous bundle whose Allure history is carried into this report.
+    Raises :class:`CertifyError` when the run leaves no summary.json.
+    """
+    acl_lib = Path(acl_lib).resolve()
+    if not acl_lib.is_file():
+        raise CertifyError(f"--acl-lib {acl_lib}: no such file")
+    expectations = [Path(p).resolve() for p in expectations]
+    created = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+    out_root = Path(out_root).resolve()
+    staging = out_root / f".staging-{created.strftime('%Y%m%dT%H%M%SZ')}-{os.getpid()}"
+    staging.mkdir(parents=True)
+    try:
+        copied = carry_history(baseline, staging) if baseline is not None else []
+        command = run_command(acl_lib, staging, expectations, jobs, pytest_args)
+        with open(staging / "run.log", "wb") as log:
+            done = subprocess.run(command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, check=False)
+        if not (staging / "summary.json").is_file():
+            raise CertifyError(f"the run exited {done.returncode} without a summary.json; see {staging / 'run.log'}")
+        bundle = _finish(staging, out_root, acl_lib, command, created, catalog_path, copied, list(pytest_args))
+    except BaseException:
+        if staging.exists() and not (staging / "summary.json").is_file():
+            shutil.rmtree(staging, ignore_errors=True)
+        raise
+    assessment = assess(load_json(bundle / "summary.json"), load_json(catalog_path))
+    return Certification(bundle, assessment, done.returncode)
+
+
+def _finish(
+    staging: Path,
+    out_root: Path,
+    acl_lib: Path,
+    command: list[str],
+    created: datetime.datetime,
+    catalog_path: Path,
+    history: list[str],
+    pytest_args: list[str],
+) -> Path:
+    """Write manifest, certificate and sums into ``staging``, then move it to its final name."""
+    summary = load_json(staging / "summary.json")
+    assessment = assess(summary, load_json(catalog_path))
+    used = [Path(p) for p in (summary.get("expectations") or {}).get("files") or []]
+    manifest = build_manifest(
+        summary=summary,
+        library=acl_lib,
+        command=command,
+        expectations=[p if p.is_absolute() else REPO / p for p in used],
+        created=created,
+        verdict=assessment.verdict,
+        extra={
+            "certify_command": [sys.executable, "-m", "conformance.certify", *sys.argv[1:]],
+            "restricted_by": pytest_args,
+            "history_carried": history,
+            "complete": assessment.completeness_checked and not assessment.missing_rules,
+        },
+    )
+    (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    (staging / "certificate.md").write_text(render_markdown(assessment, summary, manifest), encoding="utf-8")
+    (staging / "certificate.html").write_text(render_html(assessment, summary, manifest), encoding="utf-8")
+    write_sums(staging)
+    env = summary.get("environment") or {}
+    final = _unique(out_root / bundle_name(env.get("family"), env.get("cann_version"), created))
+    staging.rename(final)
+    return final
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Options of ``python -m conformance.certify``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m conformance.certify",
+        description="Certify an ACL library: run the full suite and write a certification bundle.",
+        epilog="Arguments after '--' go to pytest and restrict the run (the result is then NOT CERTIFIED). "
+        "'python -m conformance.certify verify BUNDLE' checks a bundle.",
+    )
+    parser.add_argument("--acl-lib", type=Path, required=True, help="the libascendcl.so (or simulator) to certify")
+    parser.add_argument("--out-dir", type=Path, default=DEFAULT_OUT, help="where bundles go (default: %(default)s)")
+    parser.add_argument("--expectations", type=Path, action="append", default=[], help="expectations file; may repeat")
+    parser.add_argument("--baseline", type=Path, help="previous bundle whose Allure history continues in this report")
+    parser.add_argument("-n", "--jobs", default="auto", help="pytest-xdist workers (default: auto)")
+    parser.add_argument("--catalog", type=Path, default=DEFAULT_CATALOG, help="generated/catalog.json of the spec")
+    return parser
+
+
+def build_verify_parser() -> argparse.ArgumentParser:
+    """Options of ``python -m conformance.certify verify``."""
+    parser = argparse.ArgumentParser(prog="python -m conformance.certify verify", description="Verify a bundle.")
+    parser.add_argument("bundle", type=Path, help="a certification bundle directory")
+    parser.add_argument("--catalog", type=Path, default=DEFAULT_CATALOG, help="catalog.json of the bundle's spec")
+    return parser
+
+
+def verify_main(argv: Sequence[str]) -> int:
+    """``verify BUNDLE``: print one line per problem; exit 1 when there is any."""
+    args = build_verify_parser().parse_args(argv)
+    problems = verify_bundle(args.bundle, args.catalog)
+    for problem in problems:
+        print(problem)
+    if not problems:
+        print(f"{args.bundle}: verified")
+    return 1 if problems else 0
+
+
+def certify_main(argv: Sequence[str]) -> int:
+    """Certify: exit 0 CERTIFIED, 1 NOT CERTIFIED, 2 no verdict."""
+    argv = list(argv)
+    pytest_args = argv[argv.index("--") + 1 :] if "--" in argv else []
+    args = build_parser().parse_args(argv[: argv.index("--")] if "--" in argv else argv)
+    try:
+        result = certify(
+            args.acl_lib,
+            out_root=args.out_dir,
+            expectations=args.expectations,
+            baseline=args.baseline,
+            jobs=args.jobs,
+            pytest_args=pytest_args,
+            catalog_path=args.catalog,
+        )
+    except (CertifyError, ValueError, OSError) as exc:
+        print(f"certify: {exc}", file=sys.stderr)
+        return 2
+    print(f"{result.assessment.verdict}: {result.bundle}")
+    for rule in result.assessment.blocking:
+        print(f"  {rule.rule_id}: {rule.why()} ({rule.doc_url or rule.doc_ref})")
+    for rule_id in result.assessment.missing_rules:
+        print(f"  {rule_id}: no outcome (incomplete run)")
+    return 0 if result.certified else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: ``verify BUNDLE`` or a certification run."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["verify"]:
+        return verify_main(argv[1:])
+    return certify_main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,199 @@
+"""The certificate of a certification bundle, as Markdown and as self-contained HTML.
+
+Both carry the verdict in a machine-readable marker (``<!-- acl-verdict: ... -->`` in
+Markdown, ``<meta name="acl-verdict" ...>`` in HTML) that ``verify`` reads back. The HTML
+page has inline CSS only: no scripts, fonts, images or other external requests.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .certify_verdict import FAMILY_COLUMNS, Assessment, RuleAssessment
+
+POLICY = (
+    "Only mandatory rules decide the verdict: each must be PASS or NOT_APPLICABLE. "
+    "A WAIVED mandatory rule counts against the verdict unless its waiver is accepted for certification. "
+    "XPASS cases are stale waivers: reported, not failures. "
+    "Recommended and informational rules are reported but do not decide the verdict. "
+    "A run without an outcome for every rule of the spec is not certified."
+)
+COLUMN_TITLES = {
+    "passed": "passed",
+    "not_applicable": "not applicable",
+    "failed": "failed",
+    "waived": "waived (not accepted)",
+    "waived_accepted": "waived (accepted)",
+    "stale": "stale waiver",
+    "advisory_issue": "advisory issue",
+}
+_MD_MARKER = re.compile(r"<!-- acl-verdict: (CERTIFIED|NOT CERTIFIED) -->")
+_HTML_MARKER = re.compile(r'<meta name="acl-verdict" content="(CERTIFIED|NOT CERTIFIED)">')
+
+
+@dataclass(frozen=True)
+class Section:
+    """One titled list of items (rules, expectations) in the certificate."""
+
+    title: str
+    note: str
+    items: list[tuple[str, str, list[str]]]  # (label, link, detail lines)
+
+
+def verdict_in_markdown(text: str) -> str | None:
+    """The verdict marker of certificate.md, or None."""
+    match = _MD_MARKER.search(text)
+    return match.group(1) if match else None
+
+
+def verdict_in_html(text: str) -> str | None:
+    """The verdict marker of certificate.html, or None."""
+    match = _HTML_MARKER.search(text)
+    return match.group(1) if match else None
+
+
+def _case_lines(rule: RuleAssessment, case_ids: list[str], summary: dict[str, Any]) -> list[str]:
+    cases = (summary.get("rules") or {}).get(rule.rule_id, {}).get("cases") or {}
+    lines = []
+    for case_id in case_ids:
+        case = cases.get(case_id, {})
+        code = case.get("observed_code")
+        text = f"{case_id}: {case.get('outcome')} ({case.get('category') or '-'})"
+        if code:
+            text += f", observed {code}"
+        if case.get("message"):
+            text += f": {str(case['message']).splitlines()[0][:200]}"
+        waiver = case.get("waiver")
+        if isinstance(waiver, dict):
+            state = "accepted" if waiver.get("accepted") else "not accepted"
+            text += f" [waiver {state}: {waiver.get('reason')}; {waiver.get('tracking') or 'no tracking'}"
+            text += f"; expires {waiver.get('expires') or 'never'}; {waiver.get('where') or ''}]"
+        lines.append(text)
+    return lines
+
+
+def _rule_item(rule: RuleAssessment, case_ids: list[str], summary: dict[str, Any]) -> tuple[str, str, list[str]]:
+    label = f"{rule.rule_id} ({rule.severity}, {rule.family}): {rule.title} - {rule.why()}"
+    return label, rule.doc_url, _case_lines(rule, case_ids, summary)
+
+
+def sections(assessment: Assessment, summary: dict[str, Any]) -> list[Section]:
+    """The lists of the certificate, in order."""
+    blocking = [_rule_item(r, r.failing_cases + r.unaccepted_waivers, summary) for r in assessment.blocking]
+    accepted = [
+        _rule_item(r, r.waived_cases, summary)
+        for r in assessment.waived_mandatory
+        if not r.unaccepted_waivers and not r.failing_cases
+    ]
+    stale = [_rule_item(r, r.stale_cases, summary) for r in assessment.stale]
+    advisory = [_rule_item(r, r.failing_cases + r.waived_cases, summary) for r in assessment.advisory_findings]
+    expired = [
+        (f"{e.get('rule') or e.get('case')} expired {e.get('expires')} ({e.get('where')})", "", [str(e.get("reason"))])
+        for e in assessment.expired
+    ]
+    missing = [(rid, "", []) for rid in assessment.missing_rules]
+    return [
+        Section("Failing or waived mandatory rules", "These decide the verdict.", blocking),
+        Section("Mandatory rules under accepted waivers", "Do not block certification.", accepted),
+        Section("Rules without an outcome", "The run is incomplete.", missing),
+        Section("Stale waivers (XPASS)", "The waived deviation is gone: remove the expectation.", stale),
+        Section("Expired expectations", "No longer applied: renew or remove them.", expired),
+        Section("Recommended and informational findings", "Reported only; do not decide the verdict.", advisory),
+    ]
+
+
+def facts(manifest: dict[str, Any]) -> list[tuple[str, str]]:
+    """The identity lines of the certificate (what was certified, with what)."""
+    env = manifest.get("environment") or {}
+    library = manifest.get("library") or {}
+    return [
+        ("Product family", str(env.get("family"))),
+        ("SoC", str(env.get("soc"))),
+        ("CANN version", str(env.get("cann_version"))),
+        ("Library", f"{library.get('path')} (sha256 {library.get('sha256')})"),
+        ("Spec hash", str(manifest.get("spec_hash"))),
+        ("Suite version", str(manifest.get("suite_version"))),
+        ("Host / kernel", f"{env.get('host')} / {env.get('os_kernel')}"),
+        ("Created (UTC)", str(manifest.get("created_utc"))),
+        ("Command", " ".join(manifest.get("command") or [])),
+    ]
+
+
+def render_markdown(assessment: Assessment, summary: dict[str, Any], manifest: dict[str, Any]) -> str:
+    """certificate.md."""
+    out = [
+        f"<!-- acl-verdict: {assessment.verdict} -->",
+        "# ACL host-memory conformance certificate",
+        "",
+        f"## Verdict: **{assessment.verdict}**",
+        "",
+        POLICY,
+        "",
+    ]
+    out += [f"- **{key}:** {_md(value)}" for key, value in facts(manifest)]
+    out += ["", "## Rule families", "", "| family | " + " | ".join(COLUMN_TITLES[c] for c in FAMILY_COLUMNS) + " |"]
+    out.append("|---" * (len(FAMILY_COLUMNS) + 1) + "|")
+    for family, row in assessment.families().items():
+        out.append(f"| {family} | " + " | ".join(str(row[c]) for c in FAMILY_COLUMNS) + " |")
+    for section in sections(assessment, summary):
+        out += ["", f"## {section.title}", "", f"_{section.note}_", ""]
+        if not section.items:
+            out.append("None.")
+        for label, link, details in section.items:
+            out.append(f"- {_md(label)}" + (f" ([doc]({link}))" if link else ""))
+            out += [f"  - {_md(line)}" for line in details]
+    return "\n".join(out) + "\n"
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("<", "&lt;")
+
+
+_CSS = """
+body{font-family:system-ui,sans-serif;margin:2em;max-width:72em;color:#222}
+h1{font-size:1.5em}.verdict{font-size:1.6em;padding:.4em .8em;display:inline-block;border-radius:.3em}
+.ok{background:#d9f2dd;color:#135c22}.bad{background:#fadbd8;color:#8a1c12}
+table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:.25em .6em;text-align:right}
+td:first-child,th:first-child{text-align:left}dt{font-weight:bold;float:left;width:11em}dd{margin-left:12em}
+li ul{font-size:.9em;color:#444}.note{font-style:italic;color:#555}
+"""
+
+
+def render_html(assessment: Assessment, summary: dict[str, Any], manifest: dict[str, Any]) -> str:
+    """certificate.html: one self-contained page (inline CSS, no scripts or external resources)."""
+    e = html.escape
+    css_class = "ok" if assessment.verdict == "CERTIFIED" else "bad"
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f'<meta name="acl-verdict" content="{assessment.verdict}">',
+        "<title>ACL host-memory conformance certificate</title>",
+        f"<style>{_CSS}</style></head><body>",
+        "<h1>ACL host-memory conformance certificate</h1>",
+        f'<p class="verdict {css_class}">{e(assessment.verdict)}</p>',
+        f"<p>{e(POLICY)}</p><dl>",
+    ]
+    out += [f"<dt>{e(key)}</dt><dd>{e(value)}</dd>" for key, value in facts(manifest)]
+    out += ["</dl><h2>Rule families</h2><table><tr><th>family</th>"]
+    out += [f"<th>{e(COLUMN_TITLES[c])}</th>" for c in FAMILY_COLUMNS] + ["</tr>"]
+    for family, row in assessment.families().items():
+        out.append(f"<tr><td>{e(family)}</td>" + "".join(f"<td>{row[c]}</td>" for c in FAMILY_COLUMNS) + "</tr>")
+    out.append("</table>")
+    for section in sections(assessment, summary):
+        out += [f"<h2>{e(section.title)}</h2>", f'<p class="note">{e(section.note)}</p>']
+        if not section.items:
+            out.append("<p>None.</p>")
+            continue
+        out.append("<ul>")
+        for label, link, details in section.items:
+            anchor = f' (<a href="{e(link)}">doc</a>)' if link.startswith(("https://", "http://")) else ""
+            out.append(f"<li>{e(label)}{anchor}")
+            if details:
+                out.append("<ul>" + "".join(f"<li>{e(line)}</li>" for line in details) + "</ul>")
+            out.append("</li>")
+        out.append("</ul>")
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"

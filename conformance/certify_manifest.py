@@ -1,0 +1,77 @@
+"""manifest.json of a certification bundle: what was certified, with what, and how."""
+
+from __future__ import annotations
+
+import datetime
+import importlib.metadata
+import platform
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from .certify_bundle import sha256_file
+
+SCHEMA = "acl-conformance-certification/1"
+PACKAGES = ("pyyaml", "jinja2", "cffi", "pytest", "pytest-xdist", "allure-pytest", "jsonschema")
+REPO = Path(__file__).resolve().parent.parent
+
+
+def package_versions(names: tuple[str, ...] = PACKAGES) -> dict[str, str | None]:
+    """Installed version of each distribution (None when not installed)."""
+    versions: dict[str, str | None] = {}
+    for name in names:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = None
+    return versions
+
+
+def suite_version(repo: Path = REPO) -> str:
+    """``git describe --always --dirty`` of the kit, or ``unknown`` outside a git checkout."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(repo), "describe", "--always", "--dirty", "--tags"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else "unknown"
+
+
+def build_manifest(
+    *,
+    summary: dict[str, Any],
+    library: Path,
+    command: list[str],
+    expectations: list[Path],
+    created: datetime.datetime,
+    verdict: str,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The manifest of a bundle made from ``summary`` (the run's summary.json)."""
+    env = dict(summary.get("environment") or {})
+    env.setdefault("os_kernel", platform.release())
+    env.setdefault("host", platform.node())
+    env.setdefault("python", platform.python_version())
+    manifest: dict[str, Any] = {
+        "schema": SCHEMA,
+        "created_utc": created.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "verdict": verdict,
+        "spec_hash": summary.get("spec_hash"),
+        "suite_version": suite_version(),
+        "run_suite_version": summary.get("suite_version"),
+        "library": {"path": str(library.resolve()), "sha256": sha256_file(library) if library.is_file() else None},
+        "environment": env,
+        "python": {"version": sys.version.split()[0], "executable": sys.executable},
+        "packages": package_versions(),
+        "command": list(command),
+        "run_command": list(summary.get("command") or []),
+        "expectations": [{"path": str(p), "sha256": sha256_file(p)} for p in expectations],
+    }
+    manifest.update(extra or {})
+    return manifest

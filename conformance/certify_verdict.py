@@ -1,0 +1,212 @@
+"""The certification verdict, recomputed from the case outcomes of a summary.json.
+
+Rules of certification:
+
+- a **mandatory** rule must be PASS or NOT_APPLICABLE: any FAIL or ERROR case blocks;
+- a WAIVED case blocks unless its waiver was accepted for certification (``accepted``);
+- an XPASS case is a stale waiver: reported, never a failure;
+- **recommended** and **informational** rules are reported but do not decide the verdict;
+- a run that lacks an outcome for a rule of the catalog (an incomplete run) is not certified.
+
+The same functions serve ``certify`` (which writes the verdict) and ``verify`` (which
+recomputes it and compares).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CERTIFIED = "CERTIFIED"
+NOT_CERTIFIED = "NOT CERTIFIED"
+SUMMARY_SCHEMA = "acl-conformance-summary/1"
+
+#: Outcomes from worst to best; a rule's outcome is the worst of its cases.
+OUTCOME_ORDER = ("ERROR", "FAIL", "WAIVED", "XPASS", "PASS", "NOT_APPLICABLE")
+OUTCOMES = frozenset(OUTCOME_ORDER)
+FAILING = frozenset({"FAIL", "ERROR"})
+DECIDING_SEVERITY = "mandatory"
+
+
+def load_json(path: Path) -> dict[str, Any]:
+    """Read a JSON object from ``path``; raises ValueError naming the file when it is not one."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path}: cannot read JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected a JSON object")
+    return data
+
+
+def aggregate(outcomes: list[str]) -> str | None:
+    """The worst outcome of ``outcomes`` in :data:`OUTCOME_ORDER`; None for no outcomes."""
+    ranked = [OUTCOME_ORDER.index(o) for o in outcomes if o in OUTCOMES]
+    return OUTCOME_ORDER[min(ranked)] if ranked else None
+
+
+def waiver_accepted(case: dict[str, Any]) -> bool:
+    """Whether a WAIVED case's waiver is accepted for certification."""
+    waiver = case.get("waiver")
+    return isinstance(waiver, dict) and waiver.get("accepted") is True
+
+
+@dataclass
+class RuleAssessment:
+    """One rule of the summary as certification sees it."""
+
+    rule_id: str
+    title: str
+    family: str
+    severity: str
+    doc_url: str
+    doc_ref: str
+    outcome: str | None
+    failing_cases: list[str] = field(default_factory=list)
+    waived_cases: list[str] = field(default_factory=list)
+    unaccepted_waivers: list[str] = field(default_factory=list)
+    stale_cases: list[str] = field(default_factory=list)
+
+    @property
+    def decides(self) -> bool:
+        """Whether this rule's severity decides the verdict."""
+        return self.severity == DECIDING_SEVERITY
+
+    @property
+    def blocking(self) -> bool:
+        """Whether this rule alone makes the run NOT CERTIFIED."""
+        return self.decides and bool(self.failing_cases or self.unaccepted_waivers or self.outcome is None)
+
+    def why(self) -> str:
+        """A short reason for a blocking or waived rule."""
+        parts = []
+        if self.failing_cases:
+            parts.append(f"{len(self.failing_cases)} failing case(s)")
+        if self.unaccepted_waivers:
+            parts.append(f"{len(self.unaccepted_waivers)} waived case(s) without accepted waiver")
+        accepted = len(self.waived_cases) - len(self.unaccepted_waivers)
+        if accepted:
+            parts.append(f"{accepted} case(s) under accepted waiver")
+        if self.outcome is None:
+            parts.append("no case outcome")
+        return ", ".join(parts) or str(self.outcome)
+
+
+@dataclass
+class Assessment:
+    """The certification view of a whole run."""
+
+    verdict: str
+    rules: list[RuleAssessment]
+    missing_rules: list[str]
+    expired: list[dict[str, Any]]
+    completeness_checked: bool
+
+    @property
+    def blocking(self) -> list[RuleAssessment]:
+        """Mandatory rules that make the run NOT CERTIFIED."""
+        return [r for r in self.rules if r.blocking]
+
+    @property
+    def waived_mandatory(self) -> list[RuleAssessment]:
+        """Mandatory rules with waived cases (accepted or not)."""
+        return [r for r in self.rules if r.decides and r.waived_cases]
+
+    @property
+    def stale(self) -> list[RuleAssessment]:
+        """Rules with XPASS cases: waivers whose deviation is gone."""
+        return [r for r in self.rules if r.stale_cases]
+
+    @property
+    def advisory_findings(self) -> list[RuleAssessment]:
+        """Recommended/informational rules with failing or waived cases (reported only)."""
+        return [r for r in self.rules if not r.decides and (r.failing_cases or r.waived_cases)]
+
+    def families(self) -> dict[str, dict[str, int]]:
+        """Per rule family: counts of rules by certification column."""
+        table: dict[str, dict[str, int]] = {}
+        for rule in self.rules:
+            row = table.setdefault(rule.family, dict.fromkeys(FAMILY_COLUMNS, 0))
+            row[family_column(rule)] += 1
+        return dict(sorted(table.items()))
+
+
+FAMILY_COLUMNS = ("passed", "not_applicable", "failed", "waived", "waived_accepted", "stale", "advisory_issue")
+
+
+def family_column(rule: RuleAssessment) -> str:
+    """The column of the per-family table a rule is counted in."""
+    if not rule.decides:
+        return "advisory_issue" if rule.failing_cases or rule.waived_cases else _plain_column(rule.outcome)
+    if rule.failing_cases or rule.outcome is None:
+        return "failed"
+    if rule.unaccepted_waivers:
+        return "waived"
+    if rule.waived_cases:
+        return "waived_accepted"
+    if rule.stale_cases:
+        return "stale"
+    return _plain_column(rule.outcome)
+
+
+def _plain_column(outcome: str | None) -> str:
+    return "not_applicable" if outcome == "NOT_APPLICABLE" else ("stale" if outcome == "XPASS" else "passed")
+
+
+def assess_rule(rule_id: str, rule: dict[str, Any]) -> RuleAssessment:
+    """Recompute one rule's certification status from its case outcomes."""
+    cases = rule.get("cases") or {}
+    result = RuleAssessment(
+        rule_id=rule_id,
+        title=str(rule.get("title", "")),
+        family=str(rule.get("family", "unknown")),
+        severity=str(rule.get("severity", "mandatory")),
+        doc_url=str(rule.get("doc_url") or ""),
+        doc_ref=str(rule.get("doc_ref") or ""),
+        outcome=aggregate([str(c.get("outcome")) for c in cases.values()]),
+    )
+    for case_id, case in sorted(cases.items()):
+        outcome = case.get("outcome")
+        if outcome in FAILING or outcome not in OUTCOMES:
+            result.failing_cases.append(case_id)
+        elif outcome == "WAIVED":
+            result.waived_cases.append(case_id)
+            if not waiver_accepted(case):
+                result.unaccepted_waivers.append(case_id)
+        elif outcome == "XPASS":
+            result.stale_cases.append(case_id)
+    return result
+
+
+def catalog_rule_ids(catalog: dict[str, Any]) -> list[str]:
+    """Every rule ID of a generated catalog.json."""
+    return [str(rule["id"]) for rule in catalog.get("rules", [])]
+
+
+def assess(summary: dict[str, Any], catalog: dict[str, Any] | None = None) -> Assessment:
+    """The certification verdict of a run; with ``catalog`` (same spec hash) also its completeness."""
+    rules = [assess_rule(rid, rule) for rid, rule in sorted((summary.get("rules") or {}).items())]
+    missing: list[str] = []
+    checked = catalog is not None and catalog.get("spec_hash") == summary.get("spec_hash")
+    if checked and catalog is not None:
+        present = {r.rule_id for r in rules if r.outcome is not None}
+        missing = [rid for rid in catalog_rule_ids(catalog) if rid not in present]
+    certified = not any(r.blocking for r in rules) and not missing and bool(rules)
+    expired = list((summary.get("expectations") or {}).get("expired") or [])
+    return Assessment(CERTIFIED if certified else NOT_CERTIFIED, rules, missing, expired, checked)
+
+
+def summary_verdict(summary: dict[str, Any]) -> str:
+    """The run verdict summary.json should carry: FAIL when a mandatory case fails or errs, else PASS.
+
+    This mirrors the plugin's rule (a run verdict, unlike certification, does not look at
+    waivers or completeness).
+    """
+    for rule in (summary.get("rules") or {}).values():
+        if rule.get("severity", "mandatory") != DECIDING_SEVERITY:
+            continue
+        if any(c.get("outcome") in FAILING for c in (rule.get("cases") or {}).values()):
+            return "FAIL"
+    return "PASS"

@@ -1,0 +1,303 @@
+"""Compare two conformance runs and gate a driver release on the differences.
+
+``python -m conformance.compare BASELINE CANDIDATE [--fail-on CLASSES] [--markdown F] [--json F]``
+
+A run is a certification bundle, a report directory holding summary.json, or a
+summary.json file. Every case is classified by its outcome in the two runs:
+
+- ``regression``: passed (PASS, or XPASS) in the baseline, FAIL or ERROR now; a rule
+  regresses when one of its cases does or its own outcome goes from passed to FAIL/ERROR;
+- ``fix``: FAIL or ERROR in the baseline, PASS now;
+- ``new`` / ``new-failure``: only in the candidate (failing: FAIL or ERROR);
+- ``removed``: only in the baseline;
+- ``code-change``: failing (FAIL, ERROR, WAIVED) in both with another observed aclError;
+- ``waiver-change``: WAIVED or XPASS appears or disappears (an expectation changed the outcome);
+- ``other``: any other outcome change (e.g. PASS to NOT_APPLICABLE), reported only.
+
+The exit status is 1 when a class named in ``--fail-on`` (default ``regression``) is not
+empty, 0 otherwise, 2 when a run cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .certify_verdict import load_json
+
+SCHEMA = "acl-conformance-gate/1"
+PASSED = frozenset({"PASS", "XPASS"})
+FAILING = frozenset({"FAIL", "ERROR"})
+CODED = frozenset({"FAIL", "ERROR", "WAIVED"})
+EXPECTATION_OUTCOMES = frozenset({"WAIVED", "XPASS"})
+GATE_CLASSES = ("regression", "new-failure", "removed", "code-change", "waiver-change")
+DEFAULT_FAIL_ON = ("regression",)
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """One case of one run, flattened out of summary.json."""
+
+    case_id: str
+    rule_id: str
+    family: str
+    severity: str
+    outcome: str
+    code: str | None
+
+
+@dataclass
+class Change:
+    """A case present in either run, with both outcomes (None where absent)."""
+
+    case_id: str
+    rule_id: str
+    family: str
+    severity: str
+    baseline: str | None
+    candidate: str | None
+    baseline_code: str | None
+    candidate_code: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return dict(self.__dict__)
+
+
+@dataclass
+class Comparison:
+    """The classified differences between two runs."""
+
+    baseline: dict[str, Any]
+    candidate: dict[str, Any]
+    classes: dict[str, list[Change]] = field(default_factory=dict)
+    regressed_rules: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def gating(self, fail_on: Sequence[str]) -> list[str]:
+        """Classes among ``fail_on`` that are not empty."""
+        return [name for name in fail_on if self.classes.get(name) or (name == "regression" and self.regressed_rules)]
+
+    def to_json(self, fail_on: Sequence[str]) -> dict[str, Any]:
+        """The report as a JSON-ready dict."""
+        return {
+            "schema": SCHEMA,
+            "baseline": self.baseline,
+            "candidate": self.candidate,
+            "fail_on": list(fail_on),
+            "gated_by": self.gating(fail_on),
+            "regressed_rules": self.regressed_rules,
+            "warnings": self.warnings,
+            "counts": {name: len(items) for name, items in self.classes.items()},
+            "classes": {name: [c.to_json() for c in items] for name, items in self.classes.items()},
+        }
+
+
+def summary_path(run: Path) -> Path:
+    """summary.json of a run given as a file, a bundle or report directory, or a dir with reports/."""
+    run = Path(run)
+    if run.is_file():
+        return run
+    for candidate in (run / "summary.json", run / "reports" / "summary.json"):
+        if candidate.is_file():
+            return candidate
+    raise ValueError(f"{run}: no summary.json (expected a bundle, a report directory or a summary.json)")
+
+
+def flatten(summary: dict[str, Any]) -> dict[str, CaseResult]:
+    """Every case of a summary by case ID."""
+    cases = {}
+    for rule_id, rule in (summary.get("rules") or {}).items():
+        for case_id, case in (rule.get("cases") or {}).items():
+            cases[case_id] = CaseResult(
+                case_id,
+                rule_id,
+                str(rule.get("family", "")),
+                str(rule.get("severity", "")),
+                str(case.get("outcome")),
+                case.get("observed_code"),
+            )
+    return cases
+
+
+def classify(old: CaseResult | None, new: CaseResult | None) -> list[str]:
+    """The classes a case's change belongs to (possibly none)."""
+    if old is None and new is not None:
+        return ["new", "new-failure"] if new.outcome in FAILING else ["new"]
+    if new is None:
+        return ["removed"]
+    assert old is not None
+    if old.outcome == new.outcome:
+        return ["code-change"] if old.outcome in CODED and old.code != new.code else []
+    found = []
+    if old.outcome in PASSED and new.outcome in FAILING:
+        found.append("regression")
+    elif old.outcome in FAILING and new.outcome == "PASS":
+        found.append("fix")
+    if (old.outcome in EXPECTATION_OUTCOMES or new.outcome in EXPECTATION_OUTCOMES) and "regression" not in found:
+        found.append("waiver-change")
+    if old.outcome in CODED and new.outcome in CODED and old.code != new.code:
+        found.append("code-change")
+    return found or ["other"]
+
+
+def _identity(summary: dict[str, Any], path: Path) -> dict[str, Any]:
+    env = summary.get("environment") or {}
+    keys = ("family", "soc", "cann_version", "library", "library_sha256")
+    return {
+        "path": str(path),
+        "spec_hash": summary.get("spec_hash"),
+        "verdict": summary.get("verdict"),
+        **{k: env.get(k) for k in keys},
+    }
+
+
+def compare_summaries(
+    baseline: dict[str, Any], candidate: dict[str, Any], base_path: Path, cand_path: Path
+) -> Comparison:
+    """Classify every case of two summaries."""
+    old_cases, new_cases = flatten(baseline), flatten(candidate)
+    result = Comparison(_identity(baseline, base_path), _identity(candidate, cand_path))
+    result.classes = {name: [] for name in ("regression", "fix", "new", "new-failure", "removed")}
+    result.classes.update({name: [] for name in ("code-change", "waiver-change", "other")})
+    for case_id in sorted(set(old_cases) | set(new_cases)):
+        old, new = old_cases.get(case_id), new_cases.get(case_id)
+        any_side = new or old
+        assert any_side is not None
+        change = Change(
+            case_id,
+            any_side.rule_id,
+            any_side.family,
+            any_side.severity,
+            old.outcome if old else None,
+            new.outcome if new else None,
+            old.code if old else None,
+            new.code if new else None,
+        )
+        for name in classify(old, new):
+            result.classes[name].append(change)
+    rules = {c.rule_id for c in result.classes["regression"]}
+    old_rules, new_rules = baseline.get("rules") or {}, candidate.get("rules") or {}
+    for rule_id in set(old_rules) & set(new_rules):
+        if old_rules[rule_id].get("outcome") in PASSED and new_rules[rule_id].get("outcome") in FAILING:
+            rules.add(rule_id)
+    result.regressed_rules = sorted(rules)
+    if baseline.get("spec_hash") != candidate.get("spec_hash"):
+        result.warnings.append(
+            f"the runs use different specs ({baseline.get('spec_hash')} vs {candidate.get('spec_hash')}): "
+            "new and removed cases may come from the spec, not the library"
+        )
+    return result
+
+
+def compare(baseline: Path, candidate: Path) -> Comparison:
+    """Compare two runs given as bundles, report directories or summary.json files."""
+    base_path, cand_path = summary_path(baseline), summary_path(candidate)
+    return compare_summaries(load_json(base_path), load_json(cand_path), base_path, cand_path)
+
+
+_TITLES = {
+    "regression": "Regressions (passed before, FAIL/ERROR now)",
+    "fix": "Fixes (FAIL/ERROR before, PASS now)",
+    "new-failure": "New failing cases",
+    "new": "New cases",
+    "removed": "Removed cases",
+    "code-change": "Error-code changes on failing cases",
+    "waiver-change": "Outcome changes caused by expectations (WAIVED/XPASS)",
+    "other": "Other outcome changes",
+}
+
+
+def render_markdown(comparison: Comparison, fail_on: Sequence[str]) -> str:
+    """The gate report as Markdown."""
+    gated = comparison.gating(fail_on)
+    out = ["# Conformance gate", "", f"**Result: {'FAIL' if gated else 'PASS'}**"]
+    out.append(f" (gating on: {', '.join(fail_on)}; failed by: {', '.join(gated) or 'nothing'})")
+    out += ["", "| | baseline | candidate |", "|---|---|---|"]
+    for key in comparison.baseline:
+        out.append(f"| {key} | {comparison.baseline.get(key)} | {comparison.candidate.get(key)} |")
+    out += ["", *[f"> warning: {w}" for w in comparison.warnings]]
+    out += ["", f"## Regressed rules ({len(comparison.regressed_rules)})", ""]
+    out += [f"- {rule_id}" for rule_id in comparison.regressed_rules] or ["None."]
+    for name, title in _TITLES.items():
+        items = comparison.classes.get(name, [])
+        out += ["", f"## {title} ({len(items)})", ""]
+        if not items:
+            out.append("None.")
+            continue
+        out += ["| case | rule | severity | baseline | candidate | codes |", "|---|---|---|---|---|---|"]
+        for c in items:
+            codes = f"{c.baseline_code or '-'} → {c.candidate_code or '-'}"
+            out.append(f"| `{c.case_id}` | {c.rule_id} | {c.severity} | {c.baseline} | {c.candidate} | {codes} |")
+    return "\n".join(out) + "\n"
+
+
+def default_outputs(candidate: Path) -> tuple[Path, Path]:
+    """gate.md/gate.json next to the candidate (beside a bundle, so its checksums stay intact)."""
+    candidate = Path(candidate)
+    if candidate.is_file():
+        return candidate.parent / "gate.md", candidate.parent / "gate.json"
+    if (candidate / "SHA256SUMS").is_file():
+        return candidate.parent / f"{candidate.name}.gate.md", candidate.parent / f"{candidate.name}.gate.json"
+    return candidate / "gate.md", candidate / "gate.json"
+
+
+def parse_fail_on(text: str) -> list[str]:
+    """Parse the ``--fail-on`` comma list; raises ValueError naming an unknown class."""
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    for name in names:
+        if name not in GATE_CLASSES:
+            raise ValueError(f"unknown --fail-on class {name!r} (choose from {', '.join(GATE_CLASSES)})")
+    return names
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Command-line options of the gate."""
+    parser = argparse.ArgumentParser(prog="python -m conformance.compare", description=__doc__.split("\n\n")[0])
+    parser.add_argument("baseline", type=Path, help="baseline run: bundle, report directory or summary.json")
+    parser.add_argument("candidate", type=Path, help="candidate run: bundle, report directory or summary.json")
+    parser.add_argument(
+        "--fail-on",
+        default=",".join(DEFAULT_FAIL_ON),
+        help=f"comma list of classes that fail the gate: {', '.join(GATE_CLASSES)} (default: regression)",
+    )
+    parser.add_argument("--markdown", type=Path, help="where to write the Markdown report (default: next to CANDIDATE)")
+    parser.add_argument("--json", type=Path, help="where to write the JSON report (default: next to CANDIDATE)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the gate; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        fail_on = parse_fail_on(args.fail_on)
+        comparison = compare(args.baseline, args.candidate)
+    except ValueError as exc:
+        print(f"gate: {exc}", file=sys.stderr)
+        return 2
+    md_path, json_path = default_outputs(args.candidate)
+    md_path, json_path = args.markdown or md_path, args.json or json_path
+    for path, text in (
+        (md_path, render_markdown(comparison, fail_on)),
+        (json_path, json.dumps(comparison.to_json(fail_on), indent=2, sort_keys=True) + "\n"),
+    ):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    gated = comparison.gating(fail_on)
+    counts = ", ".join(f"{n} {name}" for name, n in comparison.to_json(fail_on)["counts"].items() if n)
+    print(f"gate: {'FAIL' if gated else 'PASS'} ({counts or 'no changes'}); report: {md_path}, {json_path}")
+    for rule_id in comparison.regressed_rules:
+        print(f"regressed rule: {rule_id}")
+    for name in gated:
+        if name != "regression":
+            print(f"gating class {name}: {len(comparison.classes[name])} case(s)")
+    return 1 if gated else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
