@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import yaml
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
@@ -51,6 +52,41 @@ class Document:
 
 
 @cache
+def _ecma_regex(pattern: str) -> re.Pattern[str]:
+    """Compile a schema pattern with ECMA-262 semantics for ``$`` (end of input only).
+
+    Python's ``$`` also matches before a final newline, so ``^[A-Za-z_]+$`` would accept
+    ``"name\\n"``; schema patterns are ECMA-262, where it does not. Every unescaped ``$``
+    outside a character class becomes ``\\Z``.
+    """
+    out: list[str] = []
+    escaped = in_class = False
+    for ch in pattern:
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch == "[":
+            in_class = True
+        elif ch == "]":
+            in_class = False
+        elif ch == "$" and not in_class:
+            out.append("\\Z")
+            continue
+        out.append(ch)
+    return re.compile("".join(out))
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """The ``pattern`` keyword with ECMA-262 anchoring (see :func:`_ecma_regex`)."""
+    if validator.is_type(instance, "string") and not _ecma_regex(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+_StrictValidator = validators.extend(Draft202012Validator, {"pattern": _pattern})
+
+
+@cache
 def _validator(kind: str) -> Draft202012Validator:
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     common = yaml.load((SCHEMA_DIR / "common.yaml").read_text(encoding="utf-8"), Loader=loader)  # noqa: S506
@@ -58,7 +94,7 @@ def _validator(kind: str) -> Draft202012Validator:
     registry = Registry().with_resources(
         [("common", Resource.from_contents(common, default_specification=DRAFT202012))]
     )
-    return Draft202012Validator(schema, registry=registry)
+    return _StrictValidator(schema, registry=registry)
 
 
 def _short(value: Any) -> str:

@@ -85,19 +85,21 @@ def load_yaml(path: Path, display_name: str) -> tuple[Any, list[SpecIssue]]:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         return None, [SpecIssue(Where(display_name, line, ""), f"not valid UTF-8: byte {raw[exc.start]:#04x}")]
+    loader: _Loader | None = None
     try:
         loader = _Loader(text, display_name)
-    except yaml.reader.ReaderError as exc:  # a character YAML does not allow (e.g. a control character)
-        line = text[: exc.position].count("\n") + 1
-        return None, [SpecIssue(Where(display_name, line, ""), f"YAML syntax error: {_shown(exc.character)}: {exc.reason}")]
-    try:
         data = loader.get_single_data()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
         return None, [SpecIssue(Where(display_name, line, ""), f"YAML syntax error: {exc.problem or exc}")]
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow (e.g. a control character)
+        line = text[: exc.position].count("\n") + 1
+        message = f"YAML syntax error: {_shown(exc.character)}: {exc.reason}"
+        return None, [SpecIssue(Where(display_name, line, ""), message)]
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return data, loader.issues
 
 
