@@ -3,14 +3,15 @@
  * device, device enumeration, version strings and the statistics call.
  *
  * Lock discipline: init_lock serialises aclInit/aclFinalize and guards the
- * configuration and the device reference counts. The configuration is
+ * configuration. The configuration is
  * written only while init_lock is held and the state is not "initialised",
  * so readers that saw the state as initialised (an acquire load) read it
- * without a lock. The current device is thread-local and needs no lock; a
+ * without a lock. The device reference counts are atomics, not under
+ * init_lock. The current device is thread-local and needs no lock; a
  * generation counter, bumped by aclFinalize, invalidates every thread's
- * choice at once. init_lock is a leaf lock except in aclFinalize and
- * aclrtResetDevice, which call into streams.c (streams_lock) while holding
- * it; nothing in streams.c calls back into this file with a lock held.
+ * choice at once. init_lock is a leaf lock except in aclFinalize, which
+ * retires all streams (streams_lock) while holding it; nothing in streams.c
+ * calls back into this file with a lock held.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -175,9 +176,7 @@ SIM_EXPORT aclError aclrtSetDevice(int32_t deviceId)
     if (deviceId < 0 || (uint32_t)deviceId >= g_config.device_count) {
         return ACL_ERROR_RT_INVALID_DEVICEID;
     }
-    pthread_mutex_lock(&init_lock);
-    g_device_refs[deviceId]++;
-    pthread_mutex_unlock(&init_lock);
+    __atomic_add_fetch(&g_device_refs[deviceId], 1, __ATOMIC_ACQ_REL);
     t_device = deviceId;
     t_generation = __atomic_load_n(&g_generation, __ATOMIC_ACQUIRE);
     return ACL_SUCCESS;
@@ -191,15 +190,13 @@ SIM_EXPORT aclError aclrtResetDevice(int32_t deviceId)
     if (deviceId < 0 || (uint32_t)deviceId >= g_config.device_count) {
         return ACL_ERROR_RT_INVALID_DEVICEID;
     }
-    pthread_mutex_lock(&init_lock);
-    int release = 0;
-    if (g_device_refs[deviceId] > 0) {
-        release = --g_device_refs[deviceId] == 0;
+    int refs = __atomic_load_n(&g_device_refs[deviceId], __ATOMIC_ACQUIRE);
+    while (refs > 0 && !__atomic_compare_exchange_n(&g_device_refs[deviceId], &refs, refs - 1, 0,
+                                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
     }
-    if (release) {
-        sim_device_release(deviceId);
+    if (refs == 1) {
+        sim_device_release(deviceId); /* no lock held: a stream callback may call us */
     }
-    pthread_mutex_unlock(&init_lock);
     if (sim_current_device() == deviceId) {
         t_device = -1;
     }

@@ -73,13 +73,15 @@ def run_sim(base_env: dict[str, str]):
     SimResult.
     """
 
-    def _run(code: str, env: dict[str, str] | None = None, timeout: float = 30,
-             check: bool = True, prelude: str = "") -> SimResult:
+    def _run(
+        code: str, env: dict[str, str] | None = None, timeout: float = 30, check: bool = True, prelude: str = ""
+    ) -> SimResult:
         script = "from simrun import *\n" + textwrap.dedent(prelude) + textwrap.dedent(code)
         child_env = dict(base_env)
         child_env.update(env or {})
-        proc = subprocess.run([sys.executable, "-c", script], env=child_env,
-                              capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(
+            [sys.executable, "-c", script], env=child_env, capture_output=True, text=True, timeout=timeout
+        )
         result = SimResult(proc.returncode, proc.stdout, proc.stderr)
         return result.check() if check else result
 

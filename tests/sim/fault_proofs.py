@@ -25,7 +25,6 @@ def seconds(fn, *args):
 """
 
 
-
 def _with_stream(code: str) -> str:
     """Prefix the blocked-stream helpers to a scenario (both dedented)."""
     return BLOCKED_STREAM + textwrap.dedent(code)

@@ -22,9 +22,20 @@ def test_c_client_builds_and_runs_clean(sim_lib: Path, base_env: dict[str, str],
     if "sim-asan" in str(sim_lib):
         flags.append("-fsanitize=address,undefined")
     build = subprocess.run(
-        ["cc", *flags, f"-I{HEADER_DIR}", str(CLIENT), "-o", str(exe), f"-L{libdir}",
-         "-lascendcl", f"-Wl,-rpath,{libdir}"],
-        capture_output=True, text=True)
+        [
+            "cc",
+            *flags,
+            f"-I{HEADER_DIR}",
+            str(CLIENT),
+            "-o",
+            str(exe),
+            f"-L{libdir}",
+            "-lascendcl",
+            f"-Wl,-rpath,{libdir}",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert build.returncode == 0, build.stderr
     env = {k: v for k, v in base_env.items() if k != "LD_PRELOAD"}
     run = subprocess.run([str(exe)], env=env, capture_output=True, text=True, timeout=30)

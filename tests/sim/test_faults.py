@@ -7,35 +7,73 @@ import signal
 import subprocess
 import sys
 import textwrap
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-
 from fault_proofs import PROOFS
 
 ROOT = Path(__file__).resolve().parents[2]
 FAULTS_YAML = ROOT / "spec" / "faults.yaml"
 RULES_YAML = ROOT / "spec" / "rules.yaml"
-FAMILIES = {"alignment", "content", "pairing", "va_identity", "sync", "invalid_argument",
-            "capability", "product_support"}
+FAMILIES = {
+    "alignment",
+    "content",
+    "pairing",
+    "va_identity",
+    "sync",
+    "invalid_argument",
+    "capability",
+    "product_support",
+}
 # Rule IDs named in the simulator brief; used only while spec/rules.yaml does not exist.
 BRIEF_RULE_IDS = {
-    "HM-ALIGN-MALLOC", "HM-ALIGN-MALLOC-CFG", "HM-ALIGN-LIVE", "HM-CONTENT-RW-FULL",
-    "HM-CONTENT-MEMSET", "HM-CONTENT-REGISTER-PRESERVES", "HM-CONTENT-FREE-ISOLATION",
-    "HM-PAIR-MALLOC-FREE", "HM-PAIR-DOUBLE-FREE", "HM-PAIR-FREE-FOREIGN", "HM-PAIR-REG-UNREG",
-    "HM-PAIR-DOUBLE-UNREGISTER", "HM-PAIR-UNREG-UNKNOWN", "HM-PAIR-DOUBLE-REGISTER",
-    "HM-PAIR-OVERLAP-REGISTER", "HM-PAIR-GETDEVPTR-AFTER-UNREG", "HM-PAIR-V2-PINNED-ON-PINNED",
-    "HM-PAIR-V2-PINNED-NO-MAPPED", "HM-PAIR-CONCURRENT-REGISTER", "HM-PAIR-EXHAUSTION",
-    "HM-REG-RESERVED-TYPES", "HM-REG-PAGEABLE", "HM-REG-KERNEL-LEGACY", "HM-VA-IDENTITY",
-    "HM-VA-UNSUPPORTED", "HM-VA-DEVPTR-CONSISTENT", "HM-VA-DEVPTR-HOST-ONLY",
-    "HM-SYNC-MALLOC-NO-IMPLICIT", "HM-SYNC-FREE-NO-IMPLICIT", "HM-SYNC-DEVSYNC-WAITS",
-    "HM-SYNC-DEVSYNC-ALL-STREAMS", "HM-INVAL-MALLOC-HOST", "HM-INVAL-MALLOC-CFG",
-    "HM-INVAL-FREE-HOST", "HM-INVAL-FREE-DEVSYNC", "HM-INVAL-REGISTER", "HM-INVAL-REGISTER-V2",
-    "HM-INVAL-GETDEVPTR", "HM-INVAL-UNREGISTER", "HM-INVAL-CAPABILITIES", "HM-CTX-NO-DEVICE",
-    "HM-CAP-QUERY-ALL", "HM-CAP-STABLE", "HM-CAP-CONSISTENT", "HM-PROD-SUPPORT",
+    "HM-ALIGN-MALLOC",
+    "HM-ALIGN-MALLOC-CFG",
+    "HM-ALIGN-LIVE",
+    "HM-CONTENT-RW-FULL",
+    "HM-CONTENT-MEMSET",
+    "HM-CONTENT-REGISTER-PRESERVES",
+    "HM-CONTENT-FREE-ISOLATION",
+    "HM-PAIR-MALLOC-FREE",
+    "HM-PAIR-DOUBLE-FREE",
+    "HM-PAIR-FREE-FOREIGN",
+    "HM-PAIR-REG-UNREG",
+    "HM-PAIR-DOUBLE-UNREGISTER",
+    "HM-PAIR-UNREG-UNKNOWN",
+    "HM-PAIR-DOUBLE-REGISTER",
+    "HM-PAIR-OVERLAP-REGISTER",
+    "HM-PAIR-GETDEVPTR-AFTER-UNREG",
+    "HM-PAIR-V2-PINNED-ON-PINNED",
+    "HM-PAIR-V2-PINNED-NO-MAPPED",
+    "HM-PAIR-CONCURRENT-REGISTER",
+    "HM-PAIR-EXHAUSTION",
+    "HM-REG-RESERVED-TYPES",
+    "HM-REG-PAGEABLE",
+    "HM-REG-KERNEL-LEGACY",
+    "HM-VA-IDENTITY",
+    "HM-VA-UNSUPPORTED",
+    "HM-VA-DEVPTR-CONSISTENT",
+    "HM-VA-DEVPTR-HOST-ONLY",
+    "HM-SYNC-MALLOC-NO-IMPLICIT",
+    "HM-SYNC-FREE-NO-IMPLICIT",
+    "HM-SYNC-DEVSYNC-WAITS",
+    "HM-SYNC-DEVSYNC-ALL-STREAMS",
+    "HM-INVAL-MALLOC-HOST",
+    "HM-INVAL-MALLOC-CFG",
+    "HM-INVAL-FREE-HOST",
+    "HM-INVAL-FREE-DEVSYNC",
+    "HM-INVAL-REGISTER",
+    "HM-INVAL-REGISTER-V2",
+    "HM-INVAL-GETDEVPTR",
+    "HM-INVAL-UNREGISTER",
+    "HM-INVAL-CAPABILITIES",
+    "HM-CTX-NO-DEVICE",
+    "HM-CAP-QUERY-ALL",
+    "HM-CAP-STABLE",
+    "HM-CAP-CONSISTENT",
+    "HM-PROD-SUPPORT",
 }
 
 
@@ -99,11 +137,14 @@ def test_every_fault_name_parses(run_sim):
 
 
 def test_unknown_fault_name_fails_init(run_sim):
-    r = run_sim("""
+    r = run_sim(
+        """
         expect(lib.aclInit(ffi.NULL), INVALID_PARAM)
         out = ffi.new("void **")
         expect(lib.aclrtMallocHost(out, 64), UNINITIALIZE)
-    """, env={"ACLSIM_FAULTS": "free_null_ok,no_such_fault"})
+    """,
+        env={"ACLSIM_FAULTS": "free_null_ok,no_such_fault"},
+    )
     assert "no_such_fault" in r.stderr and "align_malloc_off16" in r.stderr, r.stderr
 
 
@@ -115,24 +156,15 @@ def _prove(base_env: dict[str, str], fault: dict[str, Any]) -> tuple[int | str, 
     script = "from simrun import *\n" + textwrap.dedent(PROOFS[fault["name"]])
     timeout = 3 if fault["name"] == "hang_in_free" else 30
     try:
-        proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
-                              text=True, timeout=timeout)
+        proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return "timeout", "", ""
     return proc.returncode, proc.stdout, proc.stderr
 
 
-@pytest.fixture(scope="module")
-def proof_results(base_env: dict[str, str]) -> dict[str, tuple[int | str, str, str]]:
-    """Runs every proof scenario once, four at a time."""
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        futures = {f["name"]: pool.submit(_prove, base_env, f) for f in FAULTS}
-        return {name: fut.result() for name, fut in futures.items()}
-
-
 @pytest.mark.parametrize("name", FAULT_NAMES)
-def test_given_fault_when_proof_runs_then_rule_is_broken(proof_results, name):
-    rc, out, err = proof_results[name]
+def test_given_fault_when_proof_runs_then_rule_is_broken(base_env, name):
+    rc, out, err = _prove(base_env, next(f for f in FAULTS if f["name"] == name))
     if name == "crash_in_register":
         assert rc == -signal.SIGSEGV or "SEGV" in err, (rc, out, err)
     elif name == "hang_in_free":
@@ -143,15 +175,21 @@ def test_given_fault_when_proof_runs_then_rule_is_broken(proof_results, name):
 
 def test_given_no_fault_when_proofs_run_then_rules_hold(base_env):
     """The proofs must not report a violation on the faithful simulator (a sample, for time)."""
-    sample = ["align_malloc_off16", "short_alloc", "free_scribbles_neighbour", "devptr_mismatch",
-              "devsync_one_stream", "cap_flaky", "exhaustion_leak", "pinned_maps"]
+    sample = [
+        "align_malloc_off16",
+        "short_alloc",
+        "free_scribbles_neighbour",
+        "devptr_mismatch",
+        "devsync_one_stream",
+        "cap_flaky",
+        "exhaustion_leak",
+        "pinned_maps",
+    ]
     env = {k: v for k, v in base_env.items()}
     for name in sample:
         fault = dict(next(f for f in FAULTS if f["name"] == name))
         env_extra = fault.get("env") or {}
         script = "from simrun import *\n" + textwrap.dedent(PROOFS[name])
-        child = dict(env, ACLSIM_SOC=fault.get("soc", "Ascend910B3"),
-                     **{k: str(v) for k, v in env_extra.items()})
-        proc = subprocess.run([sys.executable, "-c", script], env=child, capture_output=True,
-                              text=True, timeout=30)
+        child = dict(env, ACLSIM_SOC=fault.get("soc", "Ascend910B3"), **{k: str(v) for k, v in env_extra.items()})
+        proc = subprocess.run([sys.executable, "-c", script], env=child, capture_output=True, text=True, timeout=30)
         assert proc.returncode == 0 and proc.stdout.strip().endswith("intact"), (name, proc)

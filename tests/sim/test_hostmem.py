@@ -7,7 +7,8 @@ LARGE_SIZES = [65536, (1 << 20) - 1, 1 << 20, (1 << 20) + 1, 2 << 20, 16 << 20]
 
 
 def test_given_size_matrix_when_malloc_host_then_aligned_poisoned_disjoint(run_sim):
-    run_sim(f"""
+    run_sim(
+        f"""
         init()
         sizes = {SMALL_SIZES + LARGE_SIZES!r} * 3
         live = []
@@ -32,11 +33,14 @@ def test_given_size_matrix_when_malloc_host_then_aligned_poisoned_disjoint(run_s
             expect(lib.aclrtFreeHost(p), SUCCESS)
         st = stats()
         assert (st.live_host_allocs, st.live_host_bytes) == (0, 0)
-    """, env={"ACLSIM_POISON": "0x5a"})
+    """,
+        env={"ACLSIM_POISON": "0x5a"},
+    )
 
 
 def test_given_cfg_variants_when_malloc_with_cfg_then_aligned(run_sim):
-    run_sim("""
+    run_sim(
+        """
         init()
         MOD, DEV, VA = lib.ACL_RT_MEM_ATTR_MODULE_ID, lib.ACL_RT_MEM_ATTR_DEVICE_ID, lib.ACL_RT_MEM_ATTR_VA_FLAG
         out = ffi.new("void **")
@@ -66,7 +70,9 @@ def test_given_cfg_variants_when_malloc_with_cfg_then_aligned(run_sim):
         expect(lib.aclrtMallocHostWithCfg(out, 0, ffi.NULL), INVALID_PARAM, "size 0")
         expect(lib.aclrtMallocHostWithCfg(ffi.NULL, 64, ffi.NULL), INVALID_PARAM, "ptr NULL")
         assert stats().live_host_allocs == 0
-    """, env={"ACLSIM_DEVICE_COUNT": "2"})
+    """,
+        env={"ACLSIM_DEVICE_COUNT": "2"},
+    )
 
 
 def test_given_invalid_args_when_malloc_or_free_then_invalid_param(run_sim):
@@ -99,7 +105,8 @@ def test_given_invalid_args_when_malloc_or_free_then_invalid_param(run_sim):
 
 
 def test_given_limit_when_exhausted_then_207001_and_recovers(run_sim):
-    run_sim("""
+    run_sim(
+        """
         init()
         out = ffi.new("void **")
         ptrs = [malloc_host(1 << 20) for _ in range(4)]
@@ -112,11 +119,14 @@ def test_given_limit_when_exhausted_then_207001_and_recovers(run_sim):
         for p in ptrs:
             expect(lib.aclrtFreeHost(p), SUCCESS)
         ptrs = [malloc_host(1 << 20) for _ in range(4)]
-    """, env={"ACLSIM_HOST_MEM_LIMIT": str(4 << 20)})
+    """,
+        env={"ACLSIM_HOST_MEM_LIMIT": str(4 << 20)},
+    )
 
 
 def test_given_mlock_limit_when_allocating_then_unlocked_counted_and_warned_once(run_sim):
-    r = run_sim("""
+    r = run_sim(
+        """
         init()
         a = malloc_host(64)
         b = malloc_host(1 << 20)
@@ -128,7 +138,9 @@ def test_given_mlock_limit_when_allocating_then_unlocked_counted_and_warned_once
         for p in (a, b, c):
             expect(lib.aclrtFreeHost(p), SUCCESS)
         assert stats().unlocked_host_allocs == 0
-    """, env={"ACLSIM_MLOCK_LIMIT": "4096"})
+    """,
+        env={"ACLSIM_MLOCK_LIMIT": "4096"},
+    )
     assert r.stderr.count("mlock failed") == 1, r.stderr
 
 

@@ -69,7 +69,8 @@ def test_given_device_set_in_one_thread_when_other_thread_allocates_then_context
 
 
 def test_given_device_count_when_set_device_out_of_range_then_invalid_deviceid(run_sim):
-    run_sim("""
+    run_sim(
+        """
         init(device=None)
         n = ffi.new("uint32_t *")
         expect(lib.aclrtGetDeviceCount(n), SUCCESS)
@@ -80,7 +81,9 @@ def test_given_device_count_when_set_device_out_of_range_then_invalid_deviceid(r
         expect(lib.aclrtResetDevice(3), SUCCESS)
         out = ffi.new("void **")
         expect(lib.aclrtMallocHost(out, 64), RT_CONTEXT_NULL, "reset clears the current device")
-    """, env={"ACLSIM_DEVICE_COUNT": "4"})
+    """,
+        env={"ACLSIM_DEVICE_COUNT": "4"},
+    )
 
 
 def test_given_bad_device_count_when_init_then_fails(run_sim):
@@ -89,7 +92,8 @@ def test_given_bad_device_count_when_init_then_fails(run_sim):
 
 
 def test_version_string(run_sim):
-    run_sim("""
+    run_sim(
+        """
         buf = ffi.new("char[]", 128)
         for name in (b"runtime", b"cann", b"driver"):
             expect(lib.aclsysGetVersionStr(ffi.new("char[]", name), buf), SUCCESS, name)
@@ -97,7 +101,9 @@ def test_version_string(run_sim):
         expect(lib.aclsysGetVersionStr(ffi.new("char[]", b"nope"), buf), INVALID_PARAM)
         expect(lib.aclsysGetVersionStr(ffi.NULL, buf), INVALID_PARAM)
         expect(lib.aclsysGetVersionStr(ffi.new("char[]", b"cann"), ffi.NULL), INVALID_PARAM)
-    """, env={"ACLSIM_CANN_VERSION": "9.9.9-test"})
+    """,
+        env={"ACLSIM_CANN_VERSION": "9.9.9-test"},
+    )
 
 
 def test_default_version_string(run_sim):

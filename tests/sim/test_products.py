@@ -21,9 +21,9 @@ HAC_NAMES = ["STARS", "AICPU", "AIC", "AIV", "PCIEDMA", "RDMA", "SDMA", "DVPP", 
 
 
 @pytest.mark.parametrize("soc,family,reg,alloc,va", PRODUCTS, ids=[p[0] for p in PRODUCTS])
-def test_given_product_when_calling_each_interface_then_support_matches(run_sim, soc, family,
-                                                                        reg, alloc, va):
-    run_sim(f"""
+def test_given_product_when_calling_each_interface_then_support_matches(run_sim, soc, family, reg, alloc, va):
+    run_sim(
+        f"""
         init()
         assert ffi.string(lib.aclsimFamilyName()) == b"{family}"
         NS = RT_FEATURE_NOT_SUPPORT
@@ -57,14 +57,15 @@ def test_given_product_when_calling_each_interface_then_support_matches(run_sim,
         else:
             expect(lib.aclrtFreeHost(buf), NS)
             expect(lib.aclrtFreeHostWithDevSync(buf), NS)
-    """, env={"ACLSIM_SOC": soc})
+    """,
+        env={"ACLSIM_SOC": soc},
+    )
 
 
-@pytest.mark.parametrize("soc,family,reg", [(p[0], p[1], p[2]) for p in PRODUCTS[:6]],
-                         ids=[p[0] for p in PRODUCTS[:6]])
-def test_given_product_when_querying_capabilities_then_stable_and_consistent(run_sim, soc,
-                                                                             family, reg):
-    run_sim(f"""
+@pytest.mark.parametrize("soc,family,reg", [(p[0], p[1], p[2]) for p in PRODUCTS[:6]], ids=[p[0] for p in PRODUCTS[:6]])
+def test_given_product_when_querying_capabilities_then_stable_and_consistent(run_sim, soc, family, reg):
+    run_sim(
+        f"""
         init(device=None)
         cap = ffi.new("aclrtHostMemMapCapability *")
         names = {HAC_NAMES!r}
@@ -81,4 +82,6 @@ def test_given_product_when_querying_capabilities_then_stable_and_consistent(run
         expect(lib.aclrtHostMemMapCapabilities(0, 10, cap), INVALID_PARAM)
         expect(lib.aclrtHostMemMapCapabilities(0, 1000, cap), INVALID_PARAM)
         expect(lib.aclrtHostMemMapCapabilities(0, 2, ffi.NULL), INVALID_PARAM)
-    """, env={"ACLSIM_SOC": soc, "ACLSIM_DEVICE_COUNT": "2"})
+    """,
+        env={"ACLSIM_SOC": soc, "ACLSIM_DEVICE_COUNT": "2"},
+    )

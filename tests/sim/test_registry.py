@@ -105,7 +105,8 @@ def test_given_v2_flags_when_registering_then_pinned_rules(run_sim):
 
 
 def test_given_pageable_memory_when_kernel_new_then_registers(run_sim):
-    run_sim("""
+    run_sim(
+        """
         init()
         q = pageable(4 * PAGE)
         rc, d = register(q, 4 * PAGE)
@@ -117,11 +118,14 @@ def test_given_pageable_memory_when_kernel_new_then_registers(run_sim):
         bad = ffi.cast("void *", addr(ffi.from_buffer(gone)))
         gone.close()  # unmapped again: nothing lives there now
         expect(register(bad, PAGE)[0], INVALID_PARAM, "unmapped memory")
-    """, env={"ACLSIM_KERNEL": "6.6.0"})
+    """,
+        env={"ACLSIM_KERNEL": "6.6.0"},
+    )
 
 
 def test_given_legacy_kernel_when_registering_pageable_then_drv_error(run_sim):
-    run_sim("""
+    run_sim(
+        """
         init()
         q = pageable(4 * PAGE)
         expect(register(q, 4 * PAGE)[0], RT_DRV_INTERNAL_ERROR, "pageable on 5.10")
@@ -130,7 +134,9 @@ def test_given_legacy_kernel_when_registering_pageable_then_drv_error(run_sim):
         expect(register(p, 1 << 20)[0], SUCCESS, "aclrtMallocHost memory on 5.10")
         expect(lib.aclrtHostUnregister(p), SUCCESS)
         expect(lib.aclrtFreeHost(p), SUCCESS)
-    """, env={"ACLSIM_KERNEL": "5.10.0-136.12.0.86.h1032.eulerosv2r12.aarch64"})
+    """,
+        env={"ACLSIM_KERNEL": "5.10.0-136.12.0.86.h1032.eulerosv2r12.aarch64"},
+    )
 
 
 def test_given_va_flag_when_registering_then_identity_and_copy_works(run_sim):

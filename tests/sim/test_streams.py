@@ -30,7 +30,9 @@ def open_later(gate, delay):
 
 
 def test_given_stream_when_tasks_queued_then_in_order_and_query(run_sim):
-    run_sim(prelude=BLOCKER, code="""
+    run_sim(
+        prelude=BLOCKER,
+        code="""
         init()
         s = new_stream()
         order = []
@@ -56,11 +58,14 @@ def test_given_stream_when_tasks_queued_then_in_order_and_query(run_sim):
         expect(lib.aclrtSynchronizeStream(ffi.cast("void *", 0x1234)), INVALID_PARAM, "bogus handle")
         expect(lib.aclrtLaunchHostFunc(ffi.NULL, ffi.NULL, ffi.NULL), INVALID_PARAM, "fn NULL")
         assert stats().live_streams == 0
-    """)
+    """,
+    )
 
 
 def test_given_default_stream_when_null_handle_then_created_lazily(run_sim):
-    run_sim(prelude=BLOCKER, code="""
+    run_sim(
+        prelude=BLOCKER,
+        code="""
         init()
         assert stats().live_streams == 0
         src = malloc_host(100); dst = malloc_host(100)
@@ -72,11 +77,14 @@ def test_given_default_stream_when_null_handle_then_created_lazily(run_sim):
         expect(lib.aclrtSynchronizeDevice(), SUCCESS)
         expect(lib.aclrtResetDevice(0), SUCCESS)
         assert stats().live_streams == 0
-    """)
+    """,
+    )
 
 
 def test_given_blocked_stream_when_malloc_and_free_then_no_implicit_sync(run_sim):
-    run_sim(prelude=BLOCKER, code="""
+    run_sim(
+        prelude=BLOCKER,
+        code="""
         init()
         s = new_stream()
         gate = block(s)
@@ -88,11 +96,14 @@ def test_given_blocked_stream_when_malloc_and_free_then_no_implicit_sync(run_sim
         assert query(s) == lib.ACL_STREAM_STATUS_NOT_READY
         gate.set()
         expect(lib.aclrtDestroyStream(s), SUCCESS)
-    """)
+    """,
+    )
 
 
 def test_given_tasks_on_all_streams_when_free_with_devsync_then_waits_for_every_stream(run_sim):
-    run_sim(prelude=BLOCKER, code="""
+    run_sim(
+        prelude=BLOCKER,
+        code="""
         init()
         streams = [new_stream() for _ in range(3)]
         size = 1 << 20
@@ -113,11 +124,14 @@ def test_given_tasks_on_all_streams_when_free_with_devsync_then_waits_for_every_
             assert query(s) == lib.ACL_STREAM_STATUS_COMPLETE
         for out in outs:
             assert read(out, size) == b"K" * size, "a task read the buffer after release"
-    """)
+    """,
+    )
 
 
 def test_given_other_device_stream_when_devsync_then_not_waited(run_sim):
-    run_sim(prelude=BLOCKER, code="""
+    run_sim(
+        prelude=BLOCKER,
+        code="""
         import threading
         init()
         other = {}
@@ -137,7 +151,9 @@ def test_given_other_device_stream_when_devsync_then_not_waited(run_sim):
         expect(lib.aclrtMemcpyAsync(src, 64, src, 64, 0, other["s"]), RT_STREAM_CONTEXT, "other device")
         other["gate"].set()
         expect(lib.aclrtSynchronizeStream(other["s"]), SUCCESS)
-    """, env={"ACLSIM_DEVICE_COUNT": "2"})
+    """,
+        env={"ACLSIM_DEVICE_COUNT": "2"},
+    )
 
 
 def test_given_memcpy_when_args_invalid_then_invalid_param(run_sim):
