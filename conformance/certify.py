@@ -128,7 +128,7 @@ def certify(
             done = subprocess.run(command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, check=False)
         if not (staging / "summary.json").is_file():
             raise CertifyError(f"the run exited {done.returncode} without a summary.json; see {staging / 'run.log'}")
-        bundle = _finish(staging, out_root, acl_lib, command, created, catalog_path, copied, list(pytest_args))
+        bundle = package_bundle(staging, out_root, acl_lib, command, created, catalog_path, copied, list(pytest_args))
     except BaseException:
         if staging.exists() and not (staging / "summary.json").is_file():
             shutil.rmtree(staging, ignore_errors=True)
@@ -137,7 +137,7 @@ def certify(
     return Certification(bundle, assessment, done.returncode)
 
 
-def _finish(
+def package_bundle(
     staging: Path,
     out_root: Path,
     acl_lib: Path,
@@ -147,7 +147,11 @@ def _finish(
     history: list[str],
     pytest_args: list[str],
 ) -> Path:
-    """Write manifest, certificate and sums into ``staging``, then move it to its final name."""
+    """Turn a run's report directory ``staging`` into a bundle under ``out_root``; returns its path.
+
+    Writes manifest.json, certificate.md/.html and SHA256SUMS into ``staging``, then renames
+    it to ``<family>-<cann version>-<timestamp>`` (suffixed -2, -3, ... if taken).
+    """
     summary = load_json(staging / "summary.json")
     assessment = assess(summary, load_json(catalog_path))
     used = [Path(p) for p in (summary.get("expectations") or {}).get("files") or []]

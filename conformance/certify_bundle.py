@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .certify_certificate import verdict_in_html, verdict_in_markdown
-from .certify_verdict import OUTCOMES, assess, load_json, summary_verdict
+from .certify_verdict import OUTCOMES, aggregate, assess, load_json, summary_verdict
 
 SUMS = "SHA256SUMS"
 REQUIRED = (
@@ -120,6 +120,12 @@ def check_cases(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]:
                 problems.append(f"summary.json: unknown case {case_id} for rule {rule_id}")
             if not isinstance(case, dict) or case.get("outcome") not in OUTCOMES:
                 problems.append(f"summary.json: case {case_id} has no valid outcome")
+    for rule_id, rule in sorted(rules.items()):
+        derived = aggregate([str(c.get("outcome")) for c in (rule.get("cases") or {}).values() if isinstance(c, dict)])
+        if derived is not None and rule.get("outcome") != derived:
+            problems.append(
+                f"summary.json: rule {rule_id} outcome {rule.get('outcome')} does not follow from its cases ({derived})"
+            )
     for rule_id, case_ids in known.items():
         rule = rules.get(rule_id)
         if rule is None or rule.get("outcome") not in OUTCOMES:

@@ -201,12 +201,13 @@ def assess(summary: dict[str, Any], catalog: dict[str, Any] | None = None) -> As
 def summary_verdict(summary: dict[str, Any]) -> str:
     """The run verdict summary.json should carry: FAIL when a mandatory case fails or errs, else PASS.
 
-    This mirrors the plugin's rule (a run verdict, unlike certification, does not look at
-    waivers or completeness).
+    This mirrors the plugin's rule (a mandatory rule whose worst case is FAIL or ERROR, or
+    that has no case, fails the run); unlike certification it ignores waivers.
     """
     for rule in (summary.get("rules") or {}).values():
         if rule.get("severity", "mandatory") != DECIDING_SEVERITY:
             continue
-        if any(c.get("outcome") in FAILING for c in (rule.get("cases") or {}).values()):
+        outcome = aggregate([str(c.get("outcome")) for c in (rule.get("cases") or {}).values()])
+        if outcome is None or outcome in FAILING:
             return "FAIL"
     return "PASS"

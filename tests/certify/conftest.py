@@ -1,0 +1,126 @@
+"""Fixtures for certification and gating tests.
+
+Two kinds of runs:
+
+- *synthetic* summaries built from generated/catalog.json (every case PASS unless told
+  otherwise), for the logic of verdicts, bundles and comparison;
+- *real* runs of the suite against the reference simulator, made a few times per session
+  and shared: a full faithful certification, a faulted certification of the pairing
+  family, and a faulted pairing run with expectations. They are skipped until the
+  plugin (conformance/plugin.py, conformance/cli.py) and the simulator are there.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from certify_helpers import (
+    FAULT,
+    FAULTED_RULE,
+    PAIRING_ONLY,
+    PASSING_PAIR_RULE,
+    REPO,
+    SECOND_FAULT,
+    SECOND_FAULTED_RULE,
+    SIM_LIB,
+    build_summary,
+)
+
+from conformance import certify as certify_mod
+from conformance.certify_bundle import DEFAULT_CATALOG
+
+
+@pytest.fixture(scope="session")
+def catalog() -> dict[str, Any]:
+    return json.loads(DEFAULT_CATALOG.read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def make_summary(catalog: dict[str, Any]) -> Any:
+    def make(outcomes: dict[str, Any] | None = None, **env: Any) -> dict[str, Any]:
+        return copy.deepcopy(build_summary(catalog, outcomes, **env))
+
+    return make
+
+
+# ----------------------------------------------------------------------------- real runs
+
+
+def _plugin_ready() -> str | None:
+    if not (REPO / "conformance" / "plugin.py").is_file() or not (REPO / "conformance" / "cli.py").is_file():
+        return "the conformance plugin (conformance/plugin.py, cli.py) is not there yet"
+    if not SIM_LIB.is_file():
+        return "the simulator is not built (make sim)"
+    return None
+
+
+def sim_env(faults: str | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ACL_", "ACLSIM_", "PYTEST_XDIST"))}
+    if faults:
+        env["ACLSIM_FAULTS"] = faults
+    return env
+
+
+@pytest.fixture(scope="session")
+def real_runs_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    reason = _plugin_ready()
+    if reason:
+        pytest.skip(reason)
+    return tmp_path_factory.mktemp("certify-real")
+
+
+@pytest.fixture(scope="session")
+def faithful_bundle(real_runs_root: Path) -> certify_mod.Certification:
+    """The one full run: certify the faithful simulator."""
+    return certify_mod.certify(SIM_LIB, out_root=real_runs_root / "faithful", jobs="2", env=sim_env())
+
+
+@pytest.fixture(scope="session")
+def faulted_bundle(real_runs_root: Path) -> certify_mod.Certification:
+    """Certify the simulator with a mandatory pairing fault, pairing rules only."""
+    return certify_mod.certify(
+        SIM_LIB, out_root=real_runs_root / "faulted", jobs="2", pytest_args=PAIRING_ONLY, env=sim_env(FAULT)
+    )
+
+
+@pytest.fixture(scope="session")
+def expectations_file(real_runs_root: Path) -> Path:
+    """Waives the faulted rule, expects a failure of a passing rule, and has expired the second fault's entry."""
+    path = real_runs_root / "expectations.yaml"
+    path.write_text(
+        "schema: acl-conformance-expectations/1\n"
+        "expectations:\n"
+        f"  - rule: {FAULTED_RULE}\n"
+        "    reason: known double-unregister deviation\n"
+        "    tracking: SIM-1\n"
+        "    expires: 2099-12-31\n"
+        f"  - rule: {PASSING_PAIR_RULE}\n"
+        "    reason: thought broken, is not\n"
+        "    tracking: SIM-2\n"
+        f"  - rule: {SECOND_FAULTED_RULE}\n"
+        "    reason: was waived until 2020\n"
+        "    tracking: SIM-3\n"
+        "    expires: 2020-01-01\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.fixture(scope="session")
+def waived_run(real_runs_root: Path, expectations_file: Path) -> Path:
+    """A pairing-only run with two faults and the expectations file; returns its report dir."""
+    report = real_runs_root / "waived"
+    command = [sys.executable, "-m", "conformance", "run", "--acl-lib", str(SIM_LIB), "--acl-report-dir", str(report)]
+    command += ["--acl-expectations", str(expectations_file), "-n", "2", *PAIRING_ONLY]
+    done = subprocess.run(
+        command, cwd=REPO, env=sim_env(f"{FAULT},{SECOND_FAULT}"), capture_output=True, text=True, check=False
+    )
+    assert (report / "summary.json").is_file(), done.stdout[-3000:] + done.stderr[-3000:]
+    return report
