@@ -11,30 +11,42 @@ from pathlib import Path
 IGNORED_PARTS = frozenset({"__pycache__", ".pytest_cache"})
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_tree(out_dir: Path, files: dict[str, str]) -> None:
     """Replace ``out_dir`` with exactly ``files``; readers see the old tree or the new one.
 
     The new tree is written next to the old one and swapped in with renames, so a failure
-    while writing leaves the previous tree untouched.
+    while writing leaves the previous tree untouched; a failure during the swap puts the
+    previous tree back.
     """
     out_dir = out_dir.resolve()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
+    retired: Path | None = None
     try:
+        os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes it private (0700); the tree is not
         for rel, text in sorted(files.items()):
             target = staging / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(text.encode("utf-8"))
-        retired = None
         if out_dir.exists():
             retired = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=out_dir.parent))
             os.rename(out_dir, retired / out_dir.name)
         os.rename(staging, out_dir)
-        if retired is not None:
-            shutil.rmtree(retired, ignore_errors=True)
     except BaseException:
+        if retired is not None and (retired / out_dir.name).exists() and not out_dir.exists():
+            os.rename(retired / out_dir.name, out_dir)
         shutil.rmtree(staging, ignore_errors=True)
+        if retired is not None and not (retired / out_dir.name).exists():
+            shutil.rmtree(retired, ignore_errors=True)  # never delete an old tree that was not put back
         raise
+    if retired is not None:
+        shutil.rmtree(retired, ignore_errors=True)
 
 
 def existing_files(out_dir: Path) -> dict[str, bytes]:

@@ -1,0 +1,246 @@
+"""Cross-reference checks: every name is defined once, and every reference resolves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from specedit import edit, find_issue, issues, line_of
+
+
+def test_duplicate_rule_id(spec_dir: Path) -> None:
+    edit(spec_dir, "rules.yaml", "  - id: HM-ALIGN-LIVE\n", "  - id: HM-ALIGN-MALLOC\n")
+    line = line_of(spec_dir, "rules.yaml", "id: HM-ALIGN-MALLOC", 3)  # HM-ALIGN-MALLOC, -MALLOC-CFG, the copy
+    find_issue(issues(spec_dir), f"spec/rules.yaml:{line}: rules[2].id: duplicate rule id 'HM-ALIGN-MALLOC'")
+
+
+def test_duplicate_name_between_an_error_and_an_enum_member(spec_dir: Path) -> None:
+    edit(spec_dir, "types.yaml", "{name: ACL_RT_HAC_TYPE_CCU, value: 9,", "{name: ACL_ERROR_BAD_ALLOC, value: 9,")
+    line = line_of(spec_dir, "types.yaml", "{name: ACL_ERROR_BAD_ALLOC, value: 9,")
+    first = line_of(spec_dir, "types.yaml", "ACL_ERROR_BAD_ALLOC")
+    find_issue(
+        issues(spec_dir),
+        f"spec/types.yaml:{line}: enums[2].members[9].name: duplicate name 'ACL_ERROR_BAD_ALLOC'",
+        f"first defined at spec/types.yaml:{first}: errors[5].name",
+    )
+
+
+def test_duplicate_name_between_a_macro_and_an_interface(spec_dir: Path) -> None:
+    edit(spec_dir, "types.yaml", "{name: ACL_PKG_VERSION_MAX_SIZE, value: 128,", "{name: aclrtFree, value: 128,")
+    edit(spec_dir, "interfaces.yaml", "buffer: ACL_PKG_VERSION_MAX_SIZE", "buffer: aclrtFree")
+    text = (spec_dir / "interfaces.yaml").read_text(encoding="utf-8")
+    line = text[: text.index("  - name: aclrtFree\n")].count("\n") + 1
+    find_issue(
+        issues(spec_dir),
+        f"spec/interfaces.yaml:{line}: interfaces[",
+        "duplicate name 'aclrtFree'",
+        "first defined at spec/types.yaml:",
+    )
+
+
+def test_duplicate_fault_name(spec_dir: Path) -> None:
+    edit(spec_dir, "faults.yaml", "  - name: align_cfg_off8\n", "  - name: align_malloc_off16\n")
+    line = line_of(spec_dir, "faults.yaml", "name: align_malloc_off16", 2)
+    find_issue(issues(spec_dir), f"spec/faults.yaml:{line}: faults[1].name: duplicate fault 'align_malloc_off16'")
+
+
+def test_duplicate_parameter(spec_dir: Path) -> None:
+    edit(spec_dir, "interfaces.yaml", "{name: pDevice, type: void **", "{name: pHost, type: void **")
+    line = line_of(spec_dir, "interfaces.yaml", "{name: pHost, type: void **")
+    find_issue(
+        issues(spec_dir), f"spec/interfaces.yaml:{line}: interfaces[6].params[1].name: duplicate parameter 'pHost'"
+    )
+
+
+def test_rule_names_unknown_interface(spec_dir: Path) -> None:
+    edit(
+        spec_dir,
+        "rules.yaml",
+        "    interfaces: [aclrtMallocHost, aclrtFreeHost]\n    applies: {rc_form: false",
+        "    interfaces: [aclrtMallocHost, aclrtFreeHostt]\n    applies: {rc_form: false",
+    )
+    line = line_of(spec_dir, "rules.yaml", "aclrtFreeHostt")
+    find_issue(
+        issues(spec_dir),
+        f"spec/rules.yaml:{line}: rules[0].interfaces[1]: rule names unknown interface 'aclrtFreeHostt'",
+    )
+
+
+def test_rule_expects_unknown_error_code(spec_dir: Path) -> None:
+    text = (spec_dir / "rules.yaml").read_text(encoding="utf-8")
+    code = "code: ACL_ERROR_HOST_MEMORY_NOT_REGISTERED"
+    assert code in text
+    edit(spec_dir, "rules.yaml", code, "code: ACL_ERROR_HOST_MEMORY_NOT_REGISTRED", count=text.count(code))
+    line = line_of(spec_dir, "rules.yaml", "ACL_ERROR_HOST_MEMORY_NOT_REGISTRED")
+    find_issue(
+        issues(spec_dir), f"spec/rules.yaml:{line}: rules[", "unknown error code 'ACL_ERROR_HOST_MEMORY_NOT_REGISTRED'"
+    )
+
+
+def test_invalid_argument_error_names_unknown_code(spec_dir: Path) -> None:
+    edit(
+        spec_dir,
+        "rules.yaml",
+        "{when: {param: hostPtr, is_null: true}, code: ACL_ERROR_INVALID_PARAM,",
+        "{when: {param: hostPtr, is_null: true}, code: ACL_ERROR_NO_SUCH,",
+        count=3,
+    )
+    line = line_of(spec_dir, "rules.yaml", "ACL_ERROR_NO_SUCH")
+    find_issue(
+        issues(spec_dir), f"spec/rules.yaml:{line}: rules[", ".errors[0].code: unknown error code 'ACL_ERROR_NO_SUCH'"
+    )
+
+
+def test_pairs_with_unknown_function(spec_dir: Path) -> None:
+    edit(spec_dir, "interfaces.yaml", "pairs_with: [aclrtHostUnregister]", "pairs_with: [aclrtHostUnregistr]", count=2)
+    line = line_of(spec_dir, "interfaces.yaml", "aclrtHostUnregistr]")
+    find_issue(
+        issues(spec_dir),
+        f"spec/interfaces.yaml:{line}: interfaces[4].pairs_with[0]: pairs with unknown function 'aclrtHostUnregistr'",
+    )
+
+
+def test_fault_violates_unknown_rule(spec_dir: Path) -> None:
+    edit(spec_dir, "faults.yaml", "violates: [HM-ALIGN-MALLOC-CFG]", "violates: [HM-ALIGN-MALLOC-CONFIG]")
+    line = line_of(spec_dir, "faults.yaml", "HM-ALIGN-MALLOC-CONFIG")
+    find_issue(
+        issues(spec_dir),
+        f"spec/faults.yaml:{line}: faults[1].violates[0]: fault names unknown rule 'HM-ALIGN-MALLOC-CONFIG'",
+    )
+
+
+def test_matrix_ref_to_unknown_matrix(spec_dir: Path) -> None:
+    edit(spec_dir, "rules.yaml", 'size: ["@sizes_small", "@sizes_large"]', 'size: ["@sizes_small", "@sizes_huge"]')
+    line = line_of(spec_dir, "rules.yaml", "@sizes_huge")
+    find_issue(
+        issues(spec_dir), f"spec/rules.yaml:{line}: rules[0].matrix.size: matrix names unknown matrix 'sizes_huge'"
+    )
+
+
+def test_matrix_ref_to_unknown_enum(spec_dir: Path) -> None:
+    edit(spec_dir, "rules.yaml", 'cfg: "@cfg_variants"', 'cfg: "@enum:aclrtNoSuchEnum"')
+    line = line_of(spec_dir, "rules.yaml", "@enum:aclrtNoSuchEnum")
+    find_issue(
+        issues(spec_dir), f"spec/rules.yaml:{line}: rules[1].matrix.cfg: matrix names unknown enum 'aclrtNoSuchEnum'"
+    )
+
+
+def test_invalid_argument_condition_names_missing_parameter(spec_dir: Path) -> None:
+    text = (spec_dir / "rules.yaml").read_text(encoding="utf-8")
+    start = text.index("  - id: HM-INVAL-MALLOC-HOST\n")
+    needle = "{when: {param: size, equals: 0}"
+    at = text.index(needle, start)
+    (spec_dir / "rules.yaml").write_text(
+        text[:at] + "{when: {param: sz, equals: 0}" + text[at + len(needle) :], encoding="utf-8"
+    )
+    line = line_of(spec_dir, "rules.yaml", "param: sz,")
+    find_issue(
+        issues(spec_dir),
+        f"spec/rules.yaml:{line}: rules[",
+        "].errors[1].when.param: aclrtMallocHost has no parameter 'sz'",
+    )
+
+
+def test_support_matrix_missing_a_family(spec_dir: Path) -> None:
+    edit(
+        spec_dir,
+        "interfaces.yaml",
+        "    support: *all_but_ipv350\n    pairs_with: [aclrtFreeHost, aclrtFreeHostWithDevSync]\n"
+        "    implicit_sync: none\n    params:\n      - {name: hostPtr",
+        "    support: {ascend_950: true, atlas_a3: true}\n    pairs_with: [aclrtFreeHost, aclrtFreeHostWithDevSync]\n"
+        "    implicit_sync: none\n    params:\n      - {name: hostPtr",
+    )
+    line = line_of(spec_dir, "interfaces.yaml", "support: {ascend_950: true, atlas_a3: true}")
+    find_issue(issues(spec_dir), f"spec/interfaces.yaml:{line}: interfaces[0].support: no support entry for atlas_a2,")
+
+
+def test_support_matrix_naming_unknown_family(spec_dir: Path) -> None:
+    edit(
+        spec_dir,
+        "interfaces.yaml",
+        "  all_but_ipv350: &all_but_ipv350\n    ascend_950: true\n",
+        "  all_but_ipv350: &all_but_ipv350\n    ascend_950: true\n    ascend_999: true\n",
+    )
+    found = issues(spec_dir)
+    line = line_of(spec_dir, "interfaces.yaml", "ascend_999")
+    find_issue(
+        found, f"spec/interfaces.yaml:{line}: interfaces[0].support.ascend_999: unknown product family 'ascend_999'"
+    )
+
+
+def test_interface_under_test_without_support_matrix(spec_dir: Path) -> None:
+    edit(
+        spec_dir,
+        "interfaces.yaml",
+        "    support: *registration\n    implicit_sync: none\n    params:\n      - {name: pHost",
+        "    implicit_sync: none\n    params:\n      - {name: pHost",
+    )
+    find_issue(
+        issues(spec_dir),
+        "spec/interfaces.yaml:",
+        "interfaces[6].support: an interface under test needs a support matrix",
+    )
+
+
+def test_struct_member_offset_outside_the_struct(spec_dir: Path) -> None:
+    edit(
+        spec_dir,
+        "types.yaml",
+        "{name: numAttrs, type: size_t, offset: 8,",
+        "{name: numAttrs, type: size_t, offset: 16,",
+    )
+    line = line_of(spec_dir, "types.yaml", "{name: numAttrs")
+    find_issue(
+        issues(spec_dir),
+        f"spec/types.yaml:{line}: structs[2].members[1].offset: offset 16 lies outside the 16-byte aclrtMallocConfig",
+    )
+
+
+def test_union_member_not_at_zero(spec_dir: Path) -> None:
+    edit(
+        spec_dir, "types.yaml", "{name: vaFlag, type: uint32_t, offset: 0,", "{name: vaFlag, type: uint32_t, offset: 4,"
+    )
+    line = line_of(spec_dir, "types.yaml", "{name: vaFlag")
+    find_issue(
+        issues(spec_dir), f"spec/types.yaml:{line}: structs[0].members[2].offset: union members start at offset 0"
+    )
+
+
+def test_unknown_type(spec_dir: Path) -> None:
+    edit(spec_dir, "interfaces.yaml", "{name: cfg, type: aclrtMallocConfig *,", "{name: cfg, type: aclrtMallocCfg *,")
+    line = line_of(spec_dir, "interfaces.yaml", "aclrtMallocCfg *")
+    find_issue(
+        issues(spec_dir), f"spec/interfaces.yaml:{line}: interfaces[1].params[2].type: unknown type 'aclrtMallocCfg'"
+    )
+
+
+def test_enum_value_repeats(spec_dir: Path) -> None:
+    edit(spec_dir, "types.yaml", "{name: ACL_RT_HAC_TYPE_CCU, value: 9,", "{name: ACL_RT_HAC_TYPE_CCU, value: 8,")
+    line = line_of(spec_dir, "types.yaml", "ACL_RT_HAC_TYPE_CCU")
+    find_issue(
+        issues(spec_dir), f"spec/types.yaml:{line}: enums[2].members[9].value: value 8 repeats ACL_RT_HAC_TYPE_UDMA"
+    )
+
+
+def test_flag_constraint_names_unknown_macro(spec_dir: Path) -> None:
+    edit(spec_dir, "interfaces.yaml", "allowed: [ACL_HOST_REG_MAPPED,", "allowed: [ACL_HOST_REG_MAPED,")
+    line = line_of(spec_dir, "interfaces.yaml", "ACL_HOST_REG_MAPED")
+    find_issue(
+        issues(spec_dir),
+        f"spec/interfaces.yaml:{line}: interfaces[5].params[2].constraints[0].flags.allowed[0]: "
+        "unknown flag macro 'ACL_HOST_REG_MAPED'",
+    )
+
+
+def test_every_issue_is_reported_at_once(spec_dir: Path) -> None:
+    edit(spec_dir, "faults.yaml", "violates: [HM-ALIGN-MALLOC-CFG]", "violates: [HM-NOPE]")
+    edit(spec_dir, "rules.yaml", 'size: ["@sizes_small", "@sizes_large"]', 'size: ["@sizes_small", "@nope"]')
+    edit(
+        spec_dir,
+        "types.yaml",
+        "{name: numAttrs, type: size_t, offset: 8,",
+        "{name: numAttrs, type: size_t, offset: 99,",
+    )
+    found = issues(spec_dir)
+    find_issue(found, "spec/faults.yaml:", "HM-NOPE")
+    find_issue(found, "spec/rules.yaml:", "'nope'")
+    find_issue(found, "spec/types.yaml:", "offset 99")
