@@ -33,7 +33,7 @@ from .certify_bundle import DEFAULT_CATALOG, write_sums
 from .certify_bundle import verify as verify_bundle
 from .certify_certificate import render_html, render_markdown
 from .certify_manifest import build_manifest
-from .certify_verdict import CERTIFIED, Assessment, assess, load_json
+from .certify_verdict import CERTIFIED, Assessment, assess, env_family, load_json
 from .gate_history import carry_history
 
 DEFAULT_OUT = Path("reports") / "certification"
@@ -174,7 +174,7 @@ def package_bundle(
     (staging / "certificate.html").write_text(render_html(assessment, summary, manifest), encoding="utf-8")
     write_sums(staging)
     env = summary.get("environment") or {}
-    final = _unique(out_root / bundle_name(env.get("family"), env.get("cann_version"), created))
+    final = _unique(out_root / bundle_name(env_family(env), env.get("cann_version"), created))
     staging.rename(final)
     return final
 

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .certify_verdict import FAMILY_COLUMNS, Assessment, RuleAssessment
+from .certify_verdict import FAMILY_COLUMNS, Assessment, RuleAssessment, env_family
 
 POLICY = (
     "Only mandatory rules decide the verdict: each must be PASS or NOT_APPLICABLE. "
@@ -110,7 +110,7 @@ def facts(manifest: dict[str, Any]) -> list[tuple[str, str]]:
     env = manifest.get("environment") or {}
     library = manifest.get("library") or {}
     return [
-        ("Product family", str(env.get("family"))),
+        ("Product family", str(env_family(env))),
         ("SoC", str(env.get("soc"))),
         ("CANN version", str(env.get("cann_version"))),
         ("Library", f"{library.get('path')} (sha256 {library.get('sha256')})"),

@@ -41,6 +41,11 @@ def load_json(path: Path) -> dict[str, Any]:
     return data
 
 
+def env_family(environment: dict[str, Any]) -> str | None:
+    """The product family of a run's environment (``family``, or the plugin's ``product_family``)."""
+    return environment.get("family") or environment.get("product_family")
+
+
 def aggregate(outcomes: list[str]) -> str | None:
     """The worst outcome of ``outcomes`` in :data:`OUTCOME_ORDER`; None for no outcomes."""
     ranked = [OUTCOME_ORDER.index(o) for o in outcomes if o in OUTCOMES]

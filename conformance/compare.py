@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .certify_verdict import load_json
+from .certify_verdict import env_family, load_json
 
 SCHEMA = "acl-conformance-gate/1"
 PASSED = frozenset({"PASS", "XPASS"})
@@ -148,11 +148,12 @@ def classify(old: CaseResult | None, new: CaseResult | None) -> list[str]:
 
 def _identity(summary: dict[str, Any], path: Path) -> dict[str, Any]:
     env = summary.get("environment") or {}
-    keys = ("family", "soc", "cann_version", "library", "library_sha256")
+    keys = ("soc", "cann_version", "library", "library_sha256")
     return {
         "path": str(path),
         "spec_hash": summary.get("spec_hash"),
         "verdict": summary.get("verdict"),
+        "family": env_family(env),
         **{k: env.get(k) for k in keys},
     }
 

@@ -17,6 +17,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,17 @@ from certify_helpers import (
 
 from conformance import certify as certify_mod
 from conformance.certify_bundle import DEFAULT_CATALOG
+from conformance.certify_verdict import Assessment, assess
+
+
+@dataclass(frozen=True)
+class FaultedCertification:
+    """A certification made through the CLI: the bundle, its recomputed assessment, exit status, output."""
+
+    bundle: Path
+    assessment: Assessment
+    returncode: int
+    stdout: str
 
 
 @pytest.fixture(scope="session")
@@ -83,11 +95,32 @@ def faithful_bundle(real_runs_root: Path) -> certify_mod.Certification:
 
 
 @pytest.fixture(scope="session")
-def faulted_bundle(real_runs_root: Path) -> certify_mod.Certification:
-    """Certify the simulator with a mandatory pairing fault, pairing rules only."""
-    return certify_mod.certify(
-        SIM_LIB, out_root=real_runs_root / "faulted", jobs="2", pytest_args=PAIRING_ONLY, env=sim_env(FAULT)
-    )
+def faulted_bundle(real_runs_root: Path) -> FaultedCertification:
+    """Certify, through the CLI, the simulator with a mandatory pairing fault (pairing rules only)."""
+    out = real_runs_root / "faulted"
+    command = [sys.executable, "-m", "conformance.certify", "--acl-lib", str(SIM_LIB), "--out-dir", str(out)]
+    command += ["-n", "2", "--", *PAIRING_ONLY]
+    done = subprocess.run(command, cwd=REPO, env=sim_env(FAULT), capture_output=True, text=True, check=False)
+    bundles = [p for p in out.iterdir() if not p.name.startswith(".")] if out.is_dir() else []
+    assert len(bundles) == 1, done.stdout[-3000:] + done.stderr[-3000:]
+    summary = json.loads((bundles[0] / "summary.json").read_text(encoding="utf-8"))
+    catalog = json.loads(DEFAULT_CATALOG.read_text(encoding="utf-8"))
+    return FaultedCertification(bundles[0], assess(summary, catalog), done.returncode, done.stdout)
+
+
+def plain_run(report: Path, faults: str | None, *extra: str) -> Path:
+    """``python -m conformance run`` of the pairing rules into ``report``; returns ``report``."""
+    command = [sys.executable, "-m", "conformance", "run", "--acl-lib", str(SIM_LIB), "--acl-report-dir", str(report)]
+    command += [*extra, "-n", "2", *PAIRING_ONLY]
+    done = subprocess.run(command, cwd=REPO, env=sim_env(faults), capture_output=True, text=True, check=False)
+    assert (report / "summary.json").is_file(), done.stdout[-3000:] + done.stderr[-3000:]
+    return report
+
+
+@pytest.fixture(scope="session")
+def faithful_pairing_run(real_runs_root: Path) -> Path:
+    """The gate's baseline: the faithful simulator, pairing rules only."""
+    return plain_run(real_runs_root / "faithful-pairing", None)
 
 
 @pytest.fixture(scope="session")
@@ -115,12 +148,5 @@ def expectations_file(real_runs_root: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def waived_run(real_runs_root: Path, expectations_file: Path) -> Path:
-    """A pairing-only run with two faults and the expectations file; returns its report dir."""
-    report = real_runs_root / "waived"
-    command = [sys.executable, "-m", "conformance", "run", "--acl-lib", str(SIM_LIB), "--acl-report-dir", str(report)]
-    command += ["--acl-expectations", str(expectations_file), "-n", "2", *PAIRING_ONLY]
-    done = subprocess.run(
-        command, cwd=REPO, env=sim_env(f"{FAULT},{SECOND_FAULT}"), capture_output=True, text=True, check=False
-    )
-    assert (report / "summary.json").is_file(), done.stdout[-3000:] + done.stderr[-3000:]
-    return report
+    """Pairing rules with two faults and the expectations file; returns its report dir."""
+    return plain_run(real_runs_root / "waived", f"{FAULT},{SECOND_FAULT}", "--acl-expectations", str(expectations_file))

@@ -1,0 +1,103 @@
+"""Certification and gating on real runs of the suite against the reference simulator.
+
+The runs are session fixtures (conftest.py), made once and shared: one full faithful
+certification, pairing-only runs of the faithful and the faulted simulator, and a
+pairing-only faulted run with expectations.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from certify_helpers import FAULTED_RULE, PASSING_PAIR_RULE, SECOND_FAULTED_RULE
+
+from conformance.certify_bundle import verify, write_sums
+from conformance.certify_verdict import CERTIFIED, NOT_CERTIFIED, load_json
+from conformance.compare import main as gate_main
+
+
+def pairing_rules(summary):
+    return {rid: rule for rid, rule in summary["rules"].items() if rid.startswith("HM-PAIR-")}
+
+
+def test_faithful_simulator_is_certified(faithful_bundle):
+    bundle = faithful_bundle.bundle
+    assert faithful_bundle.assessment.verdict == CERTIFIED, [r.rule_id for r in faithful_bundle.assessment.blocking]
+    assert "<!-- acl-verdict: CERTIFIED -->" in (bundle / "certificate.md").read_text()
+    for rel in ("allure-results", "allure-report/index.html", "junit.xml", "summary.json", "manifest.json"):
+        assert (bundle / rel).exists(), rel
+    manifest = load_json(bundle / "manifest.json")
+    assert manifest["verdict"] == CERTIFIED and manifest["complete"] is True
+    assert manifest["library"]["sha256"] and manifest["packages"]["pytest"]
+    assert bundle.name.endswith("Z") and bundle.name.count("-") >= 2
+
+
+def test_intact_real_bundle_verifies_and_tampering_is_found(faithful_bundle, tmp_path):
+    assert verify(faithful_bundle.bundle) == []
+    copy = tmp_path / "copy"
+    shutil.copytree(faithful_bundle.bundle, copy)
+    results = sorted((copy / "allure-results").glob("*.json"))
+    data = bytearray(results[0].read_bytes())
+    data[-2] ^= 0x20
+    results[0].write_bytes(bytes(data))
+    assert f"allure-results/{results[0].name}: checksum mismatch" in verify(copy)
+    summary = json.loads((copy / "summary.json").read_text())
+    rule = summary["rules"][FAULTED_RULE]
+    removed = sorted(rule["cases"])[0]
+    del rule["cases"][removed]
+    (copy / "summary.json").write_text(json.dumps(summary))
+    write_sums(copy)
+    assert f"summary.json: case {removed} of rule {FAULTED_RULE} has no outcome" in verify(copy)
+
+
+def test_mandatory_fault_is_not_certified_naming_the_rule(faulted_bundle):
+    assert faulted_bundle.assessment.verdict == NOT_CERTIFIED
+    blocking = {r.rule_id for r in faulted_bundle.assessment.blocking}
+    assert FAULTED_RULE in blocking
+    assert {rid for rid in blocking if rid.startswith("HM-PAIR-")} == {FAULTED_RULE}
+    text = (faulted_bundle.bundle / "certificate.md").read_text()
+    assert "<!-- acl-verdict: NOT CERTIFIED -->" in text and FAULTED_RULE in text
+    assert verify(faulted_bundle.bundle) == []  # an honest NOT CERTIFIED bundle verifies
+
+
+def test_gate_names_exactly_the_regressed_rules(faithful_pairing_run, faulted_bundle, tmp_path, capsys):
+    md, js = tmp_path / "gate.md", tmp_path / "gate.json"
+    status = gate_main(
+        [str(faithful_pairing_run), str(faulted_bundle.bundle), "--markdown", str(md), "--json", str(js)]
+    )
+    assert status == 1
+    report = json.loads(js.read_text())
+    assert report["regressed_rules"] == [FAULTED_RULE]
+    assert {c["rule_id"] for c in report["classes"]["regression"]} == {FAULTED_RULE}
+    assert f"regressed rule: {FAULTED_RULE}" in capsys.readouterr().out
+    assert (
+        gate_main([str(faithful_pairing_run), str(faithful_pairing_run), "--json", str(js), "--markdown", str(md)]) == 0
+    )
+
+
+def test_expectations_waive_failures_flag_stale_waivers_and_expire(waived_run):
+    summary = load_json(waived_run / "summary.json")
+    rules = pairing_rules(summary)
+    waived = rules[FAULTED_RULE]
+    assert waived["outcome"] == "WAIVED"
+    assert all(c["waiver"]["tracking"] == "SIM-1" for c in waived["cases"].values() if c["outcome"] == "WAIVED")
+    assert rules[PASSING_PAIR_RULE]["outcome"] == "XPASS"
+    assert rules[SECOND_FAULTED_RULE]["outcome"] == "FAIL"  # its expectation expired in 2020
+    assert [e["rule"] for e in summary["expectations"]["expired"]] == [SECOND_FAULTED_RULE]
+
+
+def test_gate_reports_waiver_changes(faithful_pairing_run, waived_run, tmp_path):
+    js = tmp_path / "gate.json"
+    args = [str(faithful_pairing_run), str(waived_run), "--json", str(js), "--markdown", str(tmp_path / "g.md")]
+    assert gate_main([*args, "--fail-on", "waiver-change"]) == 1
+    report = json.loads(js.read_text())
+    changed = {c["rule_id"] for c in report["classes"]["waiver-change"]}
+    assert {FAULTED_RULE, PASSING_PAIR_RULE} <= changed
+    assert report["regressed_rules"] == [SECOND_FAULTED_RULE]
+
+
+def test_certify_cli_exits_1_naming_the_rule(faulted_bundle):
+    assert faulted_bundle.returncode == 1
+    assert faulted_bundle.stdout.startswith(f"NOT CERTIFIED: {faulted_bundle.bundle}")
+    assert f"  {FAULTED_RULE}: " in faulted_bundle.stdout
