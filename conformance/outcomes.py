@@ -1,0 +1,198 @@
+"""The outcome model: exactly one outcome and at most one category per case.
+
+Outcomes form a closed set (as in the Vulkan CTS): a case is PASS, FAIL, NOT_APPLICABLE,
+WAIVED, XPASS or ERROR; NOT_APPLICABLE is never counted as a pass. Categories say why a case
+did not pass. Everything here is pure and works on plain data, so that the controller of an
+xdist run and a serial run classify identically.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+NA_PREFIX = "NOT_APPLICABLE"
+
+
+class Outcome(str, enum.Enum):
+    """The outcome of a case or rule."""
+
+    PASS = "PASS"
+    FAIL = "FAIL"
+    NOT_APPLICABLE = "NOT_APPLICABLE"
+    WAIVED = "WAIVED"
+    XPASS = "XPASS"
+    ERROR = "ERROR"
+
+
+class Category(str, enum.Enum):
+    """Why a case did not pass."""
+
+    SPEC_VIOLATION = "spec_violation"
+    WRONG_ERROR_CODE = "wrong_error_code"
+    CRASH = "crash"
+    TIMEOUT = "timeout"
+    NOT_APPLICABLE = "not_applicable"
+    HARNESS_ERROR = "harness_error"
+    WAIVED = "waived"
+
+
+# Worst first: a rule's outcome is the first of these that any of its cases has.
+SEVERITY_ORDER: tuple[Outcome, ...] = (
+    Outcome.ERROR, Outcome.FAIL, Outcome.WAIVED, Outcome.XPASS, Outcome.PASS, Outcome.NOT_APPLICABLE,
+)
+
+CATEGORY_TITLES: dict[Category, str] = {
+    Category.SPEC_VIOLATION: "Spec violation",
+    Category.WRONG_ERROR_CODE: "Wrong error code",
+    Category.CRASH: "Crash",
+    Category.TIMEOUT: "Timeout",
+    Category.NOT_APPLICABLE: "Not applicable",
+    Category.HARNESS_ERROR: "Harness error",
+    Category.WAIVED: "Waived",
+}
+
+
+@dataclass(frozen=True)
+class PhaseResult:
+    """What one pytest phase (setup, call, teardown) produced, reduced to plain data."""
+
+    when: str
+    outcome: str  # passed | failed | skipped
+    exception: str | None = None  # "SpecViolation", "WrongErrorCode", "HarnessError", other type name
+    message: str = ""
+    code: int | None = None
+    duration_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """The final result of one case, as it lands in summary.json."""
+
+    case_id: str
+    rule_id: str
+    outcome: Outcome
+    category: Category | None
+    message: str
+    observed_code: str | None
+    duration_s: float
+    waiver: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict (enum members become their values)."""
+        data = asdict(self)
+        data["outcome"] = self.outcome.value
+        data["category"] = self.category.value if self.category else None
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> CaseResult:
+        """Inverse of :meth:`to_json`."""
+        return cls(
+            case_id=data["case_id"], rule_id=data["rule_id"], outcome=Outcome(data["outcome"]),
+            category=Category(data["category"]) if data.get("category") else None,
+            message=data.get("message", ""), observed_code=data.get("observed_code"),
+            duration_s=float(data.get("duration_s", 0.0)), waiver=data.get("waiver"),
+        )
+
+
+def exception_kind(exc: BaseException) -> str:
+    """The name the classifier keys on: the harness's violation types by name, else the type name."""
+    names = [cls.__name__ for cls in type(exc).__mro__]
+    for known in ("WrongErrorCode", "SpecViolation", "HarnessError"):
+        if known in names:
+            return known
+    return type(exc).__name__
+
+
+def _failure(phase: PhaseResult) -> tuple[Outcome, Category]:
+    if phase.exception == "WrongErrorCode":
+        return Outcome.FAIL, Category.WRONG_ERROR_CODE
+    if phase.exception == "SpecViolation":
+        return Outcome.FAIL, Category.SPEC_VIOLATION
+    return Outcome.ERROR, Category.HARNESS_ERROR
+
+
+def classify(phases: Iterable[PhaseResult], case_id: str, rule_id: str, code_name: Any = None) -> CaseResult:
+    """Combine the phases of one case into its result (before waivers).
+
+    A skip whose reason starts with ``NOT_APPLICABLE`` is NOT_APPLICABLE; any other skip is a
+    harness error (a case must never vanish as a silent skip). A failing teardown turns a
+    passing case into an ERROR and is appended to the message of a failing one.
+    """
+    phases = list(phases)
+    duration = sum(p.duration_s for p in phases)
+    namer = code_name or (lambda c: str(c))
+    primary: tuple[Outcome, Category | None, str, int | None] = (Outcome.PASS, None, "", None)
+    teardown_note = ""
+    for phase in phases:
+        if phase.when == "teardown":
+            if phase.outcome == "failed":
+                teardown_note = f"teardown: {phase.message}"
+            continue
+        if phase.outcome == "skipped":
+            if phase.message.startswith(NA_PREFIX):
+                primary = (Outcome.NOT_APPLICABLE, Category.NOT_APPLICABLE, phase.message, None)
+            else:
+                primary = (Outcome.ERROR, Category.HARNESS_ERROR,
+                           f"skipped without a NOT_APPLICABLE reason: {phase.message}", None)
+            break
+        if phase.outcome == "failed":
+            outcome, category = _failure(phase)
+            primary = (outcome, category, phase.message, phase.code)
+            break
+    outcome, category, message, code = primary
+    if teardown_note:
+        if outcome in (Outcome.PASS, Outcome.NOT_APPLICABLE):
+            outcome, category, message = Outcome.ERROR, Category.HARNESS_ERROR, teardown_note
+        else:
+            message = f"{message}\n{teardown_note}" if message else teardown_note
+    observed = namer(code) if code is not None else None
+    return CaseResult(case_id, rule_id, outcome, category, message, observed, round(duration, 4))
+
+
+def crash_result(case_id: str, rule_id: str, elapsed_s: float | None, hard_timeout_s: float | None,
+                 detail: str = "") -> CaseResult:
+    """Result of a case whose process died: a timeout when it ran into the hard limit, else a crash."""
+    timed_out = elapsed_s is not None and hard_timeout_s is not None and elapsed_s >= hard_timeout_s - 0.5
+    if timed_out:
+        message = f"timeout: the case did not finish within {hard_timeout_s:.0f} s; its process was killed"
+        category = Category.TIMEOUT
+    else:
+        message = "crash: the process running the case died (e.g. SIGSEGV in the backend)"
+        category = Category.CRASH
+    if detail:
+        message = f"{message} [{detail}]"
+    return CaseResult(case_id, rule_id, Outcome.ERROR, category, message, None, round(elapsed_s or 0.0, 4))
+
+
+def apply_waiver(result: CaseResult, waiver: Any) -> CaseResult:
+    """FAIL + matching waiver -> WAIVED; PASS + waiver -> XPASS (stale); others unchanged."""
+    if waiver is None:
+        return result
+    data = waiver.to_json() if hasattr(waiver, "to_json") else dict(waiver)
+    if result.outcome is Outcome.FAIL:
+        reason = data.get("reason", "")
+        original = result.category.value if result.category else "failure"
+        message = f"waived ({original}): {reason} [{data.get('where', '')}]\n{result.message}"
+        return replace(result, outcome=Outcome.WAIVED, category=Category.WAIVED, message=message, waiver=data)
+    if result.outcome is Outcome.PASS:
+        message = f"passed, but waived by {data.get('where', '')}: the waiver is stale and can be dropped"
+        return replace(result, outcome=Outcome.XPASS, message=message, waiver=data)
+    return result
+
+
+def worst(outcomes: Iterable[Outcome]) -> Outcome | None:
+    """The worst outcome by :data:`SEVERITY_ORDER` (None for no outcomes)."""
+    present = set(outcomes)
+    return next((o for o in SEVERITY_ORDER if o in present), None)
+
+
+def count(outcomes: Iterable[Outcome]) -> dict[str, int]:
+    """Outcome -> number, every outcome listed (zeros included), in :data:`SEVERITY_ORDER`."""
+    totals = {o.value: 0 for o in SEVERITY_ORDER}
+    for outcome in outcomes:
+        totals[outcome.value] += 1
+    return totals

@@ -1,0 +1,54 @@
+"""Fake generated cases for the harness tests.
+
+The tests copy this file into a temporary directory as ``test_fake.py`` and run it with
+``-p conformance.plugin``, so that the plugin is exercised without the real checks.
+FAKE_MODE selects a forced outcome for HM-INVAL-FREE-HOST.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from conformance.context import HarnessError, SpecViolation, WrongErrorCode
+
+
+@pytest.mark.acl_rule("HM-ALIGN-MALLOC")
+@pytest.mark.parametrize("case", [
+    pytest.param(({"size": size}, None), id=f"api=malloc,cfg=null_cfg,size={size}") for size in (1, 64, 4097)
+])
+def test_HM_ALIGN_MALLOC(acl: Any, case: Any) -> None:
+    params, _ = case
+    ptr = acl.host_alloc(params["size"])
+    if ptr % 64:
+        raise SpecViolation(f"{ptr:#x} is not 64-byte aligned")
+
+
+@pytest.mark.acl_rule("HM-PAIR-REG-UNREG")
+@pytest.mark.parametrize("case", [pytest.param(({"api": "v1"}, None), id="api=v1")])
+def test_HM_PAIR_REG_UNREG(acl: Any, case: Any) -> None:
+    ptr = acl.pinned_pages(1)
+    acl.register(ptr, 4096)
+    acl.lib.aclrtHostUnregister(ptr)
+    acl.forget_registration(ptr)
+
+
+@pytest.mark.acl_rule("HM-INVAL-FREE-HOST")
+@pytest.mark.parametrize("case", [pytest.param(({"hostPtr": None}, None), id="hostPtr=NULL")])
+def test_HM_INVAL_FREE_HOST(acl: Any, case: Any) -> None:
+    code = acl.lib.aclrtFreeHost(None, raw=True)
+    mode = os.environ.get("FAKE_MODE", "")
+    if mode == "violation":
+        raise SpecViolation("forced violation", code=code)
+    if mode == "wrong_code":
+        raise WrongErrorCode("forced wrong code", code=code)
+    if mode == "harness":
+        raise HarnessError("forced harness error")
+    if mode == "other":
+        raise KeyError("forced other error")
+    if mode == "skip":
+        pytest.skip("some other reason")
+    if code == 0:
+        raise SpecViolation("aclrtFreeHost(NULL) succeeded", code=code)
