@@ -49,8 +49,11 @@ def py_literal(value: Any) -> str:
 
 
 def py_docstring(text: str) -> str:
-    """Text safe inside a triple-quoted docstring."""
-    return py_comment(text).replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    """Text safe inside a triple-quoted docstring: one line, backslashes and every quote escaped.
+
+    Escaping only triple quotes is not enough: a text ending in a quote would merge with the closing ones.
+    """
+    return py_comment(text).replace("\\", "\\\\").replace('"', '\\"')
 
 
 def c_string(text: str) -> str:

@@ -581,7 +581,7 @@ class AclLibrary:
         return self._finish('aclrtLaunchHostFunc', result, raw, ())
 
     def aclsysGetVersionStr(self, pkgName: str | bytes | None, *, versionStr: Any = OUT, raw: bool = False) -> Any:
-        """Reports the version string of an installed package (e.g. "runtime", "driver"). (24_other_APIs.md#aclsysGetVersionStr)"""
+        """Reports the version string of an installed package (e.g. \"runtime\", \"driver\"). (24_other_APIs.md#aclsysGetVersionStr)"""
         c_pkgName = _cstr(pkgName)
         c_versionStr, r_versionStr = _out(versionStr, "char[]", _read_text, ACL_PKG_VERSION_MAX_SIZE)
         result = self._invoke('aclsysGetVersionStr', (c_pkgName, c_versionStr, ), {'pkgName': pkgName, 'versionStr': versionStr})
