@@ -1,0 +1,34 @@
+// Allure 3 configuration of the conformance report (rendered by `python -m conformance run`).
+// Paths come from the environment so that conformance/report_html.py can point them at any
+// report directory: ACL_ALLURE_OUTPUT (the report folder) and ACL_ALLURE_HISTORY (trend file).
+import { defineConfig } from "allure";
+
+const output = process.env.ACL_ALLURE_OUTPUT ?? "reports/allure-report";
+const historyPath = process.env.ACL_ALLURE_HISTORY ?? "reports/history.jsonl";
+const byCategory = (category) => ({ labels: { category } });
+
+export default defineConfig({
+  name: "ACL host-memory conformance",
+  output,
+  historyPath,
+  hideLabels: ["thread", "host", "language", "framework", "package"],
+  categories: [
+    { name: "Crash", matchers: byCategory("crash"), groupBy: ["severity"], expand: true },
+    { name: "Timeout", matchers: byCategory("timeout"), groupBy: ["severity"], expand: true },
+    { name: "Spec violation", matchers: byCategory("spec_violation"), groupBy: ["severity", { label: "feature" }] },
+    { name: "Wrong error code", matchers: byCategory("wrong_error_code"), groupBy: ["severity", { label: "feature" }] },
+    { name: "Harness error", matchers: byCategory("harness_error"), groupBy: ["status"] },
+    { name: "Waived", matchers: byCategory("waived"), groupBy: [{ label: "feature" }] },
+    { name: "Not applicable", matchers: byCategory("not_applicable"), groupBy: [{ label: "feature" }], groupByMessage: true },
+  ],
+  plugins: {
+    awesome: {
+      options: {
+        reportName: "ACL host-memory conformance",
+        singleFile: true,
+        reportLanguage: "en",
+        groupBy: ["epic", "feature", "story"],
+      },
+    },
+  },
+});
