@@ -48,6 +48,7 @@ _FAMILY_ID = re.compile(r"^[a-z0-9_]+$")
 _SOC_PATTERN = re.compile(r"^[A-Za-z0-9_.*?-]+$")
 _CLAUSE = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*([0-9A-Za-z][0-9A-Za-z.]*)\s*$")
 _VERSION = re.compile(r"^[0-9]+(\.[0-9A-Za-z]+)*$")
+_VERSION_PREFIX = re.compile(r"^[0-9]+(\.[0-9A-Za-z]+)*")
 _TRACKING = re.compile(r"^(https?://\S+|[A-Za-z][A-Za-z0-9_.-]*[-#][0-9]+)$")
 
 
@@ -191,10 +192,14 @@ class VersionRange:
     clauses: tuple[tuple[str, VersionKey], ...]
 
     def contains(self, version: str) -> bool:
-        """Whether ``version`` satisfies every clause; an unknown version satisfies none."""
-        if not version or not _VERSION.match(version.strip()):
+        """Whether ``version`` satisfies every clause; an unknown version satisfies none.
+
+        Only the leading dotted part counts: ``8.5.0-aclsim`` is compared as ``8.5.0``.
+        """
+        match = _VERSION_PREFIX.match((version or "").strip())
+        if not match:
             return False
-        have = version_key(version)
+        have = version_key(match.group(0))
         return all(_clause_holds(op, have, want) for op, want in self.clauses)
 
 

@@ -139,6 +139,8 @@ def test_brackets_are_literal_in_patterns():
         ("!=8.0", "8.1.0", True),
         ("8.2", "8.2.RC1", True),
         (">7.9", "10.0", True),
+        (">=8.5,<8.6", "8.5.0-aclsim", True),
+        (">=8.0", "unknown", False),
     ],
 )
 def test_version_ranges_compare_numerically(spec, version, holds):

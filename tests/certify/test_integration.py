@@ -94,7 +94,9 @@ def test_gate_reports_waiver_changes(faithful_pairing_run, waived_run, tmp_path)
     report = json.loads(js.read_text())
     changed = {c["rule_id"] for c in report["classes"]["waiver-change"]}
     assert {FAULTED_RULE, PASSING_PAIR_RULE} <= changed
-    assert report["regressed_rules"] == [SECOND_FAULTED_RULE]
+    # the expired expectation no longer covers the second fault (which also breaks concurrent registration)
+    assert SECOND_FAULTED_RULE in report["regressed_rules"]
+    assert not {FAULTED_RULE, PASSING_PAIR_RULE} & set(report["regressed_rules"])
 
 
 def test_certify_cli_exits_1_naming_the_rule(faulted_bundle):
