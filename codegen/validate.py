@@ -37,6 +37,16 @@ PYTHON_KEYWORDS = frozenset(
     "with yield".split()
 )
 
+# Names the generated bindings module defines itself (acl_bindings.py.j2). Error codes, enum
+# members and macros become module constants there, interfaces become AclLibrary methods,
+# and parameters become wrapper arguments, so none of them may take these names.
+BINDINGS_MODULE_NAMES = frozenset(
+    "annotations os Callable Sequence Any FFI SPEC_HASH CDEF ffi ERRORS ERROR_NAMES ENUMS MALLOC_ATTR_FIELDS "
+    "error_name error_meaning AclError OUT TraceHook address MallocConfig malloc_config AclLibrary load".split()
+)
+BINDINGS_LIBRARY_MEMBERS = frozenset({"path", "lib", "trace"})
+WRAPPER_ARGUMENTS = frozenset({"self", "raw", "ffi"})
+
 
 @dataclass(frozen=True)
 class Document:
@@ -175,9 +185,11 @@ class CrossReferences:
         self._faults()
         return self.issues
 
-    def _name_ok(self, doc: str, path: list[str | int], name: str) -> None:
+    def _name_ok(self, doc: str, path: list[str | int], name: str, taken: frozenset[str] = frozenset()) -> None:
         if name in RESERVED_C_WORDS or name in PYTHON_KEYWORDS:
             self.report(doc, path, f"{name!r} is a reserved word in C or Python and cannot be a name")
+        elif name in taken or name.startswith("_"):
+            self.report(doc, path, f"{name!r} would clash with a name of the generated Python bindings")
 
     def _unique_c_names(self) -> None:
         seen: dict[str, str] = {}
@@ -192,7 +204,11 @@ class CrossReferences:
         for i, iface in enumerate(self.docs["interfaces"].data["interfaces"]):
             entries.append(("interfaces", ["interfaces", i, "name"], iface["name"]))
         for doc, path, name in entries:
-            self._name_ok(doc, path, name)
+            taken = {"errors": BINDINGS_MODULE_NAMES, "macros": BINDINGS_MODULE_NAMES, "enums": BINDINGS_MODULE_NAMES,
+                     "interfaces": BINDINGS_LIBRARY_MEMBERS}.get(str(path[0]), frozenset())
+            if path[0] == "enums" and len(path) == 3:
+                taken = frozenset()  # the enum's own name is a C type only
+            self._name_ok(doc, path, name, taken)
             if name in seen:
                 self.report(doc, path, f"duplicate name {name!r} (first defined at {seen[name]})")
             else:
@@ -257,7 +273,10 @@ class CrossReferences:
             names: set[str] = set()
             for j, p in enumerate(iface["params"]):
                 ppath = base + ["params", j]
-                self._name_ok("interfaces", ppath + ["name"], p["name"])
+                self._name_ok("interfaces", ppath + ["name"], p["name"], WRAPPER_ARGUMENTS)
+                if p["name"][:2] in ("c_", "r_") and any(q["name"] == p["name"][2:] for q in iface["params"]):
+                    self.report("interfaces", ppath + ["name"],
+                                f"{p['name']!r} would clash with the wrapper's local for {p['name'][2:]!r}")
                 if p["name"] in names:
                     self.report("interfaces", ppath + ["name"], f"duplicate parameter {p['name']!r}")
                 names.add(p["name"])

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
+import pytest
 from specedit import edit, find_issue, issues, line_of
 
 
@@ -244,3 +246,68 @@ def test_every_issue_is_reported_at_once(spec_dir: Path) -> None:
     find_issue(found, "spec/faults.yaml:", "HM-NOPE")
     find_issue(found, "spec/rules.yaml:", "'nope'")
     find_issue(found, "spec/types.yaml:", "offset 99")
+
+
+@pytest.mark.parametrize("name", ["raw", "self", "ffi", "_ptr"])
+def test_parameter_names_that_break_the_python_wrappers(spec_dir: Path, name: str) -> None:
+    edit(spec_dir, "interfaces.yaml", "{name: configPath,", f"{{name: {name},")
+    line = line_of(spec_dir, "interfaces.yaml", f"{{name: {name},")
+    find_issue(issues(spec_dir), f"spec/interfaces.yaml:{line}: interfaces[9].params[0].name: '{name}' would clash")
+
+
+def test_parameter_name_clashing_with_a_wrapper_local(spec_dir: Path) -> None:
+    edit(
+        spec_dir,
+        "interfaces.yaml",
+        "{name: args, type: void *, direction: in, nullable: true}",
+        "{name: c_fn, type: void *, direction: in, nullable: true}",
+    )
+    line = line_of(spec_dir, "interfaces.yaml", "{name: c_fn,")
+    find_issue(
+        issues(spec_dir), f"spec/interfaces.yaml:{line}: interfaces[", "'c_fn' would clash with the wrapper's local"
+    )
+
+
+@pytest.mark.parametrize(
+    ("file", "old", "new", "path"),
+    [
+        ("types.yaml", "{name: ACL_ERROR_BAD_ALLOC,", "{name: AclError,", "errors[5].name"),
+        ("types.yaml", "{name: ACL_RT_HAC_TYPE_CCU,", "{name: load,", "enums[2].members[9].name"),
+        ("types.yaml", "{name: ACL_PKG_VERSION_MAX_SIZE, value: 128,", "{name: OUT, value: 128,", "macros[4].name"),
+        ("interfaces.yaml", "  - name: aclFinalize\n", "  - name: trace\n", "interfaces[10].name"),
+    ],
+)
+def test_names_that_would_shadow_the_bindings(spec_dir: Path, file: str, old: str, new: str, path: str) -> None:
+    edit(spec_dir, file, old, new)
+    if "OUT" in new:
+        edit(spec_dir, "interfaces.yaml", "buffer: ACL_PKG_VERSION_MAX_SIZE", "buffer: OUT")
+    found = issues(spec_dir)
+    find_issue(found, f"spec/{file}:", f"{path}: ", "would clash with a name of the generated Python bindings")
+
+
+def test_reserved_binding_names_cover_the_generated_module() -> None:
+    from specedit import ROOT
+
+    from codegen.load import load_spec
+    from codegen.validate import BINDINGS_LIBRARY_MEMBERS, BINDINGS_MODULE_NAMES
+
+    spec = load_spec(ROOT / "spec")
+    tree = ast.parse((ROOT / "generated" / "acl_bindings.py").read_text(encoding="utf-8"))
+    defined: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            defined |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, ast.Assign):
+            defined |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            defined.add(node.target.id)
+    constants = {name for name, _ in spec.constants}
+    assert {n for n in defined - constants if not n.startswith("_")} <= BINDINGS_MODULE_NAMES
+    library = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "AclLibrary")
+    init = next(n for n in library.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    members = {
+        t.attr for n in ast.walk(init) if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Attribute)
+    }
+    assert members <= BINDINGS_LIBRARY_MEMBERS
