@@ -126,11 +126,10 @@ def classify(phases: Iterable[PhaseResult], case_id: str, rule_id: str, code_nam
     duration = sum(p.duration_s for p in phases)
     namer = code_name or (lambda c: str(c))
     primary: tuple[Outcome, Category | None, str, int | None] = (Outcome.PASS, None, "", None)
-    teardown_note = ""
+    teardown_note = "".join(f"teardown: {p.message}" for p in phases
+                            if p.when == "teardown" and p.outcome == "failed")
     for phase in phases:
         if phase.when == "teardown":
-            if phase.outcome == "failed":
-                teardown_note = f"teardown: {phase.message}"
             continue
         if phase.outcome == "skipped":
             if phase.message.startswith(NA_PREFIX):

@@ -1,0 +1,112 @@
+"""The plugin end to end over the fake cases: outcomes, isolation, waivers, reports."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from conftest import child_env, run_fake
+
+ALIGN = "HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]"
+REG = "HM-PAIR-REG-UNREG[api=v1]"
+FREE_NULL = "HM-INVAL-FREE-HOST[hostPtr=NULL]"
+
+
+def test_serial_run_reports(sim_built, fake_suite, tmp_path):
+    report = tmp_path / "r"
+    run = run_fake(fake_suite, report, "--junitxml", str(report / "junit.xml"))
+    assert run.returncode == 0, run.output
+    ran = run.ran()
+    assert {c["outcome"] for c in ran.values()} == {"PASS"} and len(ran) == 5
+    summary = run.summary
+    assert summary["environment"]["product_family"] == "atlas_a2"
+    assert summary["environment"]["cann_version"] and summary["environment"]["library_sha256"]
+    assert summary["rules"]["HM-CAP-STABLE"]["outcome"] == "ERROR"  # not collected: never silently dropped
+    results = list((report / "allure-results").glob("*-result.json"))
+    assert len(results) == 5
+    data = json.loads(results[0].read_text())
+    labels = {(label["name"], label["value"]) for label in data["labels"]}
+    assert ("epic", "Host memory") in labels and ("outcome", "PASS") in labels
+    assert data["links"] and data["attachments"][0]["name"] == "ACL call trace"
+    trace = (report / "allure-results" / data["attachments"][0]["source"]).read_text()
+    assert "ACL_SUCCESS" in trace or "ACL_ERROR" in trace
+    assert (report / "allure-results" / "environment.properties").read_text().count("soc=Ascend910B3") == 1
+    assert ET.parse(report / "junit.xml").getroot().iter("testcase")
+
+
+def test_forced_outcomes(sim_built, fake_suite, tmp_path):
+    expected = {"violation": ("FAIL", "spec_violation"), "wrong_code": ("FAIL", "wrong_error_code"),
+                "harness": ("ERROR", "harness_error"), "other": ("ERROR", "harness_error"),
+                "skip": ("ERROR", "harness_error")}
+    for mode, (outcome, category) in expected.items():
+        run = run_fake(fake_suite, tmp_path / mode, "-k", "FREE_HOST", env=child_env(FAKE_MODE=mode))
+        case = run.cases()[FREE_NULL]
+        assert (case["outcome"], case["category"]) == (outcome, category), (mode, case)
+    wrong = run_fake(fake_suite, tmp_path / "w", "-k", "FREE_HOST", env=child_env(FAKE_MODE="wrong_code"))
+    assert wrong.cases()[FREE_NULL]["observed_code"] == "100000 ACL_ERROR_INVALID_PARAM"
+
+
+def test_not_applicable_on_unsupported_family(sim_built, fake_suite, tmp_path):
+    run = run_fake(fake_suite, tmp_path / "r", env=child_env(ACLSIM_SOC="Ascend310P3"))
+    cases = run.ran()
+    assert cases[REG]["outcome"] == "NOT_APPLICABLE"
+    assert cases[REG]["message"].startswith("NOT_APPLICABLE: aclrtHostRegister is not supported on Atlas inference")
+    assert cases[ALIGN]["outcome"] == "NOT_APPLICABLE"  # RC form: alignment rules do not apply
+    assert cases[FREE_NULL]["outcome"] == "PASS"
+
+
+def test_unsupported_interface_that_works_fails(sim_built, fake_suite, tmp_path):
+    run = run_fake(fake_suite, tmp_path / "r", "-k", "REG_UNREG",
+                   env=child_env(ACLSIM_SOC="Ascend310P3", ACLSIM_FAULTS="prod_register_extra"))
+    case = run.cases()[REG]
+    assert (case["outcome"], case["category"]) == ("FAIL", "spec_violation"), case
+
+
+def test_crash_and_hang_are_isolated(sim_built, fake_suite, tmp_path):
+    crash = run_fake(fake_suite, tmp_path / "c", "-n", "2", env=child_env(ACLSIM_FAULTS="crash_in_register"))
+    cases = crash.ran()
+    assert (cases[REG]["outcome"], cases[REG]["category"]) == ("ERROR", "crash"), cases[REG]
+    assert all(c["outcome"] == "PASS" for cid, c in cases.items() if cid != REG) and len(cases) == 5
+    crashed = [json.loads(p.read_text()) for p in (tmp_path / "c" / "allure-results").glob("*-result.json")]
+    assert any(r["status"] == "broken" and "[crash]" in r["statusDetails"]["message"] for r in crashed)
+
+    hang = run_fake(fake_suite, tmp_path / "h", "-n", "2", "--acl-timeout", "0.5", "-k", "REG_UNREG or FREE_HOST",
+                    env=child_env(ACLSIM_FAULTS="hang_in_free"))
+    cases = hang.ran()
+    assert (cases[REG]["outcome"], cases[REG]["category"]) == ("ERROR", "timeout"), cases[REG]
+    assert cases[FREE_NULL]["outcome"] == "PASS"
+
+
+def test_waivers_and_bad_expectations(sim_built, fake_suite, tmp_path):
+    waivers = tmp_path / "w.yaml"
+    waivers.write_text(
+        "schema: acl-conformance-expectations/1\nexpectations:\n"
+        f"  - case: \"{FREE_NULL}\"\n    reason: forced\n"
+        "  - rule: HM-ALIGN-MALLOC\n    reason: stale on purpose\n"
+    )
+    run = run_fake(fake_suite, tmp_path / "r", "--acl-expectations", str(waivers),
+                   env=child_env(FAKE_MODE="violation"))
+    cases = run.ran()
+    assert cases[FREE_NULL]["outcome"] == "WAIVED" and cases[FREE_NULL]["waiver"]["reason"] == "forced"
+    assert cases[ALIGN]["outcome"] == "XPASS"
+    assert run.summary["expectations"]["files"] == [str(waivers)]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("schema: acl-conformance-expectations/1\nexpectations:\n  - rule: HM-X\n")
+    broken = run_fake(fake_suite, tmp_path / "b", "--acl-expectations", str(bad))
+    assert broken.returncode == 2 and "bad.yaml:" in broken.output
+
+
+def test_device_pinning_per_worker(sim_built, fake_suite, tmp_path):
+    serial = run_fake(fake_suite, tmp_path / "s", env=child_env(ACLSIM_DEVICE_COUNT="2"))
+    parallel = run_fake(fake_suite, tmp_path / "p", "-n", "2", env=child_env(ACLSIM_DEVICE_COUNT="2"))
+    outcome = {cid: c["outcome"] for cid, c in serial.ran().items()}
+    assert outcome == {cid: c["outcome"] for cid, c in parallel.ran().items()}
+    assert parallel.summary["environment"]["device_count"] == 2
+
+
+def test_missing_library_is_a_harness_error(fake_suite, tmp_path):
+    run = run_fake(fake_suite, tmp_path / "r", "--acl-lib", str(Path(tmp_path) / "nope.so"))
+    cases = run.ran()
+    assert {c["category"] for c in cases.values()} == {"harness_error"}
+    assert "does not exist" in cases[ALIGN]["message"]

@@ -1,0 +1,266 @@
+"""Unit tests of the harness logic: outcomes, applicability, summary, HTML stripping, CLI."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from conformance import cli, product, reporting
+from conformance.options import hard_timeout, resolve_lib
+from conformance.outcomes import (
+    CaseResult,
+    Category,
+    Outcome,
+    PhaseResult,
+    apply_waiver,
+    classify,
+    crash_result,
+    worst,
+)
+from conformance.report_html import external_scripts, strip_analytics
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOG = json.loads((ROOT / "generated" / "catalog.json").read_text())
+RULES = {r["id"]: r for r in CATALOG["rules"]}
+FAMILIES = {f["id"]: f for f in CATALOG["families"]}
+
+
+def phases(*items: tuple[str, str, str | None, str]) -> list[PhaseResult]:
+    return [PhaseResult(when, outcome, exc, msg) for when, outcome, exc, msg in items]
+
+
+OK_SETUP = ("setup", "passed", None, "")
+OK_TEARDOWN = ("teardown", "passed", None, "")
+
+
+# ---------------------------------------------------------------- outcomes
+
+def test_pass_fail_and_categories():
+    assert classify(phases(OK_SETUP, ("call", "passed", None, ""), OK_TEARDOWN), "C", "R").outcome is Outcome.PASS
+    fail = classify(phases(OK_SETUP, ("call", "failed", "SpecViolation", "bad"), OK_TEARDOWN), "C", "R")
+    assert (fail.outcome, fail.category, fail.message) == (Outcome.FAIL, Category.SPEC_VIOLATION, "bad")
+    wrong = classify(phases(OK_SETUP, ("call", "failed", "WrongErrorCode", "x"), OK_TEARDOWN), "C", "R")
+    assert (wrong.outcome, wrong.category) == (Outcome.FAIL, Category.WRONG_ERROR_CODE)
+    for exc in ("HarnessError", "KeyError", "AclError", "AssertionError"):
+        err = classify(phases(OK_SETUP, ("call", "failed", exc, "x"), OK_TEARDOWN), "C", "R")
+        assert (err.outcome, err.category) == (Outcome.ERROR, Category.HARNESS_ERROR)
+
+
+def test_setup_failure_and_not_applicable():
+    fixture = classify(phases(("setup", "failed", "RuntimeError", "boom"), OK_TEARDOWN), "C", "R")
+    assert (fixture.outcome, fixture.category) == (Outcome.ERROR, Category.HARNESS_ERROR)
+    worked = classify(phases(("setup", "failed", "SpecViolation", "worked where unsupported"), OK_TEARDOWN), "C", "R")
+    assert worked.outcome is Outcome.FAIL
+    na = classify(phases(("setup", "skipped", "Skipped", "NOT_APPLICABLE: x"), OK_TEARDOWN), "C", "R")
+    assert (na.outcome, na.category) == (Outcome.NOT_APPLICABLE, Category.NOT_APPLICABLE)
+    other = classify(phases(OK_SETUP, ("call", "skipped", "Skipped", "why not"), OK_TEARDOWN), "C", "R")
+    assert other.outcome is Outcome.ERROR and "NOT_APPLICABLE" in other.message
+
+
+def test_teardown_problems_are_visible():
+    leak = classify(phases(OK_SETUP, ("call", "passed", None, ""), ("teardown", "failed", "HarnessError", "leak")),
+                    "C", "R")
+    assert leak.outcome is Outcome.ERROR and "teardown: leak" in leak.message
+    both = classify(phases(OK_SETUP, ("call", "failed", "SpecViolation", "bad"),
+                           ("teardown", "failed", "HarnessError", "leak")), "C", "R")
+    assert both.outcome is Outcome.FAIL and "bad" in both.message and "leak" in both.message
+
+
+def test_observed_code_is_named():
+    result = classify([PhaseResult("call", "failed", "WrongErrorCode", "x", 507911)], "C", "R",
+                      lambda c: f"{c} NAME")
+    assert result.observed_code == "507911 NAME"
+
+
+def test_crash_or_timeout():
+    assert crash_result("C", "R", 0.2, 35.0).category is Category.CRASH
+    assert crash_result("C", "R", 35.1, 35.0).category is Category.TIMEOUT
+    assert crash_result("C", "R", None, 35.0).outcome is Outcome.ERROR
+
+
+class FakeWaiver:
+    def to_json(self) -> dict[str, object]:
+        return {"reason": "known", "where": "w.yaml:3", "accepted": False}
+
+
+def test_waivers():
+    fail = CaseResult("C", "R", Outcome.FAIL, Category.SPEC_VIOLATION, "bad", None, 0.1)
+    waived = apply_waiver(fail, FakeWaiver())
+    assert waived.outcome is Outcome.WAIVED and waived.category is Category.WAIVED and waived.waiver["where"]
+    passed = CaseResult("C", "R", Outcome.PASS, None, "", None, 0.1)
+    assert apply_waiver(passed, FakeWaiver()).outcome is Outcome.XPASS
+    error = CaseResult("C", "R", Outcome.ERROR, Category.CRASH, "crash", None, 0.1)
+    assert apply_waiver(error, FakeWaiver()) == error
+    assert apply_waiver(fail, None) == fail
+    assert CaseResult.from_json(waived.to_json()) == waived
+
+
+def test_worst_order():
+    assert worst([Outcome.PASS, Outcome.NOT_APPLICABLE]) is Outcome.PASS
+    assert worst([Outcome.NOT_APPLICABLE] * 3) is Outcome.NOT_APPLICABLE
+    assert worst([Outcome.XPASS, Outcome.WAIVED, Outcome.PASS]) is Outcome.WAIVED
+    assert worst([Outcome.FAIL, Outcome.ERROR]) is Outcome.ERROR
+    assert worst([]) is None
+
+
+# ---------------------------------------------------------------- product and applicability
+
+def test_family_detection_by_sample_soc():
+    for family in CATALOG["families"]:
+        assert product.family_for_soc(CATALOG, family["sample_soc"])["id"] == family["id"]
+    assert product.family_for_soc(CATALOG, "NotAnAscend") is None
+
+
+def test_version_tuples():
+    assert product.version_tuple("5.10.0-136.12.0.86.oe2203sp1.x86_64") == (5, 10, 0)
+    assert product.version_tuple("6.6") == (6, 6)
+    assert product.version_tuple("garbage") == ()
+
+
+def test_applicability_rules():
+    a2, rc, ipv = FAMILIES["atlas_a2"], FAMILIES["atlas_inference"], FAMILIES["ipv350"]
+    assert product.applicability(CATALOG, RULES["HM-ALIGN-MALLOC"], a2, "6.6.0").applies
+    assert product.applicability(CATALOG, RULES["HM-ALIGN-MALLOC"], rc, "6.6.0").skip_reason
+    assert product.applicability(CATALOG, RULES["HM-VA-IDENTITY"], rc, "6.6.0").skip_reason
+    assert product.applicability(CATALOG, RULES["HM-REG-KERNEL-LEGACY"], a2, "6.6.0").skip_reason
+    assert product.applicability(CATALOG, RULES["HM-REG-KERNEL-LEGACY"], a2, "5.10.0-136").applies
+    assert product.applicability(CATALOG, RULES["HM-REG-PAGEABLE"], a2, "5.10.0").skip_reason
+    assert product.applicability(CATALOG, RULES["HM-REG-PAGEABLE"], a2, "5.10.1").applies
+    unsupported = product.applicability(CATALOG, RULES["HM-PAIR-REG-UNREG"], rc, "6.6.0").unsupported
+    assert "aclrtHostRegister" in unsupported
+    assert product.applicability(CATALOG, RULES["HM-ALIGN-MALLOC"], ipv, "6.6.0").unsupported
+    reason = product.not_supported_reason(CATALOG, "aclrtHostRegister", rc)
+    assert reason.startswith("NOT_APPLICABLE: aclrtHostRegister is not supported on Atlas inference")
+
+
+# ---------------------------------------------------------------- reporting
+
+def test_case_ids_from_node_ids():
+    ids = RULES.keys()
+    node = "generated/conformance/test_alignment.py::test_HM_ALIGN_MALLOC[api=malloc,cfg=null_cfg,size=1]"
+    assert reporting.case_id_from_nodeid(node, ids) == ("HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]",
+                                                        "HM-ALIGN-MALLOC")
+    assert reporting.case_id_from_nodeid("x.py::test_HM_CAP_STABLE", ids) == ("HM-CAP-STABLE", "HM-CAP-STABLE")
+    assert reporting.case_id_from_nodeid("x.py::test_other", ids) is None
+
+
+def test_allure_labels():
+    labels = dict(reporting.allure_labels(RULES["HM-ALIGN-MALLOC"], "atlas_a2"))
+    assert labels["epic"] == "Host memory" and labels["feature"] == "aclrtMallocHost"
+    assert labels["story"].startswith("HM-ALIGN-MALLOC ") and labels["severity"] == "critical"
+    tags = [v for k, v in reporting.allure_labels(RULES["HM-ALIGN-MALLOC"], "atlas_a2") if k == "tag"]
+    assert tags == ["alignment", "atlas_a2"]
+    names = {c["name"] for c in reporting.categories_json()}
+    assert {"Spec violation", "Wrong error code", "Crash", "Timeout", "Not applicable", "Harness error"} <= names
+
+
+def _result(case: dict, outcome: Outcome, category: Category | None = None) -> CaseResult:
+    rule = case["case_id"].split("[")[0]
+    return CaseResult(case["case_id"], rule, outcome, category, "", None, 0.01)
+
+
+def test_summary_shape_and_verdict():
+    results = {c["case_id"]: _result(c, Outcome.PASS) for r in CATALOG["rules"] for c in r["cases"]}
+    summary = reporting.build_summary(CATALOG, results, environment={"suite_version": "v1"}, command=["x"])
+    assert summary["schema"] == "acl-conformance-summary/1" and summary["verdict"] == "PASS"
+    assert set(summary["rules"]) == set(RULES)
+    assert summary["totals"]["PASS"] == len(results)
+    assert set(summary["by_family"]) == {r["family"] for r in CATALOG["rules"]}
+    assert "aclrtMallocHost" in summary["by_interface"]
+    case = next(iter(summary["rules"]["HM-ALIGN-MALLOC"]["cases"].values()))
+    assert set(case) == {"outcome", "category", "message", "observed_code", "duration_s", "waiver"}
+    json.dumps(summary)
+
+
+def test_summary_rule_outcomes_and_missing_rules():
+    rule = RULES["HM-ALIGN-MALLOC"]
+    first, second = rule["cases"][0], rule["cases"][1]
+    results = {first["case_id"]: _result(first, Outcome.NOT_APPLICABLE, Category.NOT_APPLICABLE),
+               second["case_id"]: _result(second, Outcome.FAIL, Category.SPEC_VIOLATION)}
+    summary = reporting.build_summary(CATALOG, results, environment={}, command=[])
+    assert summary["rules"]["HM-ALIGN-MALLOC"]["outcome"] == "ERROR"  # the other cases did not run
+    assert summary["rules"]["HM-CAP-STABLE"]["outcome"] == "ERROR"
+    assert summary["verdict"] == "FAIL"
+    only_na = {c["case_id"]: _result(c, Outcome.NOT_APPLICABLE) for c in rule["cases"]}
+    summary = reporting.build_summary(CATALOG, only_na, environment={}, command=[])
+    assert summary["rules"]["HM-ALIGN-MALLOC"]["outcome"] == "NOT_APPLICABLE"
+
+
+def test_recommended_failure_keeps_verdict():
+    results = {c["case_id"]: _result(c, Outcome.PASS) for r in CATALOG["rules"] for c in r["cases"]}
+    rec = next(r for r in CATALOG["rules"] if r["severity"] == "recommended")
+    for c in rec["cases"]:
+        results[c["case_id"]] = _result(c, Outcome.FAIL, Category.SPEC_VIOLATION)
+    summary = reporting.build_summary(CATALOG, results, environment={}, command=[])
+    assert summary["rules"][rec["id"]]["outcome"] == "FAIL" and summary["verdict"] == "PASS"
+    assert "verdict: PASS" in reporting.format_summary(summary, "somewhere")
+
+
+def test_environment_properties():
+    text = reporting.environment_properties({"b": "x\ny", "a": None})
+    assert text == "a=\nb=x\\ny\n"
+
+
+# ---------------------------------------------------------------- HTML
+
+PAGE = """<html><head>
+<script async src="https://www.googletagmanager.com/gtag/js?id=G-1"></script>
+<script>
+  window.dataLayer = window.dataLayer || [];
+  function gtag(){dataLayer.push(arguments);} gtag('js', new Date());
+</script>
+<script src="//cdn.example.org/x.js"></script>
+<script>window.allureReportData = {};</script>
+<script src="data:application/javascript;base64,AAAA"></script>
+</head><body></body></html>"""
+
+
+def test_strip_analytics():
+    assert len(external_scripts(PAGE)) == 2
+    clean = strip_analytics(PAGE)
+    assert external_scripts(clean) == []
+    assert "gtag" not in clean and "dataLayer" not in clean
+    assert "window.allureReportData" in clean and "data:application/javascript" in clean
+
+
+# ---------------------------------------------------------------- options and CLI
+
+def test_options():
+    assert hard_timeout(10) == 35
+    assert resolve_lib(None).name == "libascendcl.so"
+    with pytest.raises(pytest.UsageError):
+        import os
+
+        saved = os.environ.pop("ASCEND_HOME_PATH", None)
+        try:
+            resolve_lib("auto")
+        finally:
+            if saved is not None:
+                os.environ["ASCEND_HOME_PATH"] = saved
+
+
+def test_cli_command_always_uses_xdist(tmp_path):
+    parser, loaded = cli.build_parser(["run"])
+    args, extra = parser.parse_known_args(["run", "-n", "0", "--acl-timeout", "2", "-k", "ALIGN"])
+    command = cli.pytest_command(args, extra, tmp_path)
+    assert command[command.index("-n") + 1] == "1"
+    assert "--acl-timeout" in command and "-k" in command and "--max-worker-restart" in command
+    assert command[-1].endswith("generated/conformance")
+    assert isinstance(loaded["run"], cli.Subcommand)
+
+
+def test_cli_registry_takes_plain_main(monkeypatch):
+    calls = []
+    module = argparse.Namespace(main=lambda argv: calls.append(argv) or 7)
+    monkeypatch.setitem(cli.SUBCOMMANDS, "demo", "fake_module:main")
+    monkeypatch.setattr(cli.importlib, "import_module", lambda name: module)
+    assert cli.main(["demo", "--x", "1"]) == 7 and calls == [["--x", "1"]]
+
+
+def test_cli_help(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["run", "--help"])
+    assert "NOT_APPLICABLE" in capsys.readouterr().out
