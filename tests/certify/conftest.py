@@ -13,10 +13,12 @@ Two kinds of runs:
 from __future__ import annotations
 
 import copy
+import fcntl
 import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,14 +36,18 @@ from certify_helpers import (
     build_summary,
 )
 
-from conformance import certify as certify_mod
 from conformance.certify_bundle import DEFAULT_CATALOG
 from conformance.certify_verdict import Assessment, assess
 
 
 @dataclass(frozen=True)
-class FaultedCertification:
+class CliCertification:
     """A certification made through the CLI: the bundle, its recomputed assessment, exit status, output."""
+
+    @property
+    def certified(self) -> bool:
+        """Whether the recomputed verdict is CERTIFIED."""
+        return self.assessment.verdict == "CERTIFIED"
 
     bundle: Path
     assessment: Assessment
@@ -82,52 +88,78 @@ def sim_env(faults: str | None = None) -> dict[str, str]:
 
 @pytest.fixture(scope="session")
 def real_runs_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A directory shared by every xdist worker of this session (runs are made once, not once per worker)."""
     reason = _plugin_ready()
     if reason:
         pytest.skip(reason)
-    return tmp_path_factory.mktemp("certify-real")
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    root = shared / "certify-real"
+    root.mkdir(exist_ok=True)
+    return root
 
 
-@pytest.fixture(scope="session")
-def faithful_bundle(real_runs_root: Path) -> certify_mod.Certification:
-    """The one full run: certify the faithful simulator."""
-    return certify_mod.certify(SIM_LIB, out_root=real_runs_root / "faithful", jobs="2", env=sim_env())
+def once(root: Path, name: str, make: Callable[[Path], str]) -> tuple[Path, str]:
+    """Run ``make(root/name)`` once per session across workers (file lock); returns (dir, its note)."""
+    target, done = root / name, root / f"{name}.done"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.is_file():
+            note = make(target)
+            done.write_text(note, encoding="utf-8")
+    return target, done.read_text(encoding="utf-8")
 
 
-@pytest.fixture(scope="session")
-def faulted_bundle(real_runs_root: Path) -> FaultedCertification:
-    """Certify, through the CLI, the simulator with a mandatory pairing fault (pairing rules only)."""
-    out = real_runs_root / "faulted"
-    command = [sys.executable, "-m", "conformance.certify", "--acl-lib", str(SIM_LIB), "--out-dir", str(out)]
-    command += ["-n", "2", "--", *PAIRING_ONLY]
-    done = subprocess.run(command, cwd=REPO, env=sim_env(FAULT), capture_output=True, text=True, check=False)
+def _certify_cli(out: Path, faults: str | None, *pytest_args: str) -> str:
+    command = [sys.executable, "-m", "conformance.certify", "--acl-lib", str(SIM_LIB), "--out-dir", str(out), "-n", "2"]
+    if pytest_args:
+        command += ["--", *pytest_args]
+    done = subprocess.run(command, cwd=REPO, env=sim_env(faults), capture_output=True, text=True, check=False)
+    return json.dumps({"returncode": done.returncode, "stdout": done.stdout, "stderr": done.stderr[-3000:]})
+
+
+def _load_certification(out: Path, note: str) -> CliCertification:
+    info = json.loads(note)
     bundles = [p for p in out.iterdir() if not p.name.startswith(".")] if out.is_dir() else []
-    assert len(bundles) == 1, done.stdout[-3000:] + done.stderr[-3000:]
+    assert len(bundles) == 1, info["stdout"][-3000:] + info["stderr"]
     summary = json.loads((bundles[0] / "summary.json").read_text(encoding="utf-8"))
     catalog = json.loads(DEFAULT_CATALOG.read_text(encoding="utf-8"))
-    return FaultedCertification(bundles[0], assess(summary, catalog), done.returncode, done.stdout)
+    return CliCertification(bundles[0], assess(summary, catalog), info["returncode"], info["stdout"])
 
 
-def plain_run(report: Path, faults: str | None, *extra: str) -> Path:
-    """``python -m conformance run`` of the pairing rules into ``report``; returns ``report``."""
+@pytest.fixture(scope="session")
+def faithful_bundle(real_runs_root: Path) -> CliCertification:
+    """The one full run: certify the faithful simulator through the CLI."""
+    return _load_certification(*once(real_runs_root, "faithful", lambda out: _certify_cli(out, None)))
+
+
+@pytest.fixture(scope="session")
+def faulted_bundle(real_runs_root: Path) -> CliCertification:
+    """Certify, through the CLI, the simulator with a mandatory pairing fault (pairing rules only)."""
+    made = once(real_runs_root, "faulted", lambda out: _certify_cli(out, FAULT, *PAIRING_ONLY))
+    return _load_certification(*made)
+
+
+def plain_run(report: Path, faults: str | None, *extra: str) -> str:
+    """``python -m conformance run`` of the pairing rules into ``report``."""
     command = [sys.executable, "-m", "conformance", "run", "--acl-lib", str(SIM_LIB), "--acl-report-dir", str(report)]
     command += [*extra, "-n", "2", *PAIRING_ONLY]
     done = subprocess.run(command, cwd=REPO, env=sim_env(faults), capture_output=True, text=True, check=False)
     assert (report / "summary.json").is_file(), done.stdout[-3000:] + done.stderr[-3000:]
-    return report
+    return ""
 
 
 @pytest.fixture(scope="session")
 def faithful_pairing_run(real_runs_root: Path) -> Path:
     """The gate's baseline: the faithful simulator, pairing rules only."""
-    return plain_run(real_runs_root / "faithful-pairing", None)
+    return once(real_runs_root, "faithful-pairing", lambda out: plain_run(out, None))[0]
 
 
 @pytest.fixture(scope="session")
 def expectations_file(real_runs_root: Path) -> Path:
     """Waives the faulted rule, expects a failure of a passing rule, and has expired the second fault's entry."""
     path = real_runs_root / "expectations.yaml"
-    path.write_text(
+    text = (
         "schema: acl-conformance-expectations/1\n"
         "expectations:\n"
         f"  - rule: {FAULTED_RULE}\n"
@@ -143,13 +175,18 @@ def expectations_file(real_runs_root: Path) -> Path:
         f"  - rule: {SECOND_FAULTED_RULE}\n"
         "    reason: was waived until 2020\n"
         "    tracking: SIM-3\n"
-        "    expires: 2020-01-01\n",
-        encoding="utf-8",
+        "    expires: 2020-01-01\n"
     )
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
     return path
 
 
 @pytest.fixture(scope="session")
 def waived_run(real_runs_root: Path, expectations_file: Path) -> Path:
     """Pairing rules with two faults and the expectations file; returns its report dir."""
-    return plain_run(real_runs_root / "waived", f"{FAULT},{SECOND_FAULT}", "--acl-expectations", str(expectations_file))
+    faults = f"{FAULT},{SECOND_FAULT}"
+    return once(
+        real_runs_root, "waived", lambda out: plain_run(out, faults, "--acl-expectations", str(expectations_file))
+    )[0]

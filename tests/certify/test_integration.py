@@ -24,6 +24,7 @@ def pairing_rules(summary):
 def test_faithful_simulator_is_certified(faithful_bundle):
     bundle = faithful_bundle.bundle
     assert faithful_bundle.assessment.verdict == CERTIFIED, [r.rule_id for r in faithful_bundle.assessment.blocking]
+    assert faithful_bundle.returncode == 0, faithful_bundle.stdout
     assert "<!-- acl-verdict: CERTIFIED -->" in (bundle / "certificate.md").read_text()
     for rel in ("allure-results", "allure-report/index.html", "junit.xml", "summary.json", "manifest.json"):
         assert (bundle / rel).exists(), rel
