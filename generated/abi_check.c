@@ -1,4 +1,4 @@
-/* Generated from spec 53cd85797233b980 by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec b2e3722627e072cd by codegen; do not edit. Regenerate: python -m codegen generate */
 /* ABI check: the spec's values and layouts against a set of declarations.
  *
  *   cc -std=c11 -I generated/include generated/abi_check.c -o abi_check && ./abi_check
@@ -52,6 +52,14 @@ _Static_assert(ACL_MEMCPY_INTER_DEVICE_TO_DEVICE == 7, "aclrtMemcpyKind: ACL_MEM
 _Static_assert(ACL_MEM_MALLOC_HUGE_FIRST == 0, "aclrtMemMallocPolicy: ACL_MEM_MALLOC_HUGE_FIRST must be 0");
 _Static_assert(ACL_MEM_MALLOC_HUGE_ONLY == 1, "aclrtMemMallocPolicy: ACL_MEM_MALLOC_HUGE_ONLY must be 1");
 _Static_assert(ACL_MEM_MALLOC_NORMAL_ONLY == 2, "aclrtMemMallocPolicy: ACL_MEM_MALLOC_NORMAL_ONLY must be 2");
+_Static_assert(ACL_MEM_MALLOC_HUGE_FIRST_P2P == 3, "aclrtMemMallocPolicy: ACL_MEM_MALLOC_HUGE_FIRST_P2P must be 3");
+_Static_assert(ACL_MEM_MALLOC_HUGE_ONLY_P2P == 4, "aclrtMemMallocPolicy: ACL_MEM_MALLOC_HUGE_ONLY_P2P must be 4");
+_Static_assert(ACL_MEM_MALLOC_NORMAL_ONLY_P2P == 5, "aclrtMemMallocPolicy: ACL_MEM_MALLOC_NORMAL_ONLY_P2P must be 5");
+_Static_assert(ACL_MEM_MALLOC_HUGE1G_ONLY == 6, "aclrtMemMallocPolicy: ACL_MEM_MALLOC_HUGE1G_ONLY must be 6");
+_Static_assert(ACL_MEM_MALLOC_HUGE1G_ONLY_P2P == 7, "aclrtMemMallocPolicy: ACL_MEM_MALLOC_HUGE1G_ONLY_P2P must be 7");
+_Static_assert(ACL_MEM_TYPE_LOW_BAND_WIDTH == 256, "aclrtMemMallocPolicy: ACL_MEM_TYPE_LOW_BAND_WIDTH must be 256");
+_Static_assert(ACL_MEM_TYPE_HIGH_BAND_WIDTH == 4096, "aclrtMemMallocPolicy: ACL_MEM_TYPE_HIGH_BAND_WIDTH must be 4096");
+_Static_assert(ACL_MEM_ACCESS_USER_SPACE_READONLY == 1048576, "aclrtMemMallocPolicy: ACL_MEM_ACCESS_USER_SPACE_READONLY must be 1048576");
 
 /* macros */
 _Static_assert(ACL_HOST_REG_MAPPED == 0x2UL, "ACL_HOST_REG_MAPPED must be 0x2UL");
@@ -148,7 +156,7 @@ int main(void)
     failures += check_code("ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED", (long)ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, 507910L);
     failures += check_code("ACL_ERROR_HOST_MEMORY_NOT_REGISTERED", (long)ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, 507911L);
     if (failures == 0) {
-        printf("abi_check: OK (33 enum members, 5 macros, 3 layouts, 27 functions, 17 error codes)\n");
+        printf("abi_check: OK (41 enum members, 5 macros, 3 layouts, 27 functions, 17 error codes)\n");
     }
     return failures == 0 ? 0 : 1;
 }

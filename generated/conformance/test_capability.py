@@ -1,4 +1,4 @@
-# Generated from spec 53cd85797233b980 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec b2e3722627e072cd by codegen; do not edit. Regenerate: python -m codegen generate
 """Capability cases: aclrtHostMemMapCapabilities over every device and HAC type."""
 
 from __future__ import annotations

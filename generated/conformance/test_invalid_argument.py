@@ -1,4 +1,4 @@
-# Generated from spec 53cd85797233b980 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec b2e3722627e072cd by codegen; do not edit. Regenerate: python -m codegen generate
 """Invalid-argument cases: each bad argument gets its documented error, with every other argument valid."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-/* Generated from spec 53cd85797233b980 by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec b2e3722627e072cd by codegen; do not edit. Regenerate: python -m codegen generate */
 /* C declarations of the ACL host-memory interfaces and the harness calls, with the same
  * names, values and layouts as the official CANN headers (LP64). */
 #ifndef ACL_HOSTMEM_GENERATED_H
@@ -95,6 +95,14 @@ typedef enum aclrtMemMallocPolicy {
     ACL_MEM_MALLOC_HUGE_FIRST = 0,
     ACL_MEM_MALLOC_HUGE_ONLY = 1,
     ACL_MEM_MALLOC_NORMAL_ONLY = 2,
+    ACL_MEM_MALLOC_HUGE_FIRST_P2P = 3,
+    ACL_MEM_MALLOC_HUGE_ONLY_P2P = 4,
+    ACL_MEM_MALLOC_NORMAL_ONLY_P2P = 5,
+    ACL_MEM_MALLOC_HUGE1G_ONLY = 6,
+    ACL_MEM_MALLOC_HUGE1G_ONLY_P2P = 7,
+    ACL_MEM_TYPE_LOW_BAND_WIDTH = 256,
+    ACL_MEM_TYPE_HIGH_BAND_WIDTH = 4096,
+    ACL_MEM_ACCESS_USER_SPACE_READONLY = 1048576,
 } aclrtMemMallocPolicy;
 
 /* ---- structs and unions ---- */
