@@ -14,16 +14,16 @@ from conformance.checks import capability as checks
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'hac': 'ACL_RT_HAC_TYPE_STARS'}, None, id='hac=ACL_RT_HAC_TYPE_STARS'),
-        pytest.param({'hac': 'ACL_RT_HAC_TYPE_AICPU'}, None, id='hac=ACL_RT_HAC_TYPE_AICPU'),
-        pytest.param({'hac': 'ACL_RT_HAC_TYPE_AIC'}, None, id='hac=ACL_RT_HAC_TYPE_AIC'),
-        pytest.param({'hac': 'ACL_RT_HAC_TYPE_AIV'}, None, id='hac=ACL_RT_HAC_TYPE_AIV'),
-        pytest.param({'hac': 'ACL_RT_HAC_TYPE_PCIEDMA'}, None, id='hac=ACL_RT_HAC_TYPE_PCIEDMA'),
-        pytest.param({'hac': 'ACL_RT_HAC_TYPE_RDMA'}, None, id='hac=ACL_RT_HAC_TYPE_RDMA'),
-        pytest.param({'hac': 'ACL_RT_HAC_TYPE_SDMA'}, None, id='hac=ACL_RT_HAC_TYPE_SDMA'),
-        pytest.param({'hac': 'ACL_RT_HAC_TYPE_DVPP'}, None, id='hac=ACL_RT_HAC_TYPE_DVPP'),
-        pytest.param({'hac': 'ACL_RT_HAC_TYPE_UDMA'}, None, id='hac=ACL_RT_HAC_TYPE_UDMA'),
-        pytest.param({'hac': 'ACL_RT_HAC_TYPE_CCU'}, None, id='hac=ACL_RT_HAC_TYPE_CCU'),
+        pytest.param(({'hac': 'ACL_RT_HAC_TYPE_STARS'}, None), id='hac=ACL_RT_HAC_TYPE_STARS'),
+        pytest.param(({'hac': 'ACL_RT_HAC_TYPE_AICPU'}, None), id='hac=ACL_RT_HAC_TYPE_AICPU'),
+        pytest.param(({'hac': 'ACL_RT_HAC_TYPE_AIC'}, None), id='hac=ACL_RT_HAC_TYPE_AIC'),
+        pytest.param(({'hac': 'ACL_RT_HAC_TYPE_AIV'}, None), id='hac=ACL_RT_HAC_TYPE_AIV'),
+        pytest.param(({'hac': 'ACL_RT_HAC_TYPE_PCIEDMA'}, None), id='hac=ACL_RT_HAC_TYPE_PCIEDMA'),
+        pytest.param(({'hac': 'ACL_RT_HAC_TYPE_RDMA'}, None), id='hac=ACL_RT_HAC_TYPE_RDMA'),
+        pytest.param(({'hac': 'ACL_RT_HAC_TYPE_SDMA'}, None), id='hac=ACL_RT_HAC_TYPE_SDMA'),
+        pytest.param(({'hac': 'ACL_RT_HAC_TYPE_DVPP'}, None), id='hac=ACL_RT_HAC_TYPE_DVPP'),
+        pytest.param(({'hac': 'ACL_RT_HAC_TYPE_UDMA'}, None), id='hac=ACL_RT_HAC_TYPE_UDMA'),
+        pytest.param(({'hac': 'ACL_RT_HAC_TYPE_CCU'}, None), id='hac=ACL_RT_HAC_TYPE_CCU'),
     ],
 )
 def test_HM_CAP_QUERY_ALL(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -36,7 +36,7 @@ def test_HM_CAP_QUERY_ALL(acl: Any, case: tuple[dict[str, Any], dict[str, Any] |
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'repeats': 16}, None, id='repeats=16'),
+        pytest.param(({'repeats': 16}, None), id='repeats=16'),
     ],
 )
 def test_HM_CAP_STABLE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:

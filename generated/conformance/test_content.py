@@ -14,16 +14,16 @@ from conformance.checks import content as checks
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'api': 'malloc', 'size': 1}, None, id='api=malloc,size=1'),
-        pytest.param({'api': 'malloc', 'size': 64}, None, id='api=malloc,size=64'),
-        pytest.param({'api': 'malloc', 'size': 4097}, None, id='api=malloc,size=4097'),
-        pytest.param({'api': 'malloc', 'size': 65536}, None, id='api=malloc,size=65536'),
-        pytest.param({'api': 'malloc', 'size': 1048577}, None, id='api=malloc,size=1048577'),
-        pytest.param({'api': 'malloc_cfg', 'size': 1}, None, id='api=malloc_cfg,size=1'),
-        pytest.param({'api': 'malloc_cfg', 'size': 64}, None, id='api=malloc_cfg,size=64'),
-        pytest.param({'api': 'malloc_cfg', 'size': 4097}, None, id='api=malloc_cfg,size=4097'),
-        pytest.param({'api': 'malloc_cfg', 'size': 65536}, None, id='api=malloc_cfg,size=65536'),
-        pytest.param({'api': 'malloc_cfg', 'size': 1048577}, None, id='api=malloc_cfg,size=1048577'),
+        pytest.param(({'api': 'malloc', 'size': 1}, None), id='api=malloc,size=1'),
+        pytest.param(({'api': 'malloc', 'size': 64}, None), id='api=malloc,size=64'),
+        pytest.param(({'api': 'malloc', 'size': 4097}, None), id='api=malloc,size=4097'),
+        pytest.param(({'api': 'malloc', 'size': 65536}, None), id='api=malloc,size=65536'),
+        pytest.param(({'api': 'malloc', 'size': 1048577}, None), id='api=malloc,size=1048577'),
+        pytest.param(({'api': 'malloc_cfg', 'size': 1}, None), id='api=malloc_cfg,size=1'),
+        pytest.param(({'api': 'malloc_cfg', 'size': 64}, None), id='api=malloc_cfg,size=64'),
+        pytest.param(({'api': 'malloc_cfg', 'size': 4097}, None), id='api=malloc_cfg,size=4097'),
+        pytest.param(({'api': 'malloc_cfg', 'size': 65536}, None), id='api=malloc_cfg,size=65536'),
+        pytest.param(({'api': 'malloc_cfg', 'size': 1048577}, None), id='api=malloc_cfg,size=1048577'),
     ],
 )
 def test_HM_CONTENT_RW_FULL(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -36,12 +36,12 @@ def test_HM_CONTENT_RW_FULL(acl: Any, case: tuple[dict[str, Any], dict[str, Any]
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'size': 64, 'value': 0}, None, id='size=64,value=0'),
-        pytest.param({'size': 64, 'value': 90}, None, id='size=64,value=90'),
-        pytest.param({'size': 4097, 'value': 0}, None, id='size=4097,value=0'),
-        pytest.param({'size': 4097, 'value': 90}, None, id='size=4097,value=90'),
-        pytest.param({'size': 1048576, 'value': 0}, None, id='size=1048576,value=0'),
-        pytest.param({'size': 1048576, 'value': 90}, None, id='size=1048576,value=90'),
+        pytest.param(({'size': 64, 'value': 0}, None), id='size=64,value=0'),
+        pytest.param(({'size': 64, 'value': 90}, None), id='size=64,value=90'),
+        pytest.param(({'size': 4097, 'value': 0}, None), id='size=4097,value=0'),
+        pytest.param(({'size': 4097, 'value': 90}, None), id='size=4097,value=90'),
+        pytest.param(({'size': 1048576, 'value': 0}, None), id='size=1048576,value=0'),
+        pytest.param(({'size': 1048576, 'value': 90}, None), id='size=1048576,value=90'),
     ],
 )
 def test_HM_CONTENT_MEMSET(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -54,10 +54,10 @@ def test_HM_CONTENT_MEMSET(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'api': 'v1', 'pages': 1}, None, id='api=v1,pages=1'),
-        pytest.param({'api': 'v1', 'pages': 4}, None, id='api=v1,pages=4'),
-        pytest.param({'api': 'v2_mapped', 'pages': 1}, None, id='api=v2_mapped,pages=1'),
-        pytest.param({'api': 'v2_mapped', 'pages': 4}, None, id='api=v2_mapped,pages=4'),
+        pytest.param(({'api': 'v1', 'pages': 1}, None), id='api=v1,pages=1'),
+        pytest.param(({'api': 'v1', 'pages': 4}, None), id='api=v1,pages=4'),
+        pytest.param(({'api': 'v2_mapped', 'pages': 1}, None), id='api=v2_mapped,pages=1'),
+        pytest.param(({'api': 'v2_mapped', 'pages': 4}, None), id='api=v2_mapped,pages=4'),
     ],
 )
 def test_HM_CONTENT_REGISTER_PRESERVES(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -70,10 +70,10 @@ def test_HM_CONTENT_REGISTER_PRESERVES(acl: Any, case: tuple[dict[str, Any], dic
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'free': 'free', 'size': 64}, None, id='free=free,size=64'),
-        pytest.param({'free': 'free', 'size': 4096}, None, id='free=free,size=4096'),
-        pytest.param({'free': 'free_devsync', 'size': 64}, None, id='free=free_devsync,size=64'),
-        pytest.param({'free': 'free_devsync', 'size': 4096}, None, id='free=free_devsync,size=4096'),
+        pytest.param(({'free': 'free', 'size': 64}, None), id='free=free,size=64'),
+        pytest.param(({'free': 'free', 'size': 4096}, None), id='free=free,size=4096'),
+        pytest.param(({'free': 'free_devsync', 'size': 64}, None), id='free=free_devsync,size=64'),
+        pytest.param(({'free': 'free_devsync', 'size': 4096}, None), id='free=free_devsync,size=4096'),
     ],
 )
 def test_HM_CONTENT_FREE_ISOLATION(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:

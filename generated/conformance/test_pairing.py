@@ -14,10 +14,10 @@ from conformance.checks import pairing as checks
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'alloc': 'malloc', 'free': 'free'}, None, id='alloc=malloc,free=free'),
-        pytest.param({'alloc': 'malloc', 'free': 'free_devsync'}, None, id='alloc=malloc,free=free_devsync'),
-        pytest.param({'alloc': 'malloc_cfg', 'free': 'free'}, None, id='alloc=malloc_cfg,free=free'),
-        pytest.param({'alloc': 'malloc_cfg', 'free': 'free_devsync'}, None, id='alloc=malloc_cfg,free=free_devsync'),
+        pytest.param(({'alloc': 'malloc', 'free': 'free'}, None), id='alloc=malloc,free=free'),
+        pytest.param(({'alloc': 'malloc', 'free': 'free_devsync'}, None), id='alloc=malloc,free=free_devsync'),
+        pytest.param(({'alloc': 'malloc_cfg', 'free': 'free'}, None), id='alloc=malloc_cfg,free=free'),
+        pytest.param(({'alloc': 'malloc_cfg', 'free': 'free_devsync'}, None), id='alloc=malloc_cfg,free=free_devsync'),
     ],
 )
 def test_HM_PAIR_MALLOC_FREE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -30,8 +30,8 @@ def test_HM_PAIR_MALLOC_FREE(acl: Any, case: tuple[dict[str, Any], dict[str, Any
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'free': 'free'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='free=free'),
-        pytest.param({'free': 'free_devsync'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='free=free_devsync'),
+        pytest.param(({'free': 'free'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}), id='free=free'),
+        pytest.param(({'free': 'free_devsync'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}), id='free=free_devsync'),
     ],
 )
 def test_HM_PAIR_DOUBLE_FREE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -44,12 +44,12 @@ def test_HM_PAIR_DOUBLE_FREE(acl: Any, case: tuple[dict[str, Any], dict[str, Any
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'free': 'free', 'pointer': 'interior'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='free=free,pointer=interior'),
-        pytest.param({'free': 'free', 'pointer': 'never_allocated'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='free=free,pointer=never_allocated'),
-        pytest.param({'free': 'free', 'pointer': 'device_memory'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='free=free,pointer=device_memory'),
-        pytest.param({'free': 'free_devsync', 'pointer': 'interior'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='free=free_devsync,pointer=interior'),
-        pytest.param({'free': 'free_devsync', 'pointer': 'never_allocated'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='free=free_devsync,pointer=never_allocated'),
-        pytest.param({'free': 'free_devsync', 'pointer': 'device_memory'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='free=free_devsync,pointer=device_memory'),
+        pytest.param(({'free': 'free', 'pointer': 'interior'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}), id='free=free,pointer=interior'),
+        pytest.param(({'free': 'free', 'pointer': 'never_allocated'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}), id='free=free,pointer=never_allocated'),
+        pytest.param(({'free': 'free', 'pointer': 'device_memory'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}), id='free=free,pointer=device_memory'),
+        pytest.param(({'free': 'free_devsync', 'pointer': 'interior'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}), id='free=free_devsync,pointer=interior'),
+        pytest.param(({'free': 'free_devsync', 'pointer': 'never_allocated'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}), id='free=free_devsync,pointer=never_allocated'),
+        pytest.param(({'free': 'free_devsync', 'pointer': 'device_memory'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}), id='free=free_devsync,pointer=device_memory'),
     ],
 )
 def test_HM_PAIR_FREE_FOREIGN(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -62,8 +62,8 @@ def test_HM_PAIR_FREE_FOREIGN(acl: Any, case: tuple[dict[str, Any], dict[str, An
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'api': 'v1'}, None, id='api=v1'),
-        pytest.param({'api': 'v2_mapped'}, None, id='api=v2_mapped'),
+        pytest.param(({'api': 'v1'}, None), id='api=v1'),
+        pytest.param(({'api': 'v2_mapped'}, None), id='api=v2_mapped'),
     ],
 )
 def test_HM_PAIR_REG_UNREG(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -76,8 +76,8 @@ def test_HM_PAIR_REG_UNREG(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'api': 'v1'}, {'code': 'ACL_ERROR_HOST_MEMORY_NOT_REGISTERED', 'value': 507911, 'provenance': 'runtime-source', 'strict': True}, id='api=v1'),
-        pytest.param({'api': 'v2_mapped'}, {'code': 'ACL_ERROR_HOST_MEMORY_NOT_REGISTERED', 'value': 507911, 'provenance': 'runtime-source', 'strict': True}, id='api=v2_mapped'),
+        pytest.param(({'api': 'v1'}, {'code': 'ACL_ERROR_HOST_MEMORY_NOT_REGISTERED', 'value': 507911, 'provenance': 'runtime-source', 'strict': True}), id='api=v1'),
+        pytest.param(({'api': 'v2_mapped'}, {'code': 'ACL_ERROR_HOST_MEMORY_NOT_REGISTERED', 'value': 507911, 'provenance': 'runtime-source', 'strict': True}), id='api=v2_mapped'),
     ],
 )
 def test_HM_PAIR_DOUBLE_UNREGISTER(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -90,8 +90,8 @@ def test_HM_PAIR_DOUBLE_UNREGISTER(acl: Any, case: tuple[dict[str, Any], dict[st
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'pointer': 'never_registered'}, {'code': 'ACL_ERROR_HOST_MEMORY_NOT_REGISTERED', 'value': 507911, 'provenance': 'runtime-source', 'strict': True}, id='pointer=never_registered'),
-        pytest.param({'pointer': 'interior'}, {'code': 'ACL_ERROR_HOST_MEMORY_NOT_REGISTERED', 'value': 507911, 'provenance': 'runtime-source', 'strict': True}, id='pointer=interior'),
+        pytest.param(({'pointer': 'never_registered'}, {'code': 'ACL_ERROR_HOST_MEMORY_NOT_REGISTERED', 'value': 507911, 'provenance': 'runtime-source', 'strict': True}), id='pointer=never_registered'),
+        pytest.param(({'pointer': 'interior'}, {'code': 'ACL_ERROR_HOST_MEMORY_NOT_REGISTERED', 'value': 507911, 'provenance': 'runtime-source', 'strict': True}), id='pointer=interior'),
     ],
 )
 def test_HM_PAIR_UNREG_UNKNOWN(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -104,10 +104,10 @@ def test_HM_PAIR_UNREG_UNKNOWN(acl: Any, case: tuple[dict[str, Any], dict[str, A
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'first': 'v1', 'second': 'v1'}, {'code': 'ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED', 'value': 507910, 'provenance': 'runtime-source', 'strict': True}, id='first=v1,second=v1'),
-        pytest.param({'first': 'v1', 'second': 'v2_mapped'}, {'code': 'ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED', 'value': 507910, 'provenance': 'runtime-source', 'strict': True}, id='first=v1,second=v2_mapped'),
-        pytest.param({'first': 'v2_mapped', 'second': 'v1'}, {'code': 'ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED', 'value': 507910, 'provenance': 'runtime-source', 'strict': True}, id='first=v2_mapped,second=v1'),
-        pytest.param({'first': 'v2_mapped', 'second': 'v2_mapped'}, {'code': 'ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED', 'value': 507910, 'provenance': 'runtime-source', 'strict': True}, id='first=v2_mapped,second=v2_mapped'),
+        pytest.param(({'first': 'v1', 'second': 'v1'}, {'code': 'ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED', 'value': 507910, 'provenance': 'runtime-source', 'strict': True}), id='first=v1,second=v1'),
+        pytest.param(({'first': 'v1', 'second': 'v2_mapped'}, {'code': 'ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED', 'value': 507910, 'provenance': 'runtime-source', 'strict': True}), id='first=v1,second=v2_mapped'),
+        pytest.param(({'first': 'v2_mapped', 'second': 'v1'}, {'code': 'ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED', 'value': 507910, 'provenance': 'runtime-source', 'strict': True}), id='first=v2_mapped,second=v1'),
+        pytest.param(({'first': 'v2_mapped', 'second': 'v2_mapped'}, {'code': 'ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED', 'value': 507910, 'provenance': 'runtime-source', 'strict': True}), id='first=v2_mapped,second=v2_mapped'),
     ],
 )
 def test_HM_PAIR_DOUBLE_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -120,10 +120,10 @@ def test_HM_PAIR_DOUBLE_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str,
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'overlap': 'head'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='overlap=head'),
-        pytest.param({'overlap': 'tail'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='overlap=tail'),
-        pytest.param({'overlap': 'inside'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='overlap=inside'),
-        pytest.param({'overlap': 'around'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='overlap=around'),
+        pytest.param(({'overlap': 'head'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}), id='overlap=head'),
+        pytest.param(({'overlap': 'tail'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}), id='overlap=tail'),
+        pytest.param(({'overlap': 'inside'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}), id='overlap=inside'),
+        pytest.param(({'overlap': 'around'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}), id='overlap=around'),
     ],
 )
 def test_HM_PAIR_OVERLAP_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -136,8 +136,8 @@ def test_HM_PAIR_OVERLAP_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'api': 'v1'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='api=v1'),
-        pytest.param({'api': 'v2_mapped'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='api=v2_mapped'),
+        pytest.param(({'api': 'v1'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}), id='api=v1'),
+        pytest.param(({'api': 'v2_mapped'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}), id='api=v2_mapped'),
     ],
 )
 def test_HM_PAIR_GETDEVPTR_AFTER_UNREG(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -150,8 +150,8 @@ def test_HM_PAIR_GETDEVPTR_AFTER_UNREG(acl: Any, case: tuple[dict[str, Any], dic
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'flag': 'pinned'}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}, id='flag=pinned'),
-        pytest.param({'flag': 'pinned_mapped'}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}, id='flag=pinned_mapped'),
+        pytest.param(({'flag': 'pinned'}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}), id='flag=pinned'),
+        pytest.param(({'flag': 'pinned_mapped'}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}), id='flag=pinned_mapped'),
     ],
 )
 def test_HM_PAIR_V2_PINNED_ON_PINNED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -164,8 +164,8 @@ def test_HM_PAIR_V2_PINNED_ON_PINNED(acl: Any, case: tuple[dict[str, Any], dict[
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'flag': 'pinned'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='flag=pinned'),
-        pytest.param({'flag': 'pinned_mapped'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='flag=pinned_mapped'),
+        pytest.param(({'flag': 'pinned'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}), id='flag=pinned'),
+        pytest.param(({'flag': 'pinned_mapped'}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}), id='flag=pinned_mapped'),
     ],
 )
 def test_HM_PAIR_V2_PINNED_NO_MAPPED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -178,7 +178,7 @@ def test_HM_PAIR_V2_PINNED_NO_MAPPED(acl: Any, case: tuple[dict[str, Any], dict[
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'threads': 8, 'rounds': 20}, {'code': 'ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED', 'value': 507910, 'provenance': 'runtime-source', 'strict': True}, id='threads=8,rounds=20'),
+        pytest.param(({'threads': 8, 'rounds': 20}, {'code': 'ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED', 'value': 507910, 'provenance': 'runtime-source', 'strict': True}), id='threads=8,rounds=20'),
     ],
 )
 def test_HM_PAIR_CONCURRENT_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -191,7 +191,7 @@ def test_HM_PAIR_CONCURRENT_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'chunk': 16777216}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}, id='chunk=16777216'),
+        pytest.param(({'chunk': 16777216}, {'code': None, 'value': None, 'provenance': 'unspecified', 'strict': False}), id='chunk=16777216'),
     ],
 )
 def test_HM_PAIR_EXHAUSTION(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -204,10 +204,10 @@ def test_HM_PAIR_EXHAUSTION(acl: Any, case: tuple[dict[str, Any], dict[str, Any]
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'api': 'v1', 'option': 'iomemory'}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}, id='api=v1,option=iomemory'),
-        pytest.param({'api': 'v1', 'option': 'readonly'}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}, id='api=v1,option=readonly'),
-        pytest.param({'api': 'v2', 'option': 'iomemory'}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}, id='api=v2,option=iomemory'),
-        pytest.param({'api': 'v2', 'option': 'readonly'}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}, id='api=v2,option=readonly'),
+        pytest.param(({'api': 'v1', 'option': 'iomemory'}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}), id='api=v1,option=iomemory'),
+        pytest.param(({'api': 'v1', 'option': 'readonly'}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}), id='api=v1,option=readonly'),
+        pytest.param(({'api': 'v2', 'option': 'iomemory'}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}), id='api=v2,option=iomemory'),
+        pytest.param(({'api': 'v2', 'option': 'readonly'}, {'code': None, 'value': None, 'provenance': 'documented', 'strict': False}), id='api=v2,option=readonly'),
     ],
 )
 def test_HM_REG_RESERVED_TYPES(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -220,8 +220,8 @@ def test_HM_REG_RESERVED_TYPES(acl: Any, case: tuple[dict[str, Any], dict[str, A
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'api': 'v1'}, None, id='api=v1'),
-        pytest.param({'api': 'v2_mapped'}, None, id='api=v2_mapped'),
+        pytest.param(({'api': 'v1'}, None), id='api=v1'),
+        pytest.param(({'api': 'v2_mapped'}, None), id='api=v2_mapped'),
     ],
 )
 def test_HM_REG_PAGEABLE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -234,8 +234,8 @@ def test_HM_REG_PAGEABLE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | 
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'api': 'v1'}, {'code': 'ACL_ERROR_RT_DRV_INTERNAL_ERROR', 'value': 507899, 'provenance': 'field-report', 'strict': True}, id='api=v1'),
-        pytest.param({'api': 'v2_mapped'}, {'code': 'ACL_ERROR_RT_DRV_INTERNAL_ERROR', 'value': 507899, 'provenance': 'field-report', 'strict': True}, id='api=v2_mapped'),
+        pytest.param(({'api': 'v1'}, {'code': 'ACL_ERROR_RT_DRV_INTERNAL_ERROR', 'value': 507899, 'provenance': 'field-report', 'strict': True}), id='api=v1'),
+        pytest.param(({'api': 'v2_mapped'}, {'code': 'ACL_ERROR_RT_DRV_INTERNAL_ERROR', 'value': 507899, 'provenance': 'field-report', 'strict': True}), id='api=v2_mapped'),
     ],
 )
 def test_HM_REG_KERNEL_LEGACY(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:

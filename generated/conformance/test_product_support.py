@@ -14,15 +14,15 @@ from conformance.checks import product_support as checks
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'interface': 'aclrtMallocHost'}, None, id='interface=aclrtMallocHost'),
-        pytest.param({'interface': 'aclrtMallocHostWithCfg'}, None, id='interface=aclrtMallocHostWithCfg'),
-        pytest.param({'interface': 'aclrtFreeHost'}, None, id='interface=aclrtFreeHost'),
-        pytest.param({'interface': 'aclrtFreeHostWithDevSync'}, None, id='interface=aclrtFreeHostWithDevSync'),
-        pytest.param({'interface': 'aclrtHostRegister'}, None, id='interface=aclrtHostRegister'),
-        pytest.param({'interface': 'aclrtHostRegisterV2'}, None, id='interface=aclrtHostRegisterV2'),
-        pytest.param({'interface': 'aclrtHostGetDevicePointer'}, None, id='interface=aclrtHostGetDevicePointer'),
-        pytest.param({'interface': 'aclrtHostMemMapCapabilities'}, None, id='interface=aclrtHostMemMapCapabilities'),
-        pytest.param({'interface': 'aclrtHostUnregister'}, None, id='interface=aclrtHostUnregister'),
+        pytest.param(({'interface': 'aclrtMallocHost'}, None), id='interface=aclrtMallocHost'),
+        pytest.param(({'interface': 'aclrtMallocHostWithCfg'}, None), id='interface=aclrtMallocHostWithCfg'),
+        pytest.param(({'interface': 'aclrtFreeHost'}, None), id='interface=aclrtFreeHost'),
+        pytest.param(({'interface': 'aclrtFreeHostWithDevSync'}, None), id='interface=aclrtFreeHostWithDevSync'),
+        pytest.param(({'interface': 'aclrtHostRegister'}, None), id='interface=aclrtHostRegister'),
+        pytest.param(({'interface': 'aclrtHostRegisterV2'}, None), id='interface=aclrtHostRegisterV2'),
+        pytest.param(({'interface': 'aclrtHostGetDevicePointer'}, None), id='interface=aclrtHostGetDevicePointer'),
+        pytest.param(({'interface': 'aclrtHostMemMapCapabilities'}, None), id='interface=aclrtHostMemMapCapabilities'),
+        pytest.param(({'interface': 'aclrtHostUnregister'}, None), id='interface=aclrtHostUnregister'),
     ],
 )
 def test_HM_PROD_SUPPORT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:

@@ -14,8 +14,8 @@ from conformance.checks import sync as checks
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'api': 'malloc'}, None, id='api=malloc'),
-        pytest.param({'api': 'malloc_cfg'}, None, id='api=malloc_cfg'),
+        pytest.param(({'api': 'malloc'}, None), id='api=malloc'),
+        pytest.param(({'api': 'malloc_cfg'}, None), id='api=malloc_cfg'),
     ],
 )
 def test_HM_SYNC_MALLOC_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -28,7 +28,7 @@ def test_HM_SYNC_MALLOC_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[s
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'size': 4096}, None, id='size=4096'),
+        pytest.param(({'size': 4096}, None), id='size=4096'),
     ],
 )
 def test_HM_SYNC_FREE_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -41,8 +41,8 @@ def test_HM_SYNC_FREE_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[str
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'size': 4096}, None, id='size=4096'),
-        pytest.param({'size': 1048576}, None, id='size=1048576'),
+        pytest.param(({'size': 4096}, None), id='size=4096'),
+        pytest.param(({'size': 1048576}, None), id='size=1048576'),
     ],
 )
 def test_HM_SYNC_DEVSYNC_WAITS(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -55,8 +55,8 @@ def test_HM_SYNC_DEVSYNC_WAITS(acl: Any, case: tuple[dict[str, Any], dict[str, A
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'streams': 2}, None, id='streams=2'),
-        pytest.param({'streams': 3}, None, id='streams=3'),
+        pytest.param(({'streams': 2}, None), id='streams=2'),
+        pytest.param(({'streams': 3}, None), id='streams=3'),
     ],
 )
 def test_HM_SYNC_DEVSYNC_ALL_STREAMS(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:

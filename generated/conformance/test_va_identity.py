@@ -14,8 +14,8 @@ from conformance.checks import va_identity as checks
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'size': 4096}, None, id='size=4096'),
-        pytest.param({'size': 2097152}, None, id='size=2097152'),
+        pytest.param(({'size': 4096}, None), id='size=4096'),
+        pytest.param(({'size': 2097152}, None), id='size=2097152'),
     ],
 )
 def test_HM_VA_IDENTITY(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -28,7 +28,7 @@ def test_HM_VA_IDENTITY(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | N
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'size': 4096}, {'code': 'ACL_ERROR_RT_FEATURE_NOT_SUPPORT', 'value': 207000, 'provenance': 'runtime-source', 'strict': True}, id='size=4096'),
+        pytest.param(({'size': 4096}, {'code': 'ACL_ERROR_RT_FEATURE_NOT_SUPPORT', 'value': 207000, 'provenance': 'runtime-source', 'strict': True}), id='size=4096'),
     ],
 )
 def test_HM_VA_UNSUPPORTED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -41,10 +41,10 @@ def test_HM_VA_UNSUPPORTED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'api': 'v1', 'pages': 1}, None, id='api=v1,pages=1'),
-        pytest.param({'api': 'v1', 'pages': 3}, None, id='api=v1,pages=3'),
-        pytest.param({'api': 'v2_mapped', 'pages': 1}, None, id='api=v2_mapped,pages=1'),
-        pytest.param({'api': 'v2_mapped', 'pages': 3}, None, id='api=v2_mapped,pages=3'),
+        pytest.param(({'api': 'v1', 'pages': 1}, None), id='api=v1,pages=1'),
+        pytest.param(({'api': 'v1', 'pages': 3}, None), id='api=v1,pages=3'),
+        pytest.param(({'api': 'v2_mapped', 'pages': 1}, None), id='api=v2_mapped,pages=1'),
+        pytest.param(({'api': 'v2_mapped', 'pages': 3}, None), id='api=v2_mapped,pages=3'),
     ],
 )
 def test_HM_VA_DEVPTR_CONSISTENT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -57,7 +57,7 @@ def test_HM_VA_DEVPTR_CONSISTENT(acl: Any, case: tuple[dict[str, Any], dict[str,
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param({'direction': 'to_devptr'}, {'code': None, 'value': None, 'provenance': 'field-report', 'strict': False}, id='direction=to_devptr'),
+        pytest.param(({'direction': 'to_devptr'}, {'code': None, 'value': None, 'provenance': 'field-report', 'strict': False}), id='direction=to_devptr'),
     ],
 )
 def test_HM_VA_DEVPTR_HOST_ONLY(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
