@@ -112,13 +112,15 @@ def allure_crash_result(result: CaseResult, rule: Mapping[str, Any], nodeid: str
                         environment: Mapping[str, Any]) -> dict[str, Any]:
     """An Allure result for a case whose process died (no worker was left to write one)."""
     now = int(time.time() * 1000)
+    case = next((c for c in rule.get("cases", []) if c["case_id"] == result.case_id), {})
+    params = case.get("params") or {}
     labels = allure_labels(rule, environment.get("product_family"))
     labels += [("outcome", result.outcome.value), ("category", result.category.value if result.category else ""),
                ("framework", "pytest")]
     return {
         "uuid": str(uuid.uuid4()),
         "historyId": hashlib.md5(nodeid.encode()).hexdigest(),
-        "testCaseId": hashlib.md5(nodeid.split("[")[0].encode()).hexdigest(),
+        "testCaseId": hashlib.md5(nodeid.encode()).hexdigest(),
         "name": nodeid.rsplit("::", 1)[-1],
         "fullName": nodeid,
         "status": "broken",
@@ -128,7 +130,7 @@ def allure_crash_result(result: CaseResult, rule: Mapping[str, Any], nodeid: str
         "stop": now,
         "labels": [{"name": n, "value": v} for n, v in labels if v],
         "links": [{"type": "link", "url": rule["doc_url"], "name": rule.get("doc_ref")}] if rule.get("doc_url") else [],
-        "parameters": [],
+        "parameters": [{"name": name, "value": repr(value)} for name, value in params.items()],
     }
 
 
