@@ -43,5 +43,17 @@ test: $(STAMP) check-generated lint sim sim-asan ## run every test (unit, simula
 conformance: $(STAMP) sim generate ## run the suite (ACL_LIB=... for a real library) and render the report
 	$(PY) -m conformance run --acl-lib $(ACL_LIB) -n $(JOBS)
 
+selftest: $(STAMP) sim ## prove the suite: no false alarm on the faithful simulator, every fault caught
+	$(PY) -m conformance selftest
+
+FAIL_ON ?= regression
+EXPECTATIONS ?=
+certify: $(STAMP) sim generate ## certify ACL_LIB with the full suite into reports/certification/; exit 1 when NOT CERTIFIED
+	$(PY) -m conformance certify --acl-lib $(ACL_LIB) -n $(JOBS) $(foreach f,$(EXPECTATIONS),--expectations $(f)) $(if $(BASELINE),--baseline $(BASELINE))
+
+gate: $(STAMP) ## compare BASELINE and CANDIDATE runs (bundles or summary.json); exit 1 on a regression
+	@test -n "$(BASELINE)" -a -n "$(CANDIDATE)" || { echo "usage: make gate BASELINE=... CANDIDATE=... [FAIL_ON=...]"; exit 2; }
+	$(PY) -m conformance compare $(BASELINE) $(CANDIDATE) --fail-on $(FAIL_ON)
+
 clean: ## remove build outputs and reports
 	rm -rf build reports/allure-results reports/allure-report reports/*.json reports/*.xml

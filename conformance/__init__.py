@@ -1,0 +1,1 @@
+"""ACL host-memory conformance harness: pytest plugin, checks, reports, self-test, certification."""

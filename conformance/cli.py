@@ -42,7 +42,8 @@ class Subcommand:
 SUBCOMMANDS: dict[str, str] = {
     "run": "conformance.cli:RUN",
     "certify": "conformance.certify:main",
-    "verify": "conformance.verify:main",
+    "verify": "conformance.certify:verify_main",
+    "gate": "conformance.compare:main",
     "compare": "conformance.compare:main",
     "selftest": "conformance.selftest:main",
 }
