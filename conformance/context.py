@@ -33,6 +33,10 @@ class WrongErrorCode(SpecViolation):
     """The backend failed as the spec says, but with another aclError than documented."""
 
 
+class CallTimeout(SpecViolation):
+    """A call did not return within its bound: the backend hangs, or waits where it must not."""
+
+
 class HarnessError(RuntimeError):
     """The harness itself could not set a case up (not a verdict on the backend)."""
 
@@ -278,7 +282,7 @@ class AclContext:
         """Run ``fn`` and fail the case if it does not return within ``seconds``."""
         call = self.start(fn, name=what)
         if not call.wait(seconds):
-            raise SpecViolation(f"{what} did not return within {seconds:.1f} s")
+            raise CallTimeout(f"{what} did not return within {seconds:.1f} s")
         return call.value()
 
     # ---- teardown ----

@@ -101,13 +101,15 @@ class CaseResult:
 def exception_kind(exc: BaseException) -> str:
     """The name the classifier keys on: the harness's violation types by name, else the type name."""
     names = [cls.__name__ for cls in type(exc).__mro__]
-    for known in ("WrongErrorCode", "SpecViolation", "HarnessError"):
+    for known in ("CallTimeout", "WrongErrorCode", "SpecViolation", "HarnessError"):
         if known in names:
             return known
     return type(exc).__name__
 
 
 def _failure(phase: PhaseResult) -> tuple[Outcome, Category]:
+    if phase.exception == "CallTimeout":
+        return Outcome.FAIL, Category.TIMEOUT
     if phase.exception == "WrongErrorCode":
         return Outcome.FAIL, Category.WRONG_ERROR_CODE
     if phase.exception == "SpecViolation":

@@ -1,4 +1,4 @@
-# Generated from spec b2e3722627e072cd by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 412f4a3b82a16f4d by codegen; do not edit. Regenerate: python -m codegen generate
 """cffi ABI-mode bindings of the ACL host-memory interfaces and the harness calls.
 
 ``load(path)`` opens a library (the real libascendcl.so or the simulator) and returns an
@@ -18,7 +18,7 @@ from typing import Any
 
 from cffi import FFI
 
-SPEC_HASH = 'b2e3722627e072cd'
+SPEC_HASH = '412f4a3b82a16f4d'
 
 CDEF = r"""
 /* ---- typedefs ---- */

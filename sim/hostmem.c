@@ -525,7 +525,7 @@ SIM_EXPORT aclError aclrtFreeHost(void *hostPtr)
     if (rc != ACL_SUCCESS) {
         return rc;
     }
-    if (aclsim_fault(ACLSIM_FAULT_HANG_IN_FREE)) {
+    if (aclsim_fault(ACLSIM_FAULT_HANG_IN_FREE) && sim_device_busy(dev)) {
         for (;;) {
             pause();
         }

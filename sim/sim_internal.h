@@ -108,6 +108,8 @@ SIM_INTERNAL uint64_t sim_reg_live_count(void);
 /* Waits for every stream of device dev (only the oldest one when
  * only_first is set). */
 SIM_INTERNAL void sim_sync_device(int dev, int only_first);
+/* Whether any stream of the device has queued or running tasks. */
+SIM_INTERNAL int sim_device_busy(int dev);
 SIM_INTERNAL void sim_streams_shutdown(void);
 SIM_INTERNAL void sim_device_release(int dev);
 SIM_INTERNAL uint64_t sim_stream_live_count(void);

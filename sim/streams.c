@@ -287,6 +287,22 @@ void sim_sync_device(int dev, int only_first)
     free(list);
 }
 
+int sim_device_busy(int dev)
+{
+    int busy = 0;
+    pthread_mutex_lock(&streams_lock);
+    for (simStream *s = g_streams; s != NULL && !busy; s = s->next) {
+        if (s->device != dev) {
+            continue;
+        }
+        pthread_mutex_lock(&s->lock);
+        busy = s->head != NULL || s->running;
+        pthread_mutex_unlock(&s->lock);
+    }
+    pthread_mutex_unlock(&streams_lock);
+    return busy;
+}
+
 uint64_t sim_stream_live_count(void)
 {
     pthread_mutex_lock(&streams_lock);

@@ -6,7 +6,7 @@ from typing import Any
 
 from generated import acl_bindings as acl
 
-from ..context import AclContext
+from ..context import AclContext, CallTimeout
 from ..samples import adopt_result, call_raw, valid_arguments
 from .verdicts import failed
 
@@ -60,7 +60,7 @@ def no_device(ctx: AclContext, *, call: str, expect: dict[str, Any] | None) -> N
     }
     thread = ctx.start(calls[call], name="no-device", set_device=False)
     if not thread.wait(ctx.timeout):
-        raise AssertionError(f"{call} from a thread without a device did not return")
+        raise CallTimeout(f"{call} from a thread without a device did not return within {ctx.timeout:.0f} s")
     result = thread.value()
     code = result[0] if isinstance(result, tuple) else result
     if code == 0:

@@ -9,7 +9,7 @@ import pytest
 
 from generated import acl_bindings as acl
 
-from ..context import PAGE, AclContext
+from ..context import PAGE, AclContext, CallTimeout
 from .memory import allocate, pattern, read, write
 from .verdicts import failed, holds, succeeded
 
@@ -179,7 +179,8 @@ def concurrent_register(ctx: AclContext, *, threads: int, rounds: int, expect: d
         calls = [ctx.start(contender, name=f"register-{i}") for i in range(threads)]
         codes = []
         for call in calls:
-            holds(call.wait(ctx.timeout), f"round {round_ + 1}: a racing registration did not return")
+            if not call.wait(ctx.timeout):
+                raise CallTimeout(f"round {round_ + 1}: a racing registration did not return")
             codes.append(call.value())
         winners = codes.count(0)
         if winners:

@@ -6,7 +6,7 @@ from typing import Any
 
 from generated import acl_bindings as acl
 
-from ..context import AclContext, SpecViolation
+from ..context import AclContext, CallTimeout, SpecViolation
 from .memory import pattern, read, write
 from .verdicts import holds, succeeded
 
@@ -66,8 +66,9 @@ def _devsync_free(ctx: AclContext, ptr: int, blocker: Any, what: str) -> None:
         blocker.open()
         raise SpecViolation(f"aclrtFreeHostWithDevSync returned ({call.value()}) while {what} was still pending")
     blocker.open()
-    holds(call.wait(ctx.timeout), f"aclrtFreeHostWithDevSync did not return within {ctx.timeout:.0f} s "
-                                  "after the blocked stream was released")
+    if not call.wait(ctx.timeout):
+        raise CallTimeout(f"aclrtFreeHostWithDevSync did not return within {ctx.timeout:.0f} s "
+                          "after the blocked stream was released")
     succeeded(call.value(), "aclrtFreeHostWithDevSync")
     ctx.forget_host(ptr)
 

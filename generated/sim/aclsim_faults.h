@@ -1,4 +1,4 @@
-/* Generated from spec b2e3722627e072cd by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 412f4a3b82a16f4d by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The simulator's fault switches, from spec/faults.yaml. Enable with
  * ACLSIM_FAULTS=name[,name...]; each breaks the rules named in its comment. */
 #ifndef ACLSIM_FAULTS_GENERATED_H
@@ -52,7 +52,7 @@ typedef enum {
     ACLSIM_FAULT_PROD_REGISTER_MISSING = 44, /* HM-PROD-SUPPORT: aclrtHostRegisterV2 answers ACL_ERROR_RT_FEATURE_NOT_SUPPORT on a product that supports it. */
     ACLSIM_FAULT_PROD_REGISTER_EXTRA = 45, /* HM-PROD-SUPPORT: aclrtHostRegister succeeds on a product that does not support it. */
     ACLSIM_FAULT_CRASH_IN_REGISTER = 46, /* HM-PAIR-REG-UNREG: aclrtHostRegister raises SIGSEGV. */
-    ACLSIM_FAULT_HANG_IN_FREE = 47, /* HM-PAIR-MALLOC-FREE: aclrtFreeHost blocks forever. */
+    ACLSIM_FAULT_HANG_IN_FREE = 47, /* HM-SYNC-FREE-NO-IMPLICIT: aclrtFreeHost deadlocks (blocks forever) when a stream of the current device has pending tasks. */
     ACLSIM_FAULT_COUNT = 48
 } aclsimFaultId;
 

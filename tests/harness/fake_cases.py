@@ -35,6 +35,19 @@ def test_HM_PAIR_REG_UNREG(acl: Any, case: Any) -> None:
     acl.forget_registration(ptr)
 
 
+@pytest.mark.acl_rule("HM-SYNC-FREE-NO-IMPLICIT")
+@pytest.mark.parametrize("case", [pytest.param(({"size": 4096}, None), id="size=4096")])
+def test_HM_SYNC_FREE_NO_IMPLICIT(acl: Any, case: Any) -> None:
+    ptr = acl.host_alloc(4096)
+    blocker = acl.block(acl.stream())
+    blocker.entered.wait(acl.timeout)
+    # Called directly, not through a bounded helper: with the hang_in_free fault this never
+    # returns, and only the plugin's hard per-case timeout can end the case.
+    acl.lib.aclrtFreeHost(ptr)
+    acl.forget_host(ptr)
+    blocker.open()
+
+
 @pytest.mark.acl_rule("HM-INVAL-FREE-HOST")
 @pytest.mark.parametrize("case", [pytest.param(({"hostPtr": None}, None), id="hostPtr=NULL")])
 def test_HM_INVAL_FREE_HOST(acl: Any, case: Any) -> None:

@@ -10,6 +10,7 @@ from conftest import child_env, run_fake
 
 ALIGN = "HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]"
 REG = "HM-PAIR-REG-UNREG[api=v1]"
+SYNC_FREE = "HM-SYNC-FREE-NO-IMPLICIT[size=4096]"
 FREE_NULL = "HM-INVAL-FREE-HOST[hostPtr=NULL]"
 
 
@@ -18,13 +19,13 @@ def test_serial_run_reports(sim_built, fake_suite, tmp_path):
     run = run_fake(fake_suite, report, "--junitxml", str(report / "junit.xml"))
     assert run.returncode == 0, run.output
     ran = run.ran()
-    assert {c["outcome"] for c in ran.values()} == {"PASS"} and len(ran) == 5
+    assert {c["outcome"] for c in ran.values()} == {"PASS"} and len(ran) == 6
     summary = run.summary
     assert summary["environment"]["product_family"] == "atlas_a2"
     assert summary["environment"]["cann_version"] and summary["environment"]["library_sha256"]
     assert summary["rules"]["HM-CAP-STABLE"]["outcome"] == "ERROR"  # not collected: never silently dropped
     results = list((report / "allure-results").glob("*-result.json"))
-    assert len(results) == 5
+    assert len(results) == 6
     data = json.loads(results[0].read_text())
     labels = {(label["name"], label["value"]) for label in data["labels"]}
     assert ("epic", "Host memory") in labels and ("outcome", "PASS") in labels
@@ -67,14 +68,14 @@ def test_crash_and_hang_are_isolated(sim_built, fake_suite, tmp_path):
     crash = run_fake(fake_suite, tmp_path / "c", "-n", "2", env=child_env(ACLSIM_FAULTS="crash_in_register"))
     cases = crash.ran()
     assert (cases[REG]["outcome"], cases[REG]["category"]) == ("ERROR", "crash"), cases[REG]
-    assert all(c["outcome"] == "PASS" for cid, c in cases.items() if cid != REG) and len(cases) == 5
+    assert all(c["outcome"] == "PASS" for cid, c in cases.items() if cid != REG) and len(cases) == 6
     crashed = [json.loads(p.read_text()) for p in (tmp_path / "c" / "allure-results").glob("*-result.json")]
     assert any(r["status"] == "broken" and "[crash]" in r["statusDetails"]["message"] for r in crashed)
 
-    hang = run_fake(fake_suite, tmp_path / "h", "-n", "2", "--acl-timeout", "0.5", "-k", "REG_UNREG or FREE_HOST",
-                    env=child_env(ACLSIM_FAULTS="hang_in_free"))
+    hang = run_fake(fake_suite, tmp_path / "h", "-n", "2", "--acl-timeout", "0.5",
+                    "-k", "FREE_NO_IMPLICIT or FREE_HOST", env=child_env(ACLSIM_FAULTS="hang_in_free"))
     cases = hang.ran()
-    assert (cases[REG]["outcome"], cases[REG]["category"]) == ("ERROR", "timeout"), cases[REG]
+    assert (cases[SYNC_FREE]["outcome"], cases[SYNC_FREE]["category"]) == ("ERROR", "timeout"), cases[SYNC_FREE]
     assert cases[FREE_NULL]["outcome"] == "PASS"
 
 

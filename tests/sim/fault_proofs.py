@@ -286,10 +286,9 @@ PROOFS: dict[str, str] = {
         register(p, PAGE)
         print("survived")
     """,
-    "hang_in_free": """
-        init()
-        p = malloc_host(64)
+    "hang_in_free": _with_stream("""
+        init(); p = malloc_host(64); blocked_stream(0.3)
         lib.aclrtFreeHost(p)
         print("returned")
-    """,
+    """),
 }

@@ -145,15 +145,14 @@ def test_given_mlock_limit_when_allocating_then_unlocked_counted_and_warned_once
 
 
 def test_given_real_rlimit_when_not_root_then_mlock_degrades(run_sim):
-    import os
-
-    import pytest
-
-    if os.geteuid() == 0:
-        pytest.skip("root ignores RLIMIT_MEMLOCK; covered by ACLSIM_MLOCK_LIMIT")
+    # Root ignores RLIMIT_MEMLOCK (CAP_IPC_LOCK), so the scenario drops to an unprivileged
+    # user first when it runs as root.
     r = run_sim("""
-        import resource
+        import os, resource
         resource.setrlimit(resource.RLIMIT_MEMLOCK, (0, 0))
+        if os.geteuid() == 0:
+            os.setgid(65534)
+            os.setuid(65534)
         init()
         p = malloc_host(1 << 20)
         assert stats().unlocked_host_allocs == 1
