@@ -13,6 +13,8 @@ NEIGHBOURS = 3
 
 def _same(address: int, wanted: bytes, what: str) -> None:
     actual = read(address, len(wanted))
+    if actual == wanted:
+        return
     offset = first_difference(actual, wanted)
     if offset >= 0:
         raise SpecViolation(f"{what}: byte {offset} of {len(wanted)} at {address:#x} is {actual[offset]:#04x}, "

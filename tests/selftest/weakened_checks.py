@@ -1,0 +1,20 @@
+"""A pytest plugin that weakens the alignment checks into ones that cannot fail.
+
+Used by the self-test's own tests: with it loaded, a fault that breaks alignment must
+survive, and the self-test must say so and fail.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def pytest_configure(config: Any) -> None:
+    """Replace the alignment checks with no-ops before any case runs."""
+    from conformance.checks import alignment
+
+    def accept_anything(*_args: Any, **_kwargs: Any) -> None:
+        return None
+
+    alignment.alloc_alignment = accept_anything
+    alignment.live_alignment = accept_anything
