@@ -8,7 +8,7 @@ ACL_LIB ?= build/sim/libascendcl.so
 JOBS ?= auto
 
 .DEFAULT_GOAL := help
-.PHONY: help setup generate check-generated lint sim sim-asan test conformance selftest certify gate bench clean
+.PHONY: help setup node generate check-generated lint sim sim-asan test conformance selftest certify gate bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -37,10 +37,18 @@ sim: ## build the reference simulator into build/sim/libascendcl.so
 sim-asan: ## build the simulator with ASan/UBSan into build/sim-asan/
 	$(MAKE) -C sim asan
 
-test: $(STAMP) check-generated lint sim sim-asan ## run every test (unit, simulator, suite, self-test)
-	$(PY) -m pytest -n 2 tests
+NODE_STAMP := node_modules/.package-lock.json
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
 
-conformance: $(STAMP) sim generate ## run the suite (ACL_LIB=... for a real library) and render the report
+node: $(NODE_STAMP) ## install the pinned Allure 3 renderer (npm ci)
+
+test: $(STAMP) $(NODE_STAMP) check-generated lint sim sim-asan ## run every test (unit, simulator, harness, certification, self-test)
+	$(PY) -m pytest -n 2 tests
+	ACLSIM_LIB=build/sim-asan/libascendcl.so $(PY) -m pytest -n 2 -q tests/sim
+	$(PY) -m conformance selftest
+
+conformance: $(STAMP) $(NODE_STAMP) sim generate ## run the suite (ACL_LIB=... for a real library) and render the report
 	$(PY) -m conformance run --acl-lib $(ACL_LIB) -n $(JOBS)
 
 selftest: $(STAMP) sim ## prove the suite: no false alarm on the faithful simulator, every fault caught
@@ -48,7 +56,7 @@ selftest: $(STAMP) sim ## prove the suite: no false alarm on the faithful simula
 
 FAIL_ON ?= regression
 EXPECTATIONS ?=
-certify: $(STAMP) sim generate ## certify ACL_LIB with the full suite into reports/certification/; exit 1 when NOT CERTIFIED
+certify: $(STAMP) $(NODE_STAMP) sim generate ## certify ACL_LIB with the full suite into reports/certification/; exit 1 when NOT CERTIFIED
 	$(PY) -m conformance certify --acl-lib $(ACL_LIB) -n $(JOBS) $(foreach f,$(EXPECTATIONS),--expectations $(f)) $(if $(BASELINE),--baseline $(BASELINE))
 
 gate: $(STAMP) ## compare BASELINE and CANDIDATE runs (bundles or summary.json); exit 1 on a regression
@@ -57,3 +65,6 @@ gate: $(STAMP) ## compare BASELINE and CANDIDATE runs (bundles or summary.json);
 
 clean: ## remove build outputs and reports
 	rm -rf build reports/allure-results reports/allure-report reports/*.json reports/*.xml
+
+bench: $(STAMP) sim ## measure generation time and the suite's serial vs parallel wall time
+	$(PY) bench/bench.py

@@ -1,0 +1,77 @@
+"""Benchmarks: code generation time and the suite's wall time, serial vs parallel.
+
+Speed claims in README come from here. Each figure is the median of several repetitions,
+and the serial/parallel comparison is made within one invocation, because absolute times
+on shared machines drift between runs; ratios measured side by side are what to compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _timed(cmd: list[str], env: dict[str, str] | None = None) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, cwd=ROOT, env={**os.environ, **(env or {})}, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def bench_generate(repeats: int) -> dict[str, float]:
+    """In-process generation (load + validate + render) and the full CLI, in seconds."""
+    sys.path.insert(0, str(ROOT))
+    from codegen.load import load_spec
+    from codegen.render import render_all
+
+    inproc = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        render_all(load_spec(ROOT / "spec"))
+        inproc.append(time.perf_counter() - start)
+    with tempfile.TemporaryDirectory() as out:
+        cli = [_timed([sys.executable, "-m", "codegen", "generate", "--out", out]) for _ in range(repeats)]
+    return {"generate_in_process_s": statistics.median(inproc), "generate_cli_s": statistics.median(cli)}
+
+
+def bench_suite(repeats: int, lib: str) -> dict[str, float]:
+    """Wall time of the whole suite against ``lib``: one xdist worker vs ``-n auto``."""
+    results: dict[str, list[float]] = {"serial": [], "parallel": []}
+    with tempfile.TemporaryDirectory() as out:
+        for _ in range(repeats):
+            for label, workers in (("serial", "1"), ("parallel", "auto")):
+                cmd = [sys.executable, "-m", "conformance", "run", "--no-html", "-n", workers,
+                       "--acl-lib", lib, "--acl-report-dir", f"{out}/{label}"]
+                results[label].append(_timed(cmd))
+    serial, parallel = statistics.median(results["serial"]), statistics.median(results["parallel"])
+    return {"suite_serial_s": serial, "suite_parallel_s": parallel, "parallel_speedup": serial / parallel}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmarks, print them and write reports/bench.json."""
+    parser = argparse.ArgumentParser(prog="python bench/bench.py", description=__doc__)
+    parser.add_argument("--repeats", type=int, default=3, help="repetitions per figure (median is kept)")
+    parser.add_argument("--acl-lib", default=str(ROOT / "build" / "sim" / "libascendcl.so"))
+    args = parser.parse_args(argv)
+    figures = {**bench_generate(args.repeats * 2), **bench_suite(args.repeats, args.acl_lib)}
+    catalog = json.loads((ROOT / "generated" / "catalog.json").read_text())
+    figures["cases"] = sum(len(r["cases"]) for r in catalog["rules"])
+    figures["cpus"] = os.cpu_count() or 1
+    for key, value in figures.items():
+        print(f"{key:>24}: {value:.3f}" if isinstance(value, float) else f"{key:>24}: {value}")
+    out = ROOT / "reports" / "bench.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(figures, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
