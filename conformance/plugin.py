@@ -280,7 +280,7 @@ def acl(request: pytest.FixtureRequest) -> Iterator[Any]:
     backend = _open_backend(state)
     ctx = AclContext(backend.lib, backend.product, device=backend.device, timeout=state.settings.timeout,
                      catalog=state.catalog)
-    _allure_parameters(item)
+    _allure_parameters(item, rule["id"])
     try:
         _check_applicable(ctx, state, rule, backend)
         yield ctx
@@ -291,14 +291,15 @@ def acl(request: pytest.FixtureRequest) -> Iterator[Any]:
             raise HarnessError("teardown could not release everything (leak?): " + "; ".join(problems))
 
 
-def _allure_parameters(item: pytest.Item) -> None:
-    """Show a case's parameters one by one in Allure instead of the raw ``case`` tuple."""
-    callspec = getattr(item, "callspec", None)
-    if callspec is None or "case" not in callspec.params:
-        return
+def _allure_parameters(item: pytest.Item, rule_id: str) -> None:
+    """Title the case by its case ID and show its parameters one by one in Allure."""
     try:
         import allure
     except ImportError:
+        return
+    callspec = getattr(item, "callspec", None)
+    allure.dynamic.title(f"{rule_id}[{callspec.id}]" if callspec is not None else rule_id)
+    if callspec is None or "case" not in callspec.params:
         return
     case = callspec.params["case"]
     params = case[0] if isinstance(case, tuple) and case and isinstance(case[0], dict) else {}

@@ -121,7 +121,7 @@ def allure_crash_result(result: CaseResult, rule: Mapping[str, Any], nodeid: str
         "uuid": str(uuid.uuid4()),
         "historyId": hashlib.md5(nodeid.encode()).hexdigest(),
         "testCaseId": hashlib.md5(nodeid.encode()).hexdigest(),
-        "name": nodeid.rsplit("::", 1)[-1],
+        "name": result.case_id,
         "fullName": nodeid,
         "status": "broken",
         "statusDetails": {"message": f"[{result.category.value if result.category else ''}] {result.message}"},
