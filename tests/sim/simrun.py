@@ -9,73 +9,17 @@ with the right ``ACLSIM_*`` variables, and the script does
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
 import cffi
 
 ROOT = Path(__file__).resolve().parents[2]
-GENERATED_CDEF = ROOT / "generated" / "acl_hostmem.cdef"
+sys.path.insert(0, str(ROOT))
+from generated import acl_bindings as acl  # noqa: E402  (the repository root is not on the path)
 
-# Fallback declarations, used until the code generator has written
-# generated/acl_hostmem.cdef. Only what the tests call is declared.
-FALLBACK_CDEF = """
-typedef int aclError;
-typedef void *aclrtStream;
-typedef void (*aclrtHostFunc)(void *args);
-typedef enum { ACL_HOST_REGISTER_MAPPED = 0, ACL_HOST_REGISTER_IOMEMORY = 4,
-               ACL_HOST_REGISTER_READONLY = 8 } aclrtHostRegisterType;
-typedef enum { ACL_RT_MEM_ATTR_RSV = 0, ACL_RT_MEM_ATTR_MODULE_ID, ACL_RT_MEM_ATTR_DEVICE_ID,
-               ACL_RT_MEM_ATTR_VA_FLAG } aclrtMallocAttrType;
-typedef union { uint16_t moduleId; uint32_t deviceId; uint32_t vaFlag; uint8_t rsv[8]; }
-    aclrtMallocAttrValue;
-typedef struct { aclrtMallocAttrType attr; aclrtMallocAttrValue value; } aclrtMallocAttribute;
-typedef struct { aclrtMallocAttribute *attrs; size_t numAttrs; } aclrtMallocConfig;
-typedef enum { ACL_RT_HAC_TYPE_STARS = 0, ACL_RT_HAC_TYPE_AICPU, ACL_RT_HAC_TYPE_AIC,
-               ACL_RT_HAC_TYPE_AIV, ACL_RT_HAC_TYPE_PCIEDMA, ACL_RT_HAC_TYPE_RDMA,
-               ACL_RT_HAC_TYPE_SDMA, ACL_RT_HAC_TYPE_DVPP, ACL_RT_HAC_TYPE_UDMA,
-               ACL_RT_HAC_TYPE_CCU } aclrtHacType;
-typedef enum { ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED = 0, ACL_RT_HOST_MEM_MAP_SUPPORTED }
-    aclrtHostMemMapCapability;
-typedef enum { ACL_STREAM_STATUS_COMPLETE = 0, ACL_STREAM_STATUS_NOT_READY = 1,
-               ACL_STREAM_STATUS_RESERVED = 0xFFFF } aclrtStreamStatus;
-typedef enum { ACL_MEMCPY_HOST_TO_HOST, ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_DEVICE_TO_HOST,
-               ACL_MEMCPY_DEVICE_TO_DEVICE, ACL_MEMCPY_DEFAULT, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE,
-               ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, ACL_MEMCPY_INTER_DEVICE_TO_DEVICE }
-    aclrtMemcpyKind;
-typedef enum { ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEM_MALLOC_HUGE_ONLY, ACL_MEM_MALLOC_NORMAL_ONLY }
-    aclrtMemMallocPolicy;
-aclError aclInit(const char *configPath);
-aclError aclFinalize(void);
-aclError aclrtSetDevice(int32_t deviceId);
-aclError aclrtResetDevice(int32_t deviceId);
-aclError aclrtGetDeviceCount(uint32_t *count);
-const char *aclrtGetSocName(void);
-aclError aclrtCreateStream(aclrtStream *stream);
-aclError aclrtDestroyStream(aclrtStream stream);
-aclError aclrtSynchronizeStream(aclrtStream stream);
-aclError aclrtSynchronizeDevice(void);
-aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status);
-aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
-aclError aclrtFree(void *devPtr);
-aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count);
-aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
-                     aclrtMemcpyKind kind);
-aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
-                          aclrtMemcpyKind kind, aclrtStream stream);
-aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args);
-aclError aclsysGetVersionStr(char *pkgName, char *versionStr);
-aclError aclrtMallocHost(void **hostPtr, size_t size);
-aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cfg);
-aclError aclrtFreeHost(void *hostPtr);
-aclError aclrtFreeHostWithDevSync(void *hostPtr);
-aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr);
-aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag);
-aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag);
-aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
-                                     aclrtHostMemMapCapability *capabilities);
-aclError aclrtHostUnregister(void *ptr);
-"""
+GENERATED_CDEF = ROOT / "generated" / "acl_hostmem.cdef"
 
 ACLSIM_CDEF = """
 typedef struct {
@@ -89,39 +33,32 @@ int aclsimFaultCount(void);
 const char *aclsimFaultName(int index);
 """
 
-# Error codes and flags (values from the official aclError page).
-SUCCESS = 0
-INVALID_PARAM = 100000
-UNINITIALIZE = 100001
-REPEAT_INITIALIZE = 100002
-REPEAT_FINALIZE = 100037
-RT_INVALID_DEVICEID = 107001
-RT_CONTEXT_NULL = 107002
-RT_STREAM_CONTEXT = 107003
-RT_FEATURE_NOT_SUPPORT = 207000
-RT_MEMORY_ALLOCATION = 207001
-RT_DRV_INTERNAL_ERROR = 507899
-ALREADY_REGISTERED = 507910
-NOT_REGISTERED = 507911
-REG_MAPPED = 0x2
-REG_IOMEMORY = 0x4
-REG_READONLY = 0x8
-REG_PINNED = 0x10000000
+# Error codes and flags under short names, with the spec's values.
+SUCCESS = acl.ACL_SUCCESS
+INVALID_PARAM = acl.ACL_ERROR_INVALID_PARAM
+UNINITIALIZE = acl.ACL_ERROR_UNINITIALIZE
+REPEAT_INITIALIZE = acl.ACL_ERROR_REPEAT_INITIALIZE
+REPEAT_FINALIZE = acl.ACL_ERROR_REPEAT_FINALIZE
+RT_INVALID_DEVICEID = acl.ACL_ERROR_RT_INVALID_DEVICEID
+RT_CONTEXT_NULL = acl.ACL_ERROR_RT_CONTEXT_NULL
+RT_STREAM_CONTEXT = acl.ACL_ERROR_RT_STREAM_CONTEXT
+RT_FEATURE_NOT_SUPPORT = acl.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+RT_MEMORY_ALLOCATION = acl.ACL_ERROR_RT_MEMORY_ALLOCATION
+RT_DRV_INTERNAL_ERROR = acl.ACL_ERROR_RT_DRV_INTERNAL_ERROR
+ALREADY_REGISTERED = acl.ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED
+NOT_REGISTERED = acl.ACL_ERROR_HOST_MEMORY_NOT_REGISTERED
+REG_MAPPED = acl.ACL_HOST_REG_MAPPED
+REG_IOMEMORY = acl.ACL_HOST_REG_IOMEMORY
+REG_READONLY = acl.ACL_HOST_REG_READONLY
+REG_PINNED = acl.ACL_HOST_REG_PINNED
 PAGE = 4096
 VA_WINDOW_BASE = 0x1000000000000
-
-
-def _cdef_text() -> str:
-    """Return the ACL declarations: the generated cdef when present, else the fallback."""
-    if GENERATED_CDEF.is_file():
-        return GENERATED_CDEF.read_text()
-    return FALLBACK_CDEF
 
 
 def load() -> tuple[cffi.FFI, Any]:
     """Build the cffi ABI-mode bindings and open the library named by ACLSIM_LIB."""
     ffi = cffi.FFI()
-    ffi.cdef(_cdef_text())
+    ffi.cdef(GENERATED_CDEF.read_text())
     ffi.cdef(ACLSIM_CDEF)
     lib_path = os.environ.get("ACLSIM_LIB", str(ROOT / "build" / "sim" / "libascendcl.so"))
     return ffi, ffi.dlopen(lib_path)
