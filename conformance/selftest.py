@@ -255,6 +255,9 @@ def print_table(result: dict[str, Any]) -> None:
         print(f"  {problem}")
     print(f"unproven rules: {', '.join(result['unproven_rules']) or 'none'}")
     print(f"self-test {'PASSED' if result['passed'] else 'FAILED'} in {result['seconds']} s")
+    checks = len(result["faults"]) + len(result["faithful_runs"])
+    failed = (len(result["faults"]) - score["killed"]) + len({p.split(":")[0] for p in result["faithful_problems"]})
+    print(f"selftest: {checks - failed} passed, {failed} failed")
 
 
 def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: list[str] | None = None,
