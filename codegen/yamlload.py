@@ -70,6 +70,9 @@ def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> LocList:
 
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+# Dates stay text, so that callers validate them and report a bad one with its line instead
+# of the parser raising a bare ValueError (e.g. for 2026-13-01).
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", yaml.constructor.SafeConstructor.construct_yaml_str)
 
 
 def _shown(character: int | bytes | str) -> str:

@@ -37,7 +37,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+from codegen.yamlload import LocDict, LocList, load_yaml
 
 SCHEMA = "acl-conformance-expectations/1"
 
@@ -66,68 +66,12 @@ class ExpectationError(Exception):
 # --------------------------------------------------------------------------- line-aware YAML
 
 
-class LocDict(dict):
-    """A mapping that knows its line and the line of each key (1-based)."""
-
-    line: int = 1
-    key_lines: dict[str, int]
-
-
-class LocList(list):
-    """A sequence that knows its line and the line of each item (1-based)."""
-
-    line: int = 1
-    item_lines: list[int]
-
-
-class _Loader(yaml.SafeLoader):
-    """SafeLoader that keeps positions, reports duplicate keys and leaves dates as text."""
-
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
-        self.issues: list[tuple[int, str, str]] = []
-
-
-def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> LocDict:
-    loader.flatten_mapping(node)
-    result = LocDict()
-    result.line, result.key_lines = node.start_mark.line + 1, {}
-    for key_node, value_node in node.value:
-        key = str(loader.construct_object(key_node, deep=True))
-        line = key_node.start_mark.line + 1
-        if key in result:
-            loader.issues.append((line, key, f"duplicate key {key!r}"))
-        result[key] = loader.construct_object(value_node, deep=True)
-        result.key_lines[key] = line
-    return result
-
-
-def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> LocList:
-    result = LocList(loader.construct_object(child, deep=True) for child in node.value)
-    result.line, result.item_lines = node.start_mark.line + 1, [c.start_mark.line + 1 for c in node.value]
-    return result
-
-
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
-_Loader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_yaml_str)
-
-
 def _load_yaml(path: Path) -> Any:
     """Parse one file with positions; raises ExpectationError for syntax errors and duplicate keys."""
-    loader = _Loader(path.read_text(encoding="utf-8"))
-    try:
-        data = loader.get_single_data()
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        raise ExpectationError(
-            str(path), mark.line + 1 if mark else 1, "(file)", f"YAML syntax error: {exc.problem}"
-        ) from None
-    finally:
-        loader.dispose()
-    if loader.issues:
-        line, key, message = loader.issues[0]
-        raise ExpectationError(str(path), line, key, message)
+    data, issues = load_yaml(path, str(path))
+    if issues:
+        issue = issues[0]
+        raise ExpectationError(str(path), issue.where.line, issue.where.path or "(file)", issue.message)
     return data
 
 
