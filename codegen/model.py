@@ -7,7 +7,6 @@ interface supports. Templates only lay the answers out.
 
 from __future__ import annotations
 
-import fnmatch
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,12 +108,6 @@ class Enum:
     members: tuple[EnumMember, ...]
     tag: str | None = None
     doc: Doc | None = None
-
-    @property
-    def first_invalid(self) -> int:
-        """The smallest non-negative value that is not a member."""
-        values = {m.value for m in self.members}
-        return next(v for v in range(len(values) + 1) if v not in values)
 
 
 @dataclass(frozen=True)
@@ -271,10 +264,6 @@ class Family:
     rc_form: bool
     confirmed: bool = True
 
-    def matches(self, soc: str) -> bool:
-        """Whether an aclrtGetSocName answer belongs to this family."""
-        return any(fnmatch.fnmatchcase(soc, p) for p in self.soc_patterns)
-
 
 @dataclass(frozen=True)
 class Applicability:
@@ -286,34 +275,6 @@ class Applicability:
     va_flag: bool | None = None
     kernel_at_most: str | None = None
     kernel_above: str | None = None
-
-    def family_applies(self, family: Family) -> bool:
-        """Whether a product family is in scope of the rule."""
-        if self.families and family.id not in self.families:
-            return False
-        if self.rc_form is not None and family.rc_form != self.rc_form:
-            return False
-        return self.va_flag is None or family.va_flag == self.va_flag
-
-    def kernel_applies(self, kernel: str) -> bool:
-        """Whether an OS kernel release (``5.10.0-136``) is in scope of the rule."""
-        version = kernel_tuple(kernel)
-        if self.kernel_at_most is not None and version > kernel_tuple(self.kernel_at_most):
-            return False
-        return self.kernel_above is None or version > kernel_tuple(self.kernel_above)
-
-
-def kernel_tuple(release: str) -> tuple[int, ...]:
-    """Leading numeric components of a kernel release, padded: ``5.10.0-1`` → (5, 10, 0)."""
-    parts: list[int] = []
-    for piece in release.split("-")[0].split("."):
-        digits = "".join(ch for ch in piece if ch.isdigit())
-        if not digits:
-            break
-        parts.append(int(digits))
-    while len(parts) < 3:
-        parts.append(0)
-    return tuple(parts[:3])
 
 
 @dataclass(frozen=True)
@@ -427,14 +388,6 @@ class Spec:
         """The nine interfaces under test."""
         return tuple(i for i in self.interfaces if i.group == "host_memory")
 
-    def interface(self, name: str) -> Interface:
-        """The interface called ``name``."""
-        return next(i for i in self.interfaces if i.name == name)
-
-    def enum(self, name: str) -> Enum:
-        """The enum called ``name``."""
-        return next(e for e in self.enums if e.name == name)
-
     def error(self, name: str) -> ErrorCode:
         """The error code called ``name``."""
         return next(e for e in self.errors if e.name == name)
@@ -442,10 +395,6 @@ class Spec:
     def rule(self, rule_id: str) -> Rule:
         """The rule with ID ``rule_id``."""
         return next(r for r in self.rules if r.id == rule_id)
-
-    def family_for_soc(self, soc: str) -> Family | None:
-        """The first family whose SoC patterns match ``soc``."""
-        return next((f for f in self.families if f.matches(soc)), None)
 
     @property
     def rule_families(self) -> tuple[str, ...]:

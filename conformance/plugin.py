@@ -197,7 +197,7 @@ def _open_backend(state: RunState) -> Backend:
                                "pass --acl-lib)")
         lib = acl.load(settings.lib)
         code = lib.aclInit(None, raw=True)
-        if code not in (0, acl.ERRORS.get("ACL_ERROR_REPEAT_INITIALIZE", (100002,))[0]):
+        if code not in (acl.ACL_SUCCESS, acl.ACL_ERROR_REPEAT_INITIALIZE):
             raise HarnessError(f"aclInit failed: {code} {acl.error_name(code)}")
         count = int(lib.aclrtGetDeviceCount())
         device = settings.device if settings.device is not None else state.worker_index % max(count, 1)
