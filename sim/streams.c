@@ -366,7 +366,9 @@ SIM_EXPORT aclError aclrtDestroyStream(aclrtStream stream)
     return ACL_SUCCESS;
 }
 
-SIM_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream)
+/* Resolves the stream of a synchronising or querying call; a stream of another device is
+ * allowed, the default stream needs a current device. */
+static aclError waited_stream(aclrtStream stream, simStream **out)
 {
     if (!sim_initialized()) {
         return ACL_ERROR_UNINITIALIZE;
@@ -375,9 +377,16 @@ SIM_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream)
     if (stream == NULL && dev < 0) {
         return ACL_ERROR_RT_CONTEXT_NULL;
     }
-    simStream *s = stream_acquire(stream, dev);
-    if (s == NULL) {
-        return ACL_ERROR_INVALID_PARAM;
+    *out = stream_acquire(stream, dev);
+    return *out == NULL ? ACL_ERROR_INVALID_PARAM : ACL_SUCCESS;
+}
+
+SIM_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream)
+{
+    simStream *s = NULL;
+    aclError rc = waited_stream(stream, &s);
+    if (rc != ACL_SUCCESS) {
+        return rc;
     }
     stream_wait(s);
     stream_release(s);
@@ -400,16 +409,10 @@ SIM_EXPORT aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *stat
     if (status == NULL) {
         return ACL_ERROR_INVALID_PARAM;
     }
-    if (!sim_initialized()) {
-        return ACL_ERROR_UNINITIALIZE;
-    }
-    int dev = sim_current_device();
-    if (stream == NULL && dev < 0) {
-        return ACL_ERROR_RT_CONTEXT_NULL;
-    }
-    simStream *s = stream_acquire(stream, dev);
-    if (s == NULL) {
-        return ACL_ERROR_INVALID_PARAM;
+    simStream *s = NULL;
+    aclError rc = waited_stream(stream, &s);
+    if (rc != ACL_SUCCESS) {
+        return rc;
     }
     pthread_mutex_lock(&s->lock);
     *status = (s->head != NULL || s->running) ? ACL_STREAM_STATUS_NOT_READY : ACL_STREAM_STATUS_COMPLETE;
