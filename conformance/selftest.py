@@ -255,8 +255,10 @@ def print_table(result: dict[str, Any]) -> None:
         print(f"  {problem}")
     print(f"unproven rules: {', '.join(result['unproven_rules']) or 'none'}")
     print(f"self-test {'PASSED' if result['passed'] else 'FAILED'} in {result['seconds']} s")
-    checks = len(result["faults"]) + len(result["faithful_runs"])
+    # One check per fault, one per faithful run, and one for "every mandatory rule is proven".
+    checks = len(result["faults"]) + len(result["faithful_runs"]) + 1
     failed = (len(result["faults"]) - score["killed"]) + len({p.split(":")[0] for p in result["faithful_problems"]})
+    failed += 1 if result["unproven_mandatory_rules"] else 0
     print(f"selftest: {checks - failed} passed, {failed} failed")
 
 
