@@ -2,6 +2,6 @@
 
 The generated cases (``generated/conformance/test_<family>.py``) call these with the case
 parameters from the spec and the expectation for the case. A check raises
-:class:`~conformance.context.SpecViolation` (or ``WrongErrorCode``) when the backend breaks
+:class:`~conformance.harness.violations.SpecViolation` (or ``WrongErrorCode``) when the backend breaks
 the rule, and returns normally when it conforms.
 """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..context import AclContext
+from ..harness.context import AclContext
 from .memory import ALIGNMENT, allocate
 from .verdicts import holds
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from generated import acl_bindings as acl
 
-from ..context import PAGE, AclContext
+from ..harness.context import PAGE, AclContext
 from .verdicts import holds, succeeded
 
 ANSWERS = set(acl.ENUMS["aclrtHostMemMapCapability"].values())

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..context import PAGE, AclContext, SpecViolation
+from ..harness.context import PAGE, AclContext
+from ..harness.violations import SpecViolation
 from .memory import allocate, first_difference, pattern, read, write
 from .verdicts import succeeded
 

@@ -6,8 +6,9 @@ from typing import Any
 
 from generated import acl_bindings as acl
 
-from ..context import AclContext, CallTimeout
-from ..samples import adopt_result, call_raw, valid_arguments
+from ..harness.context import AclContext
+from ..harness.samples import adopt_result, call_raw, valid_arguments
+from ..harness.violations import CallTimeout
 from .verdicts import failed
 
 _CONFIGS = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from generated import acl_bindings as acl
 
-from ..context import AclContext
+from ..harness.context import AclContext
 
 ALIGNMENT = 64
 

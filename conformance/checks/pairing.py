@@ -9,7 +9,8 @@ import pytest
 
 from generated import acl_bindings as acl
 
-from ..context import PAGE, AclContext, CallTimeout
+from ..harness.context import PAGE, AclContext
+from ..harness.violations import CallTimeout
 from .memory import allocate, pattern, read, write
 from .verdicts import failed, holds, succeeded
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..context import AclContext, SpecViolation
-from ..samples import adopt_result, call_raw, valid_arguments
-from ..support import fails_cleanly
+from ..harness.context import AclContext
+from ..harness.samples import adopt_result, call_raw, valid_arguments
+from ..harness.support import fails_cleanly
+from ..harness.violations import SpecViolation
 from .verdicts import succeeded
 
 

@@ -6,7 +6,8 @@ from typing import Any
 
 from generated import acl_bindings as acl
 
-from ..context import AclContext, CallTimeout, SpecViolation
+from ..harness.context import AclContext
+from ..harness.violations import CallTimeout, SpecViolation
 from .memory import pattern, read, write
 from .verdicts import holds, succeeded
 

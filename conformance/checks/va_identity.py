@@ -6,7 +6,7 @@ from typing import Any
 
 from generated import acl_bindings as acl
 
-from ..context import PAGE, AclContext
+from ..harness.context import PAGE, AclContext
 from .memory import config_variant, pattern, read, write
 from .verdicts import failed, holds, succeeded
 

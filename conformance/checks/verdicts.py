@@ -6,7 +6,7 @@ from typing import Any
 
 from generated.acl_bindings import error_name
 
-from ..context import SpecViolation, WrongErrorCode
+from ..harness.violations import SpecViolation, WrongErrorCode
 
 
 def describe(code: int) -> str:

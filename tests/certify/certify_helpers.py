@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from conformance import certify as certify_mod
-from conformance.certify_bundle import DEFAULT_CATALOG
+from conformance.certify import runner as certify_mod
+from conformance.certify.bundle import DEFAULT_CATALOG
 
 REPO = Path(__file__).resolve().parents[2]
 SIM_LIB = REPO / "build" / "sim" / "libascendcl.so"

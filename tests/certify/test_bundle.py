@@ -8,10 +8,10 @@ import shutil
 import pytest
 from certify_helpers import FAULTED_RULE, PASSING_PAIR_RULE, first_case, write_fake_bundle
 
-from conformance.certify import main as certify_main
-from conformance.certify_bundle import SUMS, check_sums, verify, write_sums
-from conformance.certify_certificate import verdict_in_html, verdict_in_markdown
-from conformance.certify_verdict import CERTIFIED, NOT_CERTIFIED, assess
+from conformance.certify.bundle import SUMS, check_sums, verify, write_sums
+from conformance.certify.certificate import verdict_in_html, verdict_in_markdown
+from conformance.certify.verdict import CERTIFIED, NOT_CERTIFIED, assess
+from conformance.cli import main as cli_main
 
 ACCEPTED = {"reason": "agreed", "tracking": "T-1", "expires": "2099-01-01", "accepted": True, "where": "e.yaml:2"}
 NOT_ACCEPTED = dict(ACCEPTED, accepted=False)
@@ -76,7 +76,7 @@ def test_certificate_names_failing_rule_with_doc_link(tmp_path, catalog, make_su
 def test_intact_bundle_verifies(tmp_path, make_summary):
     bundle = write_fake_bundle(tmp_path, make_summary())
     assert verify(bundle) == []
-    assert certify_main(["verify", str(bundle)]) == 0
+    assert cli_main(["verify", str(bundle)]) == 0
 
 
 def test_one_changed_byte_in_any_file_is_found(tmp_path, make_summary):
@@ -113,7 +113,7 @@ def test_removed_case_result_is_found_even_with_fixed_sums(tmp_path, catalog, ma
     assert "summary.json: checksum mismatch" in verify(bundle)
     write_sums(bundle)  # a forger who also rewrites the sums
     assert f"summary.json: case {case} of rule {FAULTED_RULE} has no outcome" in verify(bundle)
-    assert certify_main(["verify", str(bundle)]) == 1
+    assert cli_main(["verify", str(bundle)]) == 1
     assert f"case {case}" in capsys.readouterr().out
 
 

@@ -7,9 +7,10 @@ import json
 import pytest
 from certify_helpers import FAULTED_RULE, PASSING_PAIR_RULE, first_case, write_fake_bundle
 
-from conformance.certify_bundle import verify
-from conformance.compare import compare_summaries, main, parse_fail_on
-from conformance.gate_history import carry_history
+from conformance.certify.bundle import verify
+from conformance.gate.command import main, parse_fail_on
+from conformance.gate.compare import compare_summaries
+from conformance.results.history import carry_history
 
 
 def save(tmp_path, name, summary):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.expectations import (
+from conformance.results.expectations import (
     ExpectationError,
     glob_match,
     load_expectations,
@@ -15,7 +15,7 @@ from conformance.expectations import (
 )
 
 TODAY = datetime.date(2026, 11, 29)
-EXAMPLE = Path(__file__).resolve().parents[2] / "conformance" / "expectations" / "example.yaml"
+EXAMPLE = Path(__file__).resolve().parents[2] / "conformance" / "results" / "examples" / "expectations.yaml"
 
 
 def write(tmp_path: Path, text: str, name: str = "exp.yaml") -> Path:

@@ -12,9 +12,10 @@ import shutil
 
 from certify_helpers import FAULTED_RULE, PASSING_PAIR_RULE, SECOND_FAULTED_RULE
 
-from conformance.certify_bundle import verify, write_sums
-from conformance.certify_verdict import CERTIFIED, NOT_CERTIFIED, load_json
-from conformance.compare import main as gate_main
+from conformance.certify.bundle import verify, write_sums
+from conformance.certify.verdict import CERTIFIED, NOT_CERTIFIED
+from conformance.gate.command import main as gate_main
+from conformance.results.summary import load_json
 
 
 def pairing_rules(summary):

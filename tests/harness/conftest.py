@@ -87,7 +87,7 @@ def fake_suite(tmp_path: Path) -> Path:
 def run_fake(suite: Path, report_dir: Path, *args: str, env: dict[str, str] | None = None,
              timeout: float = 300) -> Run:
     """Run the plugin over the fake cases with plain pytest (xdist args may be in ``args``)."""
-    command = [sys.executable, "-m", "pytest", "-p", "conformance.plugin", "-p", "no:cacheprovider",
+    command = [sys.executable, "-m", "pytest", "-p", "conformance.session.plugin", "-p", "no:cacheprovider",
                "-o", "addopts=", "--rootdir", str(suite), "-q", "--acl-report-dir", str(report_dir),
                "--acl-lib", str(LIB), "--acl-os-kernel", KERNEL, *args, str(suite)]
     proc = subprocess.run(command, cwd=ROOT, env=env or child_env(), capture_output=True, text=True,

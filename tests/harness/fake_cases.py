@@ -1,7 +1,7 @@
 """Fake generated cases for the harness tests.
 
 The tests copy this file into a temporary directory as ``test_fake.py`` and run it with
-``-p conformance.plugin``, so that the plugin is exercised without the real checks.
+``-p conformance.session.plugin``, so that the plugin is exercised without the real checks.
 FAKE_MODE selects a forced outcome for HM-INVAL-FREE-HOST.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conformance.context import HarnessError, SpecViolation, WrongErrorCode
+from conformance.harness.violations import HarnessError, SpecViolation, WrongErrorCode
 
 
 @pytest.mark.acl_rule("HM-ALIGN-MALLOC")

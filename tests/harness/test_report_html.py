@@ -7,7 +7,7 @@ import shutil
 import pytest
 from conftest import run_fake
 
-from conformance.report_html import external_scripts, find_chromium, render, screenshot
+from conformance.results.html import external_scripts, find_chromium, render, screenshot
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")

@@ -8,9 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from conformance import cli, product, reporting
-from conformance.options import hard_timeout, resolve_lib
-from conformance.outcomes import (
+from conformance import cli
+from conformance.harness import product
+from conformance.harness.options import hard_timeout, resolve_lib
+from conformance.results import allure, identity
+from conformance.results import summary as summary_module
+from conformance.results.html import external_scripts, strip_analytics
+from conformance.results.outcomes import (
     CaseResult,
     Category,
     Outcome,
@@ -20,7 +24,7 @@ from conformance.outcomes import (
     crash_result,
     worst,
 )
-from conformance.report_html import external_scripts, strip_analytics
+from conformance.session import command as run_command
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = json.loads((ROOT / "generated" / "catalog.json").read_text())
@@ -141,19 +145,19 @@ def test_applicability_rules():
 def test_case_ids_from_node_ids():
     ids = RULES.keys()
     node = "generated/conformance/test_alignment.py::test_HM_ALIGN_MALLOC[api=malloc,cfg=null_cfg,size=1]"
-    assert reporting.case_id_from_nodeid(node, ids) == ("HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]",
+    assert identity.case_id_from_nodeid(node, ids) == ("HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]",
                                                         "HM-ALIGN-MALLOC")
-    assert reporting.case_id_from_nodeid("x.py::test_HM_CAP_STABLE", ids) == ("HM-CAP-STABLE", "HM-CAP-STABLE")
-    assert reporting.case_id_from_nodeid("x.py::test_other", ids) is None
+    assert identity.case_id_from_nodeid("x.py::test_HM_CAP_STABLE", ids) == ("HM-CAP-STABLE", "HM-CAP-STABLE")
+    assert identity.case_id_from_nodeid("x.py::test_other", ids) is None
 
 
 def test_allure_labels():
-    labels = dict(reporting.allure_labels(RULES["HM-ALIGN-MALLOC"], "atlas_a2"))
+    labels = dict(allure.allure_labels(RULES["HM-ALIGN-MALLOC"], "atlas_a2"))
     assert labels["epic"] == "Host memory" and labels["feature"] == "aclrtMallocHost"
     assert labels["story"].startswith("HM-ALIGN-MALLOC ") and labels["severity"] == "critical"
-    tags = [v for k, v in reporting.allure_labels(RULES["HM-ALIGN-MALLOC"], "atlas_a2") if k == "tag"]
+    tags = [v for k, v in allure.allure_labels(RULES["HM-ALIGN-MALLOC"], "atlas_a2") if k == "tag"]
     assert tags == ["alignment", "atlas_a2"]
-    names = {c["name"] for c in reporting.categories_json()}
+    names = {c["name"] for c in allure.categories_json()}
     assert {"Spec violation", "Wrong error code", "Crash", "Timeout", "Not applicable", "Harness error"} <= names
 
 
@@ -164,7 +168,7 @@ def _result(case: dict, outcome: Outcome, category: Category | None = None) -> C
 
 def test_summary_shape_and_verdict():
     results = {c["case_id"]: _result(c, Outcome.PASS) for r in CATALOG["rules"] for c in r["cases"]}
-    summary = reporting.build_summary(CATALOG, results, environment={"suite_version": "v1"}, command=["x"])
+    summary = summary_module.build_summary(CATALOG, results, environment={"suite_version": "v1"}, command=["x"])
     assert summary["schema"] == "acl-conformance-summary/1" and summary["verdict"] == "PASS"
     assert set(summary["rules"]) == set(RULES)
     assert summary["totals"]["PASS"] == len(results)
@@ -180,12 +184,12 @@ def test_summary_rule_outcomes_and_missing_rules():
     first, second = rule["cases"][0], rule["cases"][1]
     results = {first["case_id"]: _result(first, Outcome.NOT_APPLICABLE, Category.NOT_APPLICABLE),
                second["case_id"]: _result(second, Outcome.FAIL, Category.SPEC_VIOLATION)}
-    summary = reporting.build_summary(CATALOG, results, environment={}, command=[])
+    summary = summary_module.build_summary(CATALOG, results, environment={}, command=[])
     assert summary["rules"]["HM-ALIGN-MALLOC"]["outcome"] == "ERROR"  # the other cases did not run
     assert summary["rules"]["HM-CAP-STABLE"]["outcome"] == "ERROR"
     assert summary["verdict"] == "FAIL"
     only_na = {c["case_id"]: _result(c, Outcome.NOT_APPLICABLE) for c in rule["cases"]}
-    summary = reporting.build_summary(CATALOG, only_na, environment={}, command=[])
+    summary = summary_module.build_summary(CATALOG, only_na, environment={}, command=[])
     assert summary["rules"]["HM-ALIGN-MALLOC"]["outcome"] == "NOT_APPLICABLE"
 
 
@@ -194,13 +198,13 @@ def test_recommended_failure_keeps_verdict():
     rec = next(r for r in CATALOG["rules"] if r["severity"] == "recommended")
     for c in rec["cases"]:
         results[c["case_id"]] = _result(c, Outcome.FAIL, Category.SPEC_VIOLATION)
-    summary = reporting.build_summary(CATALOG, results, environment={}, command=[])
+    summary = summary_module.build_summary(CATALOG, results, environment={}, command=[])
     assert summary["rules"][rec["id"]]["outcome"] == "FAIL" and summary["verdict"] == "PASS"
-    assert "verdict: PASS" in reporting.format_summary(summary, "somewhere")
+    assert "verdict: PASS" in summary_module.format_summary(summary, "somewhere")
 
 
 def test_environment_properties():
-    text = reporting.environment_properties({"b": "x\ny", "a": None})
+    text = allure.environment_properties({"b": "x\ny", "a": None})
     assert text == "a=\nb=x\\ny\n"
 
 
@@ -245,7 +249,7 @@ def test_options():
 def test_cli_command_always_uses_xdist(tmp_path):
     parser, loaded = cli.build_parser(["run"])
     args, extra = parser.parse_known_args(["run", "-n", "0", "--acl-timeout", "2", "-k", "ALIGN"])
-    command = cli.pytest_command(args, extra, tmp_path)
+    command = run_command.pytest_command(args, extra, tmp_path)
     assert command[command.index("-n") + 1] == "1"
     assert "--acl-timeout" in command and "-k" in command and "--max-worker-restart" in command
     assert command[-1].endswith("generated/conformance")

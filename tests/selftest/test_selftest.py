@@ -7,20 +7,20 @@ from pathlib import Path
 
 import pytest
 
-from conformance import selftest
+from conformance.selftest import command, judge, plan, report
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = json.loads((ROOT / "generated" / "catalog.json").read_text())
 LIB = ROOT / "build" / "sim" / "libascendcl.so"
 
 
-def _run(fault: dict | None, outcomes: dict[str, str], family: str = "atlas_a2") -> selftest.Run:
+def _run(fault: dict | None, outcomes: dict[str, str], family: str = "atlas_a2") -> plan.Run:
     """A finished run whose summary holds the given case outcomes (all others PASS)."""
     rules: dict[str, dict] = {}
     for rule in CATALOG["rules"]:
         cases = {c["case_id"]: {"outcome": outcomes.get(c["case_id"], "PASS"), "message": "m"} for c in rule["cases"]}
         rules[rule["id"]] = {"cases": cases}
-    run = selftest.Run("r", {}, family, selftest.MODERN_KERNEL, fault)
+    run = plan.Run("r", {}, family, plan.MODERN_KERNEL, fault)
     run.summary = {"rules": rules, "totals": {}}
     return run
 
@@ -29,37 +29,37 @@ FAULT = {"name": "double_free_ok", "family": "pairing", "violates": ["HM-PAIR-DO
 
 
 def test_fault_killed_by_its_own_rule():
-    verdict = selftest.judge_fault(_run(FAULT, {"HM-PAIR-DOUBLE-FREE[free=free]": "FAIL"}))
+    verdict = judge.judge_fault(_run(FAULT, {"HM-PAIR-DOUBLE-FREE[free=free]": "FAIL"}))
     assert verdict["status"] == "killed" and verdict["on_target_rules"] == ["HM-PAIR-DOUBLE-FREE"]
 
 
 def test_fault_caught_only_by_another_rule_is_not_killed():
-    verdict = selftest.judge_fault(_run(FAULT, {"HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]": "ERROR"}))
+    verdict = judge.judge_fault(_run(FAULT, {"HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]": "ERROR"}))
     assert verdict["status"] == "wrong-rule"
 
 
 def test_surviving_fault_fails_the_selftest():
-    verdict = selftest.judge_fault(_run(FAULT, {}))
+    verdict = judge.judge_fault(_run(FAULT, {}))
     assert verdict["status"] == "survived"
-    result = selftest.report(CATALOG, [], [verdict], [], 1.0)
+    result = judge.report(CATALOG, [], [verdict], [], 1.0)
     assert not result["passed"] and result["mutation_score"]["killed"] == 0
     assert "HM-PAIR-DOUBLE-FREE" in result["unproven_rules"]
-    assert "survived" in selftest.markdown(result)
+    assert "survived" in report.markdown(result)
 
 
 def test_false_alarm_and_applicability_mismatch_are_reported():
-    predicted = selftest.predicted_not_applicable(CATALOG, "atlas_a2", selftest.MODERN_KERNEL)
+    predicted = judge.predicted_not_applicable(CATALOG, "atlas_a2", plan.MODERN_KERNEL)
     assert predicted, "the A2 family has rules that do not apply on a modern kernel"
     one_na = sorted(predicted)[0]
     outcomes = {c: "NOT_APPLICABLE" for c in predicted if c != one_na}
     outcomes["HM-PAIR-DOUBLE-FREE[free=free]"] = "FAIL"
-    problems = selftest.judge_faithful(CATALOG, _run(None, outcomes))
+    problems = judge.judge_faithful(CATALOG, _run(None, outcomes))
     assert any("false alarm HM-PAIR-DOUBLE-FREE[free=free]" in p for p in problems)
     assert any(one_na in p and "predicts NOT_APPLICABLE" in p for p in problems)
 
 
 def test_every_fault_is_planned_once_with_its_environment():
-    runs = selftest.plan_runs(CATALOG, None, None)
+    runs = plan.plan_runs(CATALOG, None, None)
     faults = [r for r in runs if r.fault is not None]
     assert [r.fault["name"] for r in faults] == [f["name"] for f in CATALOG["faults"]]
     legacy = next(r for r in faults if r.fault["name"] == "legacy_kernel_accepts")
@@ -74,7 +74,7 @@ def test_selftest_on_a_real_fault_run(weakened, tmp_path, monkeypatch):
     assert LIB.exists(), "build the simulator first (make sim)"
     monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent))
     extra = ["-p", "weakened_checks"] if weakened else []
-    result = selftest.run_selftest(LIB, tmp_path, jobs=1, timeout=5.0, families=[],
+    result = command.run_selftest(LIB, tmp_path, jobs=1, timeout=5.0, families=[],
                                    faults=["align_malloc_off16"], extra=extra)
     verdict = result["faults"][0]
     if weakened:

@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .certify_verdict import FAMILY_COLUMNS, Assessment, RuleAssessment, env_family
+from ..results.summary import env_family
+from .verdict import FAMILY_COLUMNS, Assessment, RuleAssessment
 
 POLICY = (
     "Only mandatory rules decide the verdict: each must be PASS or NOT_APPLICABLE. "

@@ -7,13 +7,15 @@ every other file in ``sha256sum`` format (``HEX  PATH``), sorted by path.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
-from .certify_certificate import verdict_in_html, verdict_in_markdown
-from .certify_verdict import OUTCOMES, aggregate, assess, load_json, summary_verdict
+from ..harness.options import REPO_ROOT
+from ..results.environment import sha256_file
+from ..results.summary import load_json, run_verdict
+from .certificate import verdict_in_html, verdict_in_markdown
+from .verdict import OUTCOMES, aggregate, assess
 
 SUMS = "SHA256SUMS"
 REQUIRED = (
@@ -25,16 +27,7 @@ REQUIRED = (
     "allure-report/index.html",
 )
 REQUIRED_DIRS = ("allure-results",)
-DEFAULT_CATALOG = Path(__file__).resolve().parent.parent / "generated" / "catalog.json"
-
-
-def sha256_file(path: Path) -> str:
-    """Hex SHA-256 of a file's bytes."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+DEFAULT_CATALOG = REPO_ROOT / "generated" / "catalog.json"
 
 
 def bundle_files(bundle: Path) -> list[str]:
@@ -153,11 +146,9 @@ def check_verdicts(
             problems.append(f"{name}: no verdict found")
         elif verdict != expected:
             problems.append(f"{name}: verdict {verdict} does not follow from the outcomes ({expected})")
-    run_verdict = summary_verdict(summary)
-    if summary.get("verdict") != run_verdict:
-        problems.append(
-            f"summary.json: verdict {summary.get('verdict')} does not follow from the outcomes ({run_verdict})"
-        )
+    derived = run_verdict(summary.get("rules") or {})
+    if summary.get("verdict") != derived:
+        problems.append(f"summary.json: verdict {summary.get('verdict')} does not follow from the outcomes ({derived})")
     return problems
 
 

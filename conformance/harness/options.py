@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_LIB = REPO_ROOT / "build" / "sim" / "libascendcl.so"
 SIM_HOST_MEM_LIMIT = 512 * 1024 * 1024
 

@@ -14,36 +14,19 @@ recomputes it and compares).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
+
+from ..results.outcomes import SEVERITY_ORDER
 
 CERTIFIED = "CERTIFIED"
 NOT_CERTIFIED = "NOT CERTIFIED"
-SUMMARY_SCHEMA = "acl-conformance-summary/1"
 
 #: Outcomes from worst to best; a rule's outcome is the worst of its cases.
-OUTCOME_ORDER = ("ERROR", "FAIL", "WAIVED", "XPASS", "PASS", "NOT_APPLICABLE")
+OUTCOME_ORDER = tuple(o.value for o in SEVERITY_ORDER)
 OUTCOMES = frozenset(OUTCOME_ORDER)
 FAILING = frozenset({"FAIL", "ERROR"})
 DECIDING_SEVERITY = "mandatory"
-
-
-def load_json(path: Path) -> dict[str, Any]:
-    """Read a JSON object from ``path``; raises ValueError naming the file when it is not one."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ValueError(f"{path}: cannot read JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise ValueError(f"{path}: expected a JSON object")
-    return data
-
-
-def env_family(environment: dict[str, Any]) -> str | None:
-    """The product family of a run's environment (``family``, or the plugin's ``product_family``)."""
-    return environment.get("family") or environment.get("product_family")
 
 
 def aggregate(outcomes: list[str]) -> str | None:
@@ -201,18 +184,3 @@ def assess(summary: dict[str, Any], catalog: dict[str, Any] | None = None) -> As
     certified = not any(r.blocking for r in rules) and not missing and bool(rules)
     expired = list((summary.get("expectations") or {}).get("expired") or [])
     return Assessment(CERTIFIED if certified else NOT_CERTIFIED, rules, missing, expired, checked)
-
-
-def summary_verdict(summary: dict[str, Any]) -> str:
-    """The run verdict summary.json should carry: FAIL when a mandatory case fails or errs, else PASS.
-
-    This mirrors the plugin's rule (a mandatory rule whose worst case is FAIL or ERROR, or
-    that has no case, fails the run); unlike certification it ignores waivers.
-    """
-    for rule in (summary.get("rules") or {}).values():
-        if rule.get("severity", "mandatory") != DECIDING_SEVERITY:
-            continue
-        outcome = aggregate([str(c.get("outcome")) for c in (rule.get("cases") or {}).values()])
-        if outcome is None or outcome in FAILING:
-            return "FAIL"
-    return "PASS"

@@ -5,16 +5,14 @@ from __future__ import annotations
 import datetime
 import importlib.metadata
 import platform
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from .certify_bundle import sha256_file
+from ..results.environment import sha256_file, suite_version
 
 SCHEMA = "acl-conformance-certification/1"
 PACKAGES = ("pyyaml", "jinja2", "cffi", "pytest", "pytest-xdist", "allure-pytest", "jsonschema")
-REPO = Path(__file__).resolve().parent.parent
 
 
 def package_versions(names: tuple[str, ...] = PACKAGES) -> dict[str, str | None]:
@@ -26,21 +24,6 @@ def package_versions(names: tuple[str, ...] = PACKAGES) -> dict[str, str | None]
         except importlib.metadata.PackageNotFoundError:
             versions[name] = None
     return versions
-
-
-def suite_version(repo: Path = REPO) -> str:
-    """``git describe --always --dirty`` of the kit, or ``unknown`` outside a git checkout."""
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(repo), "describe", "--always", "--dirty", "--tags"],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return "unknown"
-    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else "unknown"
 
 
 def build_manifest(

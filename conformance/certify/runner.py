@@ -1,6 +1,6 @@
-"""Certification runs: run the full suite, bundle the evidence, issue a certificate, verify it.
+"""Certification runs: run the full suite, bundle the evidence, issue a certificate.
 
-``python -m conformance.certify --acl-lib PATH [--expectations FILE]... [--baseline RUN]``
+``python -m conformance certify --acl-lib PATH [--expectations FILE]... [--baseline RUN]``
 runs ``python -m conformance run`` in a subprocess with its own report directory and
 writes ``reports/certification/<family>-<cann version>-<YYYYmmddTHHMMSSZ>/``:
 
@@ -10,14 +10,10 @@ writes ``reports/certification/<family>-<cann version>-<YYYYmmddTHHMMSSZ>/``:
 - ``SHA256SUMS`` over every other file.
 
 Exit status: 0 CERTIFIED, 1 NOT CERTIFIED, 2 when no verdict could be reached.
-
-``python -m conformance.certify verify BUNDLE [--catalog generated/catalog.json]`` re-checks
-a bundle and prints one line per problem (exit 1), or nothing (exit 0).
 """
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import json
 import os
@@ -29,15 +25,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .certify_bundle import DEFAULT_CATALOG, write_sums
-from .certify_bundle import verify as verify_bundle
-from .certify_certificate import render_html, render_markdown
-from .certify_manifest import build_manifest
-from .certify_verdict import CERTIFIED, Assessment, assess, env_family, load_json
-from .gate_history import carry_history
+from ..harness.options import REPO_ROOT
+from ..results.history import carry_history
+from ..results.summary import env_family, load_json
+from .bundle import DEFAULT_CATALOG, write_sums
+from .certificate import render_html, render_markdown
+from .manifest import build_manifest
+from .verdict import CERTIFIED, Assessment, assess
 
 DEFAULT_OUT = Path("reports") / "certification"
-REPO = Path(__file__).resolve().parent.parent
 
 
 class CertifyError(RuntimeError):
@@ -125,7 +121,7 @@ def certify(
         copied = carry_history(baseline, staging) if baseline is not None else []
         command = run_command(acl_lib, staging, expectations, jobs, pytest_args)
         with open(staging / "run.log", "wb") as log:
-            done = subprocess.run(command, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, check=False)
+            done = subprocess.run(command, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, check=False)
         if not (staging / "summary.json").is_file():
             raise CertifyError(f"the run exited {done.returncode} without a summary.json; see {staging / 'run.log'}")
         bundle = package_bundle(staging, out_root, acl_lib, command, created, catalog_path, copied, list(pytest_args))
@@ -159,11 +155,11 @@ def package_bundle(
         summary=summary,
         library=acl_lib,
         command=command,
-        expectations=[p if p.is_absolute() else REPO / p for p in used],
+        expectations=[p if p.is_absolute() else REPO_ROOT / p for p in used],
         created=created,
         verdict=assessment.verdict,
         extra={
-            "certify_command": [sys.executable, "-m", "conformance.certify", *sys.argv[1:]],
+            "certify_command": [sys.executable, "-m", "conformance", *sys.argv[1:]],
             "restricted_by": pytest_args,
             "history_carried": history,
             "complete": assessment.completeness_checked and not assessment.missing_rules,
@@ -177,77 +173,3 @@ def package_bundle(
     final = _unique(out_root / bundle_name(env_family(env), env.get("cann_version"), created))
     staging.rename(final)
     return final
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """Options of ``python -m conformance.certify``."""
-    parser = argparse.ArgumentParser(
-        prog="python -m conformance.certify",
-        description="Certify an ACL library: run the full suite and write a certification bundle.",
-        epilog="Arguments after '--' go to pytest and restrict the run (the result is then NOT CERTIFIED). "
-        "'python -m conformance.certify verify BUNDLE' checks a bundle.",
-    )
-    parser.add_argument("--acl-lib", type=Path, required=True, help="the libascendcl.so (or simulator) to certify")
-    parser.add_argument("--out-dir", type=Path, default=DEFAULT_OUT, help="where bundles go (default: %(default)s)")
-    parser.add_argument("--expectations", type=Path, action="append", default=[], help="expectations file; may repeat")
-    parser.add_argument("--baseline", type=Path, help="previous bundle whose Allure history continues in this report")
-    parser.add_argument("-n", "--jobs", default="auto", help="pytest-xdist workers (default: auto)")
-    parser.add_argument("--catalog", type=Path, default=DEFAULT_CATALOG, help="generated/catalog.json of the spec")
-    return parser
-
-
-def build_verify_parser() -> argparse.ArgumentParser:
-    """Options of ``python -m conformance.certify verify``."""
-    parser = argparse.ArgumentParser(prog="python -m conformance.certify verify", description="Verify a bundle.")
-    parser.add_argument("bundle", type=Path, help="a certification bundle directory")
-    parser.add_argument("--catalog", type=Path, default=DEFAULT_CATALOG, help="catalog.json of the bundle's spec")
-    return parser
-
-
-def verify_main(argv: Sequence[str]) -> int:
-    """``verify BUNDLE``: print one line per problem; exit 1 when there is any."""
-    args = build_verify_parser().parse_args(argv)
-    problems = verify_bundle(args.bundle, args.catalog)
-    for problem in problems:
-        print(problem)
-    if not problems:
-        print(f"{args.bundle}: verified")
-    return 1 if problems else 0
-
-
-def certify_main(argv: Sequence[str]) -> int:
-    """Certify: exit 0 CERTIFIED, 1 NOT CERTIFIED, 2 no verdict."""
-    argv = list(argv)
-    pytest_args = argv[argv.index("--") + 1 :] if "--" in argv else []
-    args = build_parser().parse_args(argv[: argv.index("--")] if "--" in argv else argv)
-    try:
-        result = certify(
-            args.acl_lib,
-            out_root=args.out_dir,
-            expectations=args.expectations,
-            baseline=args.baseline,
-            jobs=args.jobs,
-            pytest_args=pytest_args,
-            catalog_path=args.catalog,
-        )
-    except (CertifyError, ValueError, OSError) as exc:
-        print(f"certify: {exc}", file=sys.stderr)
-        return 2
-    print(f"{result.assessment.verdict}: {result.bundle}")
-    for rule in result.assessment.blocking:
-        print(f"  {rule.rule_id}: {rule.why()} ({rule.doc_url or rule.doc_ref})")
-    for rule_id in result.assessment.missing_rules:
-        print(f"  {rule_id}: no outcome (incomplete run)")
-    return 0 if result.certified else 1
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point: ``verify BUNDLE`` or a certification run."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["verify"]:
-        return verify_main(argv[1:])
-    return certify_main(argv)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

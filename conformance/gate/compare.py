@@ -1,6 +1,4 @@
-"""Compare two conformance runs and gate a driver release on the differences.
-
-``python -m conformance.compare BASELINE CANDIDATE [--fail-on CLASSES] [--markdown F] [--json F]``
+"""Compare two conformance runs case by case and classify every difference.
 
 A run is a certification bundle, a report directory holding summary.json, or a
 summary.json file. Every case is classified by its outcome in the two runs:
@@ -13,22 +11,16 @@ summary.json file. Every case is classified by its outcome in the two runs:
 - ``code-change``: failing (FAIL, ERROR, WAIVED) in both with another observed aclError;
 - ``waiver-change``: WAIVED or XPASS appears or disappears (an expectation changed the outcome);
 - ``other``: any other outcome change (e.g. PASS to NOT_APPLICABLE), reported only.
-
-The exit status is 1 when a class named in ``--fail-on`` (default ``regression``) is not
-empty, 0 otherwise, 2 when a run cannot be read.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .certify_verdict import env_family, load_json
+from ..results.summary import env_family, load_json
 
 SCHEMA = "acl-conformance-gate/1"
 PASSED = frozenset({"PASS", "XPASS"})
@@ -200,105 +192,3 @@ def compare(baseline: Path, candidate: Path) -> Comparison:
     """Compare two runs given as bundles, report directories or summary.json files."""
     base_path, cand_path = summary_path(baseline), summary_path(candidate)
     return compare_summaries(load_json(base_path), load_json(cand_path), base_path, cand_path)
-
-
-_TITLES = {
-    "regression": "Regressions (passed before, FAIL/ERROR now)",
-    "fix": "Fixes (FAIL/ERROR before, PASS now)",
-    "new-failure": "New failing cases",
-    "new": "New cases",
-    "removed": "Removed cases",
-    "code-change": "Error-code changes on failing cases",
-    "waiver-change": "Outcome changes caused by expectations (WAIVED/XPASS)",
-    "other": "Other outcome changes",
-}
-
-
-def render_markdown(comparison: Comparison, fail_on: Sequence[str]) -> str:
-    """The gate report as Markdown."""
-    gated = comparison.gating(fail_on)
-    out = ["# Conformance gate", "", f"**Result: {'FAIL' if gated else 'PASS'}**"]
-    out.append(f" (gating on: {', '.join(fail_on)}; failed by: {', '.join(gated) or 'nothing'})")
-    out += ["", "| | baseline | candidate |", "|---|---|---|"]
-    for key in comparison.baseline:
-        out.append(f"| {key} | {comparison.baseline.get(key)} | {comparison.candidate.get(key)} |")
-    out += ["", *[f"> warning: {w}" for w in comparison.warnings]]
-    out += ["", f"## Regressed rules ({len(comparison.regressed_rules)})", ""]
-    out += [f"- {rule_id}" for rule_id in comparison.regressed_rules] or ["None."]
-    for name, title in _TITLES.items():
-        items = comparison.classes.get(name, [])
-        out += ["", f"## {title} ({len(items)})", ""]
-        if not items:
-            out.append("None.")
-            continue
-        out += ["| case | rule | severity | baseline | candidate | codes |", "|---|---|---|---|---|---|"]
-        for c in items:
-            codes = f"{c.baseline_code or '-'} → {c.candidate_code or '-'}"
-            out.append(f"| `{c.case_id}` | {c.rule_id} | {c.severity} | {c.baseline} | {c.candidate} | {codes} |")
-    return "\n".join(out) + "\n"
-
-
-def default_outputs(candidate: Path) -> tuple[Path, Path]:
-    """gate.md/gate.json next to the candidate (beside a bundle, so its checksums stay intact)."""
-    candidate = Path(candidate)
-    if candidate.is_file():
-        return candidate.parent / "gate.md", candidate.parent / "gate.json"
-    if (candidate / "SHA256SUMS").is_file():
-        return candidate.parent / f"{candidate.name}.gate.md", candidate.parent / f"{candidate.name}.gate.json"
-    return candidate / "gate.md", candidate / "gate.json"
-
-
-def parse_fail_on(text: str) -> list[str]:
-    """Parse the ``--fail-on`` comma list; raises ValueError naming an unknown class."""
-    names = [part.strip() for part in text.split(",") if part.strip()]
-    for name in names:
-        if name not in GATE_CLASSES:
-            raise ValueError(f"unknown --fail-on class {name!r} (choose from {', '.join(GATE_CLASSES)})")
-    return names
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """Command-line options of the gate."""
-    parser = argparse.ArgumentParser(prog="python -m conformance.compare", description=__doc__.split("\n\n")[0])
-    parser.add_argument("baseline", type=Path, help="baseline run: bundle, report directory or summary.json")
-    parser.add_argument("candidate", type=Path, help="candidate run: bundle, report directory or summary.json")
-    parser.add_argument(
-        "--fail-on",
-        default=",".join(DEFAULT_FAIL_ON),
-        help=f"comma list of classes that fail the gate: {', '.join(GATE_CLASSES)} (default: regression)",
-    )
-    parser.add_argument("--markdown", type=Path, help="where to write the Markdown report (default: next to CANDIDATE)")
-    parser.add_argument("--json", type=Path, help="where to write the JSON report (default: next to CANDIDATE)")
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the gate; returns the exit status."""
-    args = build_parser().parse_args(argv)
-    try:
-        fail_on = parse_fail_on(args.fail_on)
-        comparison = compare(args.baseline, args.candidate)
-    except ValueError as exc:
-        print(f"gate: {exc}", file=sys.stderr)
-        return 2
-    md_path, json_path = default_outputs(args.candidate)
-    md_path, json_path = args.markdown or md_path, args.json or json_path
-    for path, text in (
-        (md_path, render_markdown(comparison, fail_on)),
-        (json_path, json.dumps(comparison.to_json(fail_on), indent=2, sort_keys=True) + "\n"),
-    ):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    gated = comparison.gating(fail_on)
-    counts = ", ".join(f"{n} {name}" for name, n in comparison.to_json(fail_on)["counts"].items() if n)
-    print(f"gate: {'FAIL' if gated else 'PASS'} ({counts or 'no changes'}); report: {md_path}, {json_path}")
-    for rule_id in comparison.regressed_rules:
-        print(f"regressed rule: {rule_id}")
-    for name in gated:
-        if name != "regression":
-            print(f"gating class {name}: {len(comparison.classes[name])} case(s)")
-    return 1 if gated else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

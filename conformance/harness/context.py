@@ -12,75 +12,17 @@ import mmap
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from generated import acl_bindings as acl
-from generated.acl_bindings import AclLibrary, address, error_name
+from generated.acl_bindings import AclLibrary, address
+
+from .probes import BoundedCall, StreamBlocker
+from .trace import TraceEntry, show_result, show_value
+from .violations import CallTimeout
 
 PAGE = 4096
-
-
-class SpecViolation(AssertionError):
-    """The backend behaved against a rule of the spec; ``code`` is the aclError it gave, if any."""
-
-    def __init__(self, message: str, code: int | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-class WrongErrorCode(SpecViolation):
-    """The backend failed as the spec says, but with another aclError than documented."""
-
-
-class CallTimeout(SpecViolation):
-    """A call did not return within its bound: the backend hangs, or waits where it must not."""
-
-
-class HarnessError(RuntimeError):
-    """The harness itself could not set a case up (not a verdict on the backend)."""
-
-
-@dataclass(frozen=True)
-class TraceEntry:
-    """One ACL call made by a case."""
-
-    function: str
-    args: dict[str, str]
-    result: str
-    thread: str
-    at_ms: float
-
-    def line(self) -> str:
-        """The call as one readable line."""
-        shown = ", ".join(f"{k}={v}" for k, v in self.args.items())
-        return f"{self.at_ms:9.2f} ms [{self.thread}] {self.function}({shown}) -> {self.result}"
-
-
-def _show(value: Any) -> str:
-    if value is None:
-        return "NULL"
-    if value is acl.OUT:
-        return "&out"
-    if isinstance(value, int):
-        return hex(value) if value > 0xFFFF else str(value)
-    if isinstance(value, (str, bytes)):
-        return repr(value)
-    try:
-        return hex(address(value))
-    except TypeError:
-        return type(value).__name__
-
-
-def _show_result(function: str, result: Any) -> str:
-    if isinstance(result, int):
-        return f"{result} {error_name(result)}"
-    if result is None or result == acl.ffi.NULL:
-        return "NULL"
-    try:
-        return repr(acl.ffi.string(result).decode("utf-8", errors="replace"))
-    except TypeError:
-        return _show(result)
 
 
 @dataclass
@@ -93,57 +35,6 @@ class Product:
     device_count: int
     va_flag: bool
     rc_form: bool
-
-
-class StreamBlocker:
-    """Blocks a stream with a host callback until :meth:`open` is called.
-
-    The callback waits on an event with a bound (``limit`` seconds) so that a harness bug
-    can never wedge a stream forever; :attr:`entered` tells that the stream reached it.
-    """
-
-    def __init__(self, ctx: AclContext, stream: Any, limit: float) -> None:
-        self.gate = threading.Event()
-        self.entered = threading.Event()
-        self.limit = limit
-
-        def host_func(_args: Any) -> None:
-            self.entered.set()
-            self.gate.wait(self.limit)
-
-        self._callback = acl.ffi.callback("aclrtHostFunc", host_func)
-        ctx.lib.aclrtLaunchHostFunc(stream, self._callback, None)
-        ctx._blockers.append(self)
-
-    def open(self) -> None:
-        """Let the stream continue."""
-        self.gate.set()
-
-
-@dataclass
-class BoundedCall:
-    """A call running in a helper thread, so that the case can watch it with timeouts."""
-
-    thread: threading.Thread
-    result: list[Any] = field(default_factory=list)
-    error: list[BaseException] = field(default_factory=list)
-    finished_at: list[float] = field(default_factory=list)
-
-    @property
-    def done(self) -> bool:
-        """Whether the call has returned."""
-        return not self.thread.is_alive()
-
-    def wait(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds; True when the call returned."""
-        self.thread.join(timeout)
-        return self.done
-
-    def value(self) -> Any:
-        """The call's return value (re-raising what it raised)."""
-        if self.error:
-            raise self.error[0]
-        return self.result[0]
 
 
 class AclContext:
@@ -172,8 +63,8 @@ class AclContext:
     def _record(self, function: str, args: dict[str, Any], result: Any) -> None:
         entry = TraceEntry(
             function,
-            {k: _show(v) for k, v in args.items()},
-            _show_result(function, result),
+            {k: show_value(v) for k, v in args.items()},
+            show_result(function, result),
             threading.current_thread().name,
             (time.perf_counter() - self._started) * 1000,
         )
@@ -252,7 +143,9 @@ class AclContext:
 
     def block(self, stream: Any) -> StreamBlocker:
         """Block ``stream`` until the returned blocker is opened (or the timeout passes)."""
-        return StreamBlocker(self, stream, self.timeout)
+        blocker = StreamBlocker(self.lib, stream, self.timeout)
+        self._blockers.append(blocker)
+        return blocker
 
     # ---- bounded waits ----
     def start(self, fn: Callable[[], Any], name: str = "acl-call", *, set_device: bool = True) -> BoundedCall:

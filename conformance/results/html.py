@@ -15,7 +15,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .options import REPO_ROOT
+from ..harness.options import REPO_ROOT
 
 ALLURE_CLI = Path("node_modules") / "allure" / "cli.js"
 _EXTERNAL_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>\s*</script>\s*", re.I)

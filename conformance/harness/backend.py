@@ -1,0 +1,87 @@
+"""The backend of a process: open one ACL library, initialise it, learn what product it is.
+
+Each process that runs cases opens the library once (aclInit, aclrtSetDevice, family
+detection from aclrtGetSocName) and finalizes it once, with a bound, at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from .context import Product
+from .options import SIM_HOST_MEM_LIMIT, Settings
+from .product import family_by_id, family_for_soc
+from .violations import HarnessError
+
+FINALIZE_LIMIT_S = 10.0
+
+
+@dataclass
+class Backend:
+    """The opened library of this process and what was learned from it."""
+
+    lib: Any
+    product: Product
+    family: dict[str, Any]
+    device: int
+    facts: dict[str, Any]
+
+
+def open_backend(settings: Settings, catalog: dict[str, Any], worker_index: int) -> Backend:
+    """aclInit, aclrtSetDevice and family detection; raises HarnessError saying what is wrong.
+
+    The device is ``--acl-device`` or, by default, the xdist worker index modulo the
+    device count, so that parallel workers spread over the devices.
+    """
+    from generated import acl_bindings as acl
+
+    try:
+        os.environ.setdefault("ACLSIM_HOST_MEM_LIMIT", str(SIM_HOST_MEM_LIMIT))
+        if not settings.lib.is_file():
+            raise HarnessError(f"{settings.lib} does not exist (build the simulator with `make sim`, or "
+                               "pass --acl-lib)")
+        lib = acl.load(settings.lib)
+        code = lib.aclInit(None, raw=True)
+        if code not in (acl.ACL_SUCCESS, acl.ACL_ERROR_REPEAT_INITIALIZE):
+            raise HarnessError(f"aclInit failed: {code} {acl.error_name(code)}")
+        count = int(lib.aclrtGetDeviceCount())
+        device = settings.device if settings.device is not None else worker_index % max(count, 1)
+        lib.aclrtSetDevice(device)
+        soc = lib.aclrtGetSocName() or ""
+        family = family_by_id(catalog, settings.product) if settings.product else family_for_soc(catalog, soc)
+        if family is None:
+            wanted = f"--acl-product {settings.product}" if settings.product else f"SoC {soc!r}"
+            raise HarnessError(f"{wanted} matches no product family of the catalog; pass --acl-product "
+                               "FAMILY_ID (ids: " + ", ".join(f["id"] for f in catalog["families"]) + ")")
+        try:
+            cann = lib.aclsysGetVersionStr("runtime")
+        except Exception:  # noqa: BLE001 - a version string is a nice-to-have
+            cann = None
+        product = Product(soc, family["id"], settings.kernel, count, bool(family["va_flag"]), bool(family["rc_form"]))
+    except HarnessError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - every case reports why the backend is unusable
+        raise HarnessError(f"could not open {settings.lib}: {type(exc).__name__}: {exc}") from exc
+    facts = {"soc": soc, "product_family": family["id"], "product_name": family["name"], "cann_version": cann,
+             "device_count": count}
+    return Backend(lib, product, family, device, facts)
+
+
+def finalize_backend(backend: Backend, timeout: float) -> None:
+    """aclFinalize in a helper thread, bounded so that a hanging backend cannot wedge the session."""
+    done = threading.Event()
+
+    def finalize() -> None:
+        try:
+            backend.lib.aclFinalize(raw=True)
+        finally:
+            done.set()
+
+    threading.Thread(target=finalize, name="aclFinalize", daemon=True).start()
+    limit = min(FINALIZE_LIMIT_S, timeout)
+    if not done.wait(limit):
+        print(f"acl: aclFinalize did not return within {limit:.1f} s; leaving it", file=sys.stderr)

@@ -1,0 +1,53 @@
+"""The ACL call trace of a case: one readable line per call, for the report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from generated import acl_bindings as acl
+from generated.acl_bindings import address, error_name
+
+
+@dataclass(frozen=True)
+class TraceEntry:
+    """One ACL call made by a case."""
+
+    function: str
+    args: dict[str, str]
+    result: str
+    thread: str
+    at_ms: float
+
+    def line(self) -> str:
+        """The call as one readable line."""
+        shown = ", ".join(f"{k}={v}" for k, v in self.args.items())
+        return f"{self.at_ms:9.2f} ms [{self.thread}] {self.function}({shown}) -> {self.result}"
+
+
+def show_value(value: Any) -> str:
+    """An argument as the trace shows it: NULL, &out, a number, a string or an address."""
+    if value is None:
+        return "NULL"
+    if value is acl.OUT:
+        return "&out"
+    if isinstance(value, int):
+        return hex(value) if value > 0xFFFF else str(value)
+    if isinstance(value, (str, bytes)):
+        return repr(value)
+    try:
+        return hex(address(value))
+    except TypeError:
+        return type(value).__name__
+
+
+def show_result(function: str, result: Any) -> str:
+    """A return value as the trace shows it: the aclError with its name, or a string."""
+    if isinstance(result, int):
+        return f"{result} {error_name(result)}"
+    if result is None or result == acl.ffi.NULL:
+        return "NULL"
+    try:
+        return repr(acl.ffi.string(result).decode("utf-8", errors="replace"))
+    except TypeError:
+        return show_value(result)

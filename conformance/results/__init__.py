@@ -1,0 +1,7 @@
+"""Stage 3, results: turn what cases did into outcomes, and outcomes into reports.
+
+The closed outcome model, expectations (waivers) and their matching, case identity,
+``summary.json`` and the run verdict, Allure labels and files, environment facts, HTML
+rendering and the Allure history that spans runs. Pure functions over plain data where
+possible, so that a serial run and an xdist controller classify identically.
+"""

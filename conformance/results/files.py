@@ -1,0 +1,21 @@
+"""Atomic writes of report files, so that a crash never leaves half a report behind."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write a file atomically (temp file + rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write JSON atomically, indented, keys in insertion order."""
+    write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")

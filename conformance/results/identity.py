@@ -1,0 +1,43 @@
+"""Case identity: how a pytest node of a generated case maps to its rule and case ID.
+
+A case ID is ``<rule id>[<param id>]`` (``HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]``);
+the generated test function of a rule is ``test_`` + the rule ID with ``-`` as ``_``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import pytest
+
+
+def test_name_for_rule(rule_id: str) -> str:
+    """The generated test function of a rule: ``HM-ALIGN-MALLOC`` -> ``test_HM_ALIGN_MALLOC``."""
+    return "test_" + rule_id.replace("-", "_")
+
+
+def case_id_from_nodeid(nodeid: str, rule_ids: Iterable[str]) -> tuple[str, str] | None:
+    """(case id, rule id) for a pytest node id of a generated case, or None if it is not one."""
+    name = nodeid.rsplit("::", 1)[-1]
+    base, _, rest = name.partition("[")
+    by_name = {test_name_for_rule(r): r for r in rule_ids}
+    rule = by_name.get(base)
+    if rule is None:
+        return None
+    return (f"{rule}[{rest[:-1]}]" if rest else rule), rule
+
+
+def case_id_for_item(rule_id: str, item: pytest.Item) -> str:
+    """``<rule id>[<param id>]``, or the rule id for an unparametrized test."""
+    callspec = getattr(item, "callspec", None)
+    return f"{rule_id}[{callspec.id}]" if callspec is not None else rule_id
+
+
+def case_interfaces(rule: Mapping[str, Any], params: Mapping[str, Any] | None) -> list[str]:
+    """Interfaces a case exercises: the rule's, or the ``interface`` parameter when it has none."""
+    if rule.get("interfaces"):
+        return list(rule["interfaces"])
+    if params and isinstance(params.get("interface"), str):
+        return [params["interface"]]
+    return []

@@ -1,0 +1,150 @@
+"""``summary.json``: every rule and case of the catalog with its outcome, and the run's verdict.
+
+The functions here take plain data (catalog dicts, :class:`~conformance.results.outcomes.CaseResult`)
+so that they can be tested without pytest or a library.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from .identity import case_interfaces
+from .outcomes import CaseResult, Category, Outcome, count, worst
+
+SCHEMA = "acl-conformance-summary/1"
+FAILING = (Outcome.FAIL, Outcome.ERROR)
+OUTCOME_VALUES = frozenset(o.value for o in Outcome)
+
+
+def _missing_case(case_id: str, rule_id: str) -> CaseResult:
+    return CaseResult(case_id, rule_id, Outcome.ERROR, Category.HARNESS_ERROR,
+                      "the case was not run (deselected, not collected, or lost)", None, 0.0)
+
+
+def build_summary(catalog: Mapping[str, Any], results: Mapping[str, CaseResult], *,
+                  environment: Mapping[str, Any], command: list[str],
+                  expectation_files: Iterable[str] = (), expired: Iterable[dict[str, Any]] = ()) -> dict[str, Any]:
+    """The ``summary.json`` document: every rule and every case of the catalog, nothing dropped.
+
+    ``totals`` and ``by_interface`` count cases; ``by_family`` counts rules (by rule family).
+    Cases that were reported but are not in the catalog are kept under their rule.
+    """
+    rules_out: dict[str, Any] = {}
+    case_outcomes: list[Outcome] = []
+    by_interface: dict[str, dict[str, int]] = {}
+    by_family: dict[str, list[Outcome]] = {}
+    for rule in catalog["rules"]:
+        rid = rule["id"]
+        catalog_cases = {c["case_id"]: c for c in rule.get("cases", [])}
+        seen = {cid: r for cid, r in results.items() if r.rule_id == rid}
+        cases: dict[str, Any] = {}
+        outcomes: list[Outcome] = []
+        ids = list(catalog_cases) + [cid for cid in seen if cid not in catalog_cases]
+        for cid in ids:
+            result = seen.get(cid) or _missing_case(cid, rid)
+            outcomes.append(result.outcome)
+            params = catalog_cases.get(cid, {}).get("params")
+            for iface in case_interfaces(rule, params):
+                bucket = by_interface.setdefault(iface, count(()))
+                bucket[result.outcome.value] += 1
+            cases[cid] = {
+                "outcome": result.outcome.value,
+                "category": result.category.value if result.category else None,
+                "message": result.message,
+                "observed_code": result.observed_code,
+                "duration_s": result.duration_s,
+                "waiver": result.waiver,
+            }
+        rule_outcome = worst(outcomes)
+        message = ""
+        if rule_outcome is None:
+            rule_outcome, message = Outcome.ERROR, "no case of this rule was collected or run"
+        case_outcomes.extend(outcomes)
+        by_family.setdefault(rule.get("family", ""), []).append(rule_outcome)
+        entry = {
+            "title": rule.get("title"), "family": rule.get("family"), "severity": rule.get("severity"),
+            "doc_url": rule.get("doc_url"), "doc_ref": rule.get("doc_ref"), "outcome": rule_outcome.value,
+            "cases": cases,
+        }
+        if message:
+            entry["message"] = message
+        rules_out[rid] = entry
+    return {
+        "schema": SCHEMA,
+        "spec_hash": catalog.get("spec_hash"),
+        "suite_version": environment.get("suite_version", "unknown"),
+        "environment": dict(environment),
+        "command": list(command),
+        "totals": count(case_outcomes),
+        "by_interface": by_interface,
+        "by_family": {fam: count(outs) for fam, outs in by_family.items()},
+        "rules": rules_out,
+        "expectations": {"files": [str(f) for f in expectation_files], "expired": list(expired)},
+        "verdict": run_verdict(rules_out),
+    }
+
+
+def run_verdict(rules: Mapping[str, Mapping[str, Any]]) -> str:
+    """The verdict of a run from its rules' case outcomes: FAIL when a mandatory rule fails, else PASS.
+
+    A mandatory rule fails when its worst case is FAIL or ERROR, or when it has no case at
+    all. Waivers do not count here (certification judges them); ``verify`` recomputes this.
+    """
+    for rule in rules.values():
+        if rule.get("severity", "mandatory") != "mandatory":
+            continue
+        outcomes = [Outcome(c["outcome"]) for c in (rule.get("cases") or {}).values()
+                    if isinstance(c, Mapping) and c.get("outcome") in OUTCOME_VALUES]
+        outcome = worst(outcomes)
+        if outcome is None or outcome in FAILING:
+            return "FAIL"
+    return "PASS"
+
+
+def load_json(path: Path) -> dict[str, Any]:
+    """Read a JSON object from ``path``; raises ValueError naming the file when it is not one."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path}: cannot read JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected a JSON object")
+    return data
+
+
+def env_family(environment: Mapping[str, Any]) -> str | None:
+    """The product family of a run's environment (``family``, or the plugin's ``product_family``)."""
+    return environment.get("family") or environment.get("product_family")
+
+
+def format_summary(summary: Mapping[str, Any], report_location: str | None = None) -> str:
+    """A short human summary: rules per rule family, case totals, verdict, report location."""
+    lines = ["", "ACL host-memory conformance", "=" * 27]
+    env = summary.get("environment", {})
+    lines.append(f"library  {env.get('library')}  ({env.get('soc')}, {env.get('product_family')}, "
+                 f"CANN {env.get('cann_version')})")
+    header = f"{'rule family':<18}{'rules':>6}{'pass':>6}{'fail':>6}{'error':>6}{'waived':>7}{'xpass':>6}{'n/a':>5}"
+    lines += ["", header, "-" * len(header)]
+    for family, counts in summary.get("by_family", {}).items():
+        total = sum(counts.values())
+        lines.append(f"{family:<18}{total:>6}{counts['PASS']:>6}{counts['FAIL']:>6}{counts['ERROR']:>6}"
+                     f"{counts['WAIVED']:>7}{counts['XPASS']:>6}{counts['NOT_APPLICABLE']:>5}")
+    totals = summary.get("totals", {})
+    lines.append("")
+    lines.append("cases: " + ", ".join(f"{n} {k.lower()}" for k, n in totals.items() if n))
+    bad = [(rid, r) for rid, r in summary.get("rules", {}).items() if r["outcome"] in ("FAIL", "ERROR")]
+    for rid, rule in bad[:20]:
+        lines.append(f"  {rule['outcome']:<6} {rid} ({rule['severity']}) {rule['title']}")
+    if len(bad) > 20:
+        lines.append(f"  ... and {len(bad) - 20} more (see summary.json)")
+    expired = summary.get("expectations", {}).get("expired", [])
+    if expired:
+        lines.append(f"expired expectations: {len(expired)} (renew or remove them)")
+    lines.append("")
+    lines.append(f"verdict: {summary.get('verdict')}")
+    if report_location:
+        lines.append(f"report:  {report_location}")
+    return "\n".join(lines)

@@ -1,0 +1,87 @@
+"""Self-test: prove that the suite detects every simulator fault and raises no false alarm.
+
+1. The whole generated suite runs against the faithful simulator as every product family
+   (and once more on an emulated 5.10 kernel): no case may fail, and the NOT_APPLICABLE
+   set must equal what the spec's support matrix and applicability predict.
+2. It runs once per fault switch: each fault must make at least one case fail, and at
+   least one failing case must belong to a rule the fault declares it violates.
+3. A table fault → killing cases → rules, the mutation score, and the unproven rules are
+   printed and written to ``<out>/selftest.json`` and ``<out>/selftest.md``.
+
+The runs are independent subprocesses (``pytest -p conformance.session.plugin``) executed in
+parallel; a run whose process a fault crashes or hangs is repeated under one xdist worker,
+which contains the damage to the case that caused it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from ..harness.options import REPO_ROOT
+from .judge import judge_faithful, judge_fault, report
+from .plan import CATALOG, DEFAULT_LIB, Run, execute, plan_runs
+from .report import markdown, print_table
+
+
+def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: list[str] | None = None,
+                 faults: list[str] | None = None, extra: list[str] | None = None) -> dict[str, Any]:
+    """Run every planned configuration and judge the results."""
+    catalog = json.loads(CATALOG.read_text())
+    runs = plan_runs(catalog, families, faults)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    done = 0
+
+    def one(run: Run) -> Run:
+        nonlocal done
+        execute(run, lib, out_dir, timeout, extra or [])
+        done += 1
+        print(f"[{done}/{len(runs)}] {run.name}: {(run.summary or {}).get('totals', 'no result')} "
+              f"({run.seconds:.1f} s)", flush=True)
+        return run
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        finished = list(pool.map(one, runs))
+    faithful = [r for r in finished if r.fault is None]
+    problems = [p for r in faithful for p in judge_faithful(catalog, r)]
+    verdicts = [judge_fault(r) for r in finished if r.fault is not None]
+    result = report(catalog, faithful, verdicts, problems, time.perf_counter() - start)
+    (out_dir / "selftest.json").write_text(json.dumps(result, indent=1) + "\n")
+    (out_dir / "selftest.md").write_text(markdown(result))
+    return result
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Arguments of ``python -m conformance selftest``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m conformance selftest",
+        description="Run the suite against the faithful simulator (every family) and once per fault switch; "
+        "fail when a fault survives, is caught only by the wrong rule, or the faithful runs raise an alarm.",
+    )
+    parser.add_argument("--acl-lib", type=Path, default=DEFAULT_LIB, help="simulator library (default: %(default)s)")
+    parser.add_argument("--out", type=Path, default=REPO_ROOT / "reports" / "selftest", help="output directory")
+    parser.add_argument("-j", "--jobs", type=int, default=max(2, os.cpu_count() or 2), help="parallel runs")
+    parser.add_argument("--acl-timeout", type=float, default=5.0, help="per-wait timeout inside each run (s)")
+    parser.add_argument("--family", action="append", help="limit faithful runs to these family IDs")
+    parser.add_argument("--fault", action="append", help="limit fault runs to these fault names")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; exit 0 when the self-test passes, 1 otherwise."""
+    args = build_parser().parse_args(argv)
+    if not args.acl_lib.exists():
+        print(f"selftest: {args.acl_lib} not found; build it with `make sim`", file=sys.stderr)
+        return 2
+    result = run_selftest(args.acl_lib, args.out, args.jobs, args.acl_timeout, args.family, args.fault)
+    print_table(result)
+    print(f"results: {args.out / 'selftest.json'}, {args.out / 'selftest.md'}")
+    return 0 if result["passed"] else 1
+

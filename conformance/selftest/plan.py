@@ -1,0 +1,125 @@
+"""The self-test's runs: which configurations run, and running one of them as a subprocess.
+
+Each run is the whole generated suite against the simulator under one configuration (a
+product family and kernel, or one fault switch). A run whose process a fault crashes or
+hangs is repeated under one xdist worker, which contains the damage to the case that caused it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..harness.options import REPO_ROOT
+from ..harness.product import family_for_soc
+
+CATALOG = REPO_ROOT / "generated" / "catalog.json"
+SUITE = REPO_ROOT / "generated" / "conformance"
+DEFAULT_LIB = REPO_ROOT / "build" / "sim" / "libascendcl.so"
+MODERN_KERNEL = "6.1.0"
+LEGACY_KERNEL = "5.10.0"
+FAILING = ("FAIL", "ERROR")
+
+
+@dataclass
+class Run:
+    """One suite run against the simulator: its configuration and what came out."""
+
+    name: str
+    env: dict[str, str]
+    family: str
+    kernel: str
+    fault: dict[str, Any] | None = None
+    seconds: float = 0.0
+    returncode: int | None = None
+    summary: dict[str, Any] | None = None
+    log_tail: str = ""
+    isolated: bool = False
+    problems: list[str] = field(default_factory=list)
+
+    def case_outcomes(self) -> dict[str, tuple[str, str, str]]:
+        """case ID → (rule ID, outcome, message)."""
+        out: dict[str, tuple[str, str, str]] = {}
+        for rule_id, rule in (self.summary or {}).get("rules", {}).items():
+            for case_id, case in rule.get("cases", {}).items():
+                out[case_id] = (rule_id, case["outcome"], case.get("message") or "")
+        return out
+
+
+def family_record(catalog: dict[str, Any], family_id: str) -> dict[str, Any]:
+    """The catalog entry of a product family (it must exist)."""
+    return next(f for f in catalog["families"] if f["id"] == family_id)
+
+
+def _family_of_soc(catalog: dict[str, Any], soc: str) -> str:
+    family = family_for_soc(catalog, soc)
+    if family is None:
+        raise ValueError(f"SoC {soc!r} matches no product family")
+    return family["id"]
+
+
+def plan_runs(catalog: dict[str, Any], families: list[str] | None, faults: list[str] | None) -> list[Run]:
+    """The faithful runs (every family, plus A2 on a 5.10 kernel) and one run per fault."""
+    runs: list[Run] = []
+    for fam in catalog["families"]:
+        if families is not None and fam["id"] not in families:
+            continue
+        runs.append(Run(f"faithful-{fam['id']}", {"ACLSIM_SOC": fam["sample_soc"], "ACLSIM_KERNEL": MODERN_KERNEL},
+                        fam["id"], MODERN_KERNEL))
+    if families is None or "atlas_a2" in families:
+        a2 = family_record(catalog, "atlas_a2")
+        legacy_env = {"ACLSIM_SOC": a2["sample_soc"], "ACLSIM_KERNEL": LEGACY_KERNEL}
+        runs.append(Run("faithful-atlas_a2-kernel5.10", legacy_env, "atlas_a2", LEGACY_KERNEL))
+    for fault in catalog["faults"]:
+        if faults is not None and fault["name"] not in faults:
+            continue
+        soc = fault.get("soc") or family_record(catalog, "atlas_a2")["sample_soc"]
+        env = {"ACLSIM_SOC": soc, "ACLSIM_KERNEL": MODERN_KERNEL, **fault.get("env", {}),
+               "ACLSIM_FAULTS": fault["name"]}
+        runs.append(Run(f"fault-{fault['name']}", env, _family_of_soc(catalog, soc), env["ACLSIM_KERNEL"], fault))
+    return runs
+
+
+def _attempt(run: Run, lib: Path, report_dir: Path, timeout: float, extra: list[str], workers: int) -> bool:
+    """One pytest run of the suite; True when it wrote a summary."""
+    env = {**os.environ, **run.env, "ACL_OS_KERNEL": run.kernel}
+    if run.fault is None:
+        env.pop("ACLSIM_FAULTS", None)
+    # Allure output is not needed to judge a run; leaving it out saves a third of the time.
+    cmd = [sys.executable, "-m", "pytest", "-p", "conformance.session.plugin", str(SUITE), "-q",
+           "-p", "no:cacheprovider",
+           "-p", "no:allure_pytest", "-n", str(workers), f"--acl-lib={lib}", f"--acl-timeout={timeout}",
+           f"--acl-report-dir={report_dir}", *extra]
+    proc = subprocess.run(cmd, cwd=REPO_ROOT, env=env, capture_output=True, text=True, check=False)
+    run.returncode = proc.returncode
+    run.log_tail = (proc.stdout + proc.stderr)[-3000:]
+    return (report_dir / "summary.json").exists()
+
+
+def execute(run: Run, lib: Path, out_dir: Path, timeout: float, extra: list[str]) -> Run:
+    """Run the suite for one configuration and load its summary.
+
+    The first attempt runs in one process, which is fastest. A fault that crashes or hangs
+    the process leaves no summary; the run is then repeated under one xdist worker, which
+    contains every crash and hang to the case that caused it.
+    """
+    report_dir = out_dir / run.name
+    shutil.rmtree(report_dir, ignore_errors=True)
+    start = time.perf_counter()
+    if not _attempt(run, lib, report_dir, timeout, extra, workers=0):
+        run.isolated = True
+        _attempt(run, lib, report_dir, timeout, extra, workers=1)
+    run.seconds = time.perf_counter() - start
+    summary = report_dir / "summary.json"
+    if summary.exists():
+        run.summary = json.loads(summary.read_text())
+    else:
+        run.problems.append(f"{run.name}: no summary.json (exit {run.returncode}); output:\n{run.log_tail}")
+    return run

@@ -1,0 +1,56 @@
+"""The self-test's report: Markdown for selftest.md, and the table printed at the end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def markdown(result: dict[str, Any]) -> str:
+    """The self-test result as a Markdown report."""
+    score = result["mutation_score"]
+    lines = [
+        "# Conformance suite self-test",
+        "",
+        f"Spec `{result['spec_hash']}` — **{'PASSED' if result['passed'] else 'FAILED'}** — mutation score "
+        f"{score['killed']}/{score['total']} ({score['percent']} %) — {result['seconds']} s",
+        "",
+        "## Faithful simulator",
+        "",
+        "| run | family | kernel | totals | seconds |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for run in result["faithful_runs"]:
+        totals = ", ".join(f"{k} {v}" for k, v in sorted((run["totals"] or {}).items()) if v)
+        lines.append(f"| {run['name']} | {run['family']} | {run['kernel']} | {totals} | {run['seconds']} |")
+    lines += ["", f"False alarms and applicability mismatches: {len(result['faithful_problems'])}", ""]
+    lines += [f"- {p}" for p in result["faithful_problems"]]
+    lines += ["", "## Faults", "", "| fault | status | rules it breaks | killed by rules | killing cases |",
+              "| --- | --- | --- | --- | --- |"]
+    for v in result["faults"]:
+        cases = ", ".join(f"`{c}`" for c in v["killing_cases"][:4]) + (" ..." if len(v["killing_cases"]) > 4 else "")
+        lines.append(f"| {v['fault']} | {v['status']} | {', '.join(v['violates'])} | "
+                     f"{', '.join(v['killing_rules'])} | {cases} |")
+    lines += ["", "## Rules no fault proves", ""]
+    lines += [f"- {r}" for r in result["unproven_rules"]] or ["- none"]
+    return "\n".join(lines) + "\n"
+
+
+def print_table(result: dict[str, Any]) -> None:
+    """Print fault → killing cases → rules, the score and the unproven rules."""
+    width = max((len(v["fault"]) for v in result["faults"]), default=5)
+    print(f"\n{'fault':<{width}}  {'status':<10} {'cases':>5}  rules killed (declared)")
+    for v in result["faults"]:
+        print(f"{v['fault']:<{width}}  {v['status']:<10} {len(v['killing_cases']):>5}  "
+              f"{','.join(v['killing_rules']) or '-'} ({','.join(v['violates'])})")
+    score = result["mutation_score"]
+    print(f"\nmutation score: {score['killed']}/{score['total']} ({score['percent']} %)")
+    print(f"faithful runs: {len(result['faithful_runs'])}, problems: {len(result['faithful_problems'])}")
+    for problem in result["faithful_problems"][:50]:
+        print(f"  {problem}")
+    print(f"unproven rules: {', '.join(result['unproven_rules']) or 'none'}")
+    print(f"self-test {'PASSED' if result['passed'] else 'FAILED'} in {result['seconds']} s")
+    # One check per fault, one per faithful run, and one for "every mandatory rule is proven".
+    checks = len(result["faults"]) + len(result["faithful_runs"]) + 1
+    failed = (len(result["faults"]) - score["killed"]) + len({p.split(":")[0] for p in result["faithful_problems"]})
+    failed += 1 if result["unproven_mandatory_rules"] else 0
+    print(f"selftest: {checks - failed} passed, {failed} failed")

@@ -1,0 +1,268 @@
+"""pytest plugin of the conformance suite (load with ``-p conformance.session.plugin``).
+
+Roles: in a serial run one process opens the library, runs the cases and writes the
+reports. With pytest-xdist every worker opens the library once (aclInit, aclrtSetDevice,
+family detection) and runs cases; the controller never loads the library, receives each
+case's classified result through ``report.user_properties`` and writes ``summary.json`` once.
+A worker that dies in a C call (SIGSEGV, or killed by pytest-timeout's thread method when a
+call never returns) is replaced by xdist; the controller turns the lost case into an ERROR
+with category ``crash`` or ``timeout`` while every other case keeps its result.
+
+Everything a process needs lives in one :class:`~conformance.session.state.RunState` in
+``config.stash``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..harness.backend import Backend, finalize_backend, open_backend
+from ..harness.context import AclContext
+from ..harness.options import REPO_ROOT, add_options, settings_from_config
+from ..harness.product import applicability, not_supported_reason
+from ..harness.support import fails_cleanly
+from ..harness.violations import HarnessError, SpecViolation
+from ..results.allure import allure_marks
+from ..results.environment import static_facts
+from ..results.identity import case_id_for_item
+from ..results.outcomes import CaseResult, PhaseResult, classify, exception_kind
+from .reporter import CASE_PROPERTY, FACTS_PROPERTY, Reporter, write_reports
+from .state import PHASES, STATE, SUMMARY, TRACE, RunState
+
+CATALOG_PATH = REPO_ROOT / "generated" / "catalog.json"
+
+
+# --------------------------------------------------------------------------- configuration
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Declare the --acl-* options."""
+    add_options(parser)
+
+
+def _role(config: pytest.Config) -> str:
+    if hasattr(config, "workerinput"):
+        return "worker"
+    if getattr(config.option, "dist", "no") != "no" and getattr(config.option, "numprocesses", None) != 0:
+        return "controller"
+    return "serial"
+
+
+def _load_expectations(paths: tuple[Path, ...]) -> Any:
+    if not paths:
+        return None
+    from ..results.expectations import ExpectationError, load_expectations
+
+    try:
+        return load_expectations(list(paths))
+    except ExpectationError as exc:
+        print(f"acl: {exc}", file=sys.stderr)
+        pytest.exit(str(exc), returncode=2)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the marker, resolve the options and set up this process's state."""
+    config.addinivalue_line("markers", "acl_rule(rule_id): the catalog rule a generated case checks")
+    settings = settings_from_config(config)
+    catalog = json.loads(CATALOG_PATH.read_text(encoding="utf-8"))
+    state = RunState(config, settings, catalog, _role(config))
+    state.expectations = _load_expectations(settings.expectations)
+    state.facts = static_facts(settings.lib, settings.kernel, catalog.get("spec_hash", ""))
+    config.stash[STATE] = state
+    if state.reporter:
+        config.pluginmanager.register(Reporter(state), "acl-conformance-reporter")
+    if state.role == "controller" and getattr(config.option, "maxworkerrestart", None) is None:
+        config.option.maxworkerrestart = "1000000"  # every crashed case gets a fresh worker
+    if state.reporter and getattr(config.option, "allure_report_dir", None) is None \
+            and config.pluginmanager.hasplugin("allure_pytest"):
+        config.option.allure_report_dir = str(settings.report_dir / "allure-results")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Give every generated case a hard timeout (thread method, so a hung C call is killed)."""
+    state = config.stash[STATE]
+    for item in items:
+        if item.get_closest_marker("acl_rule") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(state.settings.case_timeout, method="thread"))
+
+
+def _rule_of(state: RunState, item: pytest.Item) -> dict[str, Any] | None:
+    marker = item.get_closest_marker("acl_rule")
+    if marker is None or not marker.args:
+        return None
+    return state.rules.get(marker.args[0]) or {"id": marker.args[0], "title": "(rule not in the catalog)",
+                                                "interfaces": [], "family": "", "severity": "mandatory",
+                                                "applies": {}, "cases": []}
+
+
+# --------------------------------------------------------------------------- the backend
+
+
+def _backend(state: RunState) -> Backend:
+    """This process's backend, opened on first use; a failure to open is remembered and re-raised."""
+    if state.backend is not None:
+        return state.backend
+    if state.backend_error is not None:
+        raise HarnessError(state.backend_error)
+    try:
+        backend = open_backend(state.settings, state.catalog, state.worker_index)
+    except HarnessError as exc:
+        state.backend_error = str(exc)
+        raise
+    state.facts = dict(state.facts, **backend.facts)
+    backend.facts = state.facts
+    state.backend = backend
+    return backend
+
+
+# --------------------------------------------------------------------------- the fixture
+
+
+def _check_applicable(ctx: AclContext, state: RunState, rule: dict[str, Any], backend: Backend) -> None:
+    """Skip (NOT_APPLICABLE) or fail the case before it runs, per the catalog."""
+    verdict = applicability(state.catalog, rule, backend.family, state.settings.kernel)
+    if verdict.unsupported:
+        for interface in verdict.unsupported:
+            problem = fails_cleanly(ctx, interface)
+            if problem:
+                raise SpecViolation(problem)
+        pytest.skip(not_supported_reason(state.catalog, verdict.unsupported[0], backend.family))
+    if verdict.skip_reason:
+        pytest.skip(f"NOT_APPLICABLE: {verdict.skip_reason}")
+
+
+@pytest.fixture
+def acl(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A fresh :class:`~conformance.harness.context.AclContext` for one case, released at teardown."""
+    state = request.config.stash[STATE]
+    item = request.node
+    rule = _rule_of(state, item)
+    if rule is None:
+        raise HarnessError("the case has no @pytest.mark.acl_rule marker")
+    backend = _backend(state)
+    ctx = AclContext(backend.lib, backend.product, device=backend.device, timeout=state.settings.timeout,
+                     catalog=state.catalog)
+    _allure_parameters(item, rule["id"])
+    try:
+        _check_applicable(ctx, state, rule, backend)
+        yield ctx
+    finally:
+        problems = ctx.release()
+        item.stash[TRACE] = [entry.line() for entry in ctx.trace]
+        if problems:
+            raise HarnessError("teardown could not release everything (leak?): " + "; ".join(problems))
+
+
+def _allure_parameters(item: pytest.Item, rule_id: str) -> None:
+    """Title the case by its case ID and show its parameters one by one in Allure."""
+    try:
+        import allure
+    except ImportError:
+        return
+    callspec = getattr(item, "callspec", None)
+    allure.dynamic.title(f"{rule_id}[{callspec.id}]" if callspec is not None else rule_id)
+    if callspec is None or "case" not in callspec.params:
+        return
+    case = callspec.params["case"]
+    params = case[0] if isinstance(case, tuple) and case and isinstance(case[0], dict) else {}
+    allure.dynamic.parameter("case", callspec.id, mode=allure.parameter_mode.HIDDEN)
+    for name, value in params.items():
+        allure.dynamic.parameter(name, value)
+
+
+# --------------------------------------------------------------------------- per-case results
+
+
+def _phase(report: pytest.TestReport, call: pytest.CallInfo[Any]) -> PhaseResult:
+    exc = call.excinfo.value if call.excinfo is not None else None
+    message, kind, code = "", None, None
+    if exc is not None:
+        kind = exception_kind(exc)
+        message = str(getattr(exc, "msg", None) or exc) if report.skipped else str(exc)
+        raw_code = getattr(exc, "code", None)
+        code = raw_code if isinstance(raw_code, int) else None
+    elif report.failed:
+        message = str(report.longrepr)
+    return PhaseResult(report.when, report.outcome, kind, message, code, report.duration)
+
+
+def _code_name(code: int) -> str:
+    from generated.acl_bindings import error_name
+
+    return f"{code} {error_name(code)}"
+
+
+def _case_result(state: RunState, item: pytest.Item, rule: dict[str, Any]) -> CaseResult:
+    result = classify(item.stash.get(PHASES, []), case_id_for_item(rule["id"], item), rule["id"], _code_name)
+    facts = state.facts
+    return state.waive(result, facts.get("product_family"), facts.get("soc"), facts.get("cann_version"))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Iterator[None]:
+    """Classify each phase; on teardown attach the case's final result to the report."""
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()
+    state = item.config.stash[STATE]
+    rule = _rule_of(state, item)
+    if rule is None:
+        return
+    item.stash.setdefault(PHASES, []).append(_phase(report, call))
+    if report.when == "teardown":
+        report.user_properties.append((CASE_PROPERTY, json.dumps(_case_result(state, item, rule).to_json())))
+        if state.backend is not None and not state.facts_sent:
+            report.user_properties.append((FACTS_PROPERTY, json.dumps(state.facts)))
+            state.facts_sent = True
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    """Label the case for Allure, and attach its ACL call trace once the context is released."""
+    state = item.config.stash[STATE]
+    rule = _rule_of(state, item)
+    if rule is not None:
+        preliminary = _case_result(state, item, rule)
+        extra = [("outcome", preliminary.outcome.value),
+                 ("category", preliminary.category.value if preliminary.category else "")]
+        for mark in allure_marks(rule, state.facts.get("product_family"), extra):
+            item.add_marker(mark)
+    yield
+    lines = item.stash.get(TRACE, None)
+    if lines is None:
+        return
+    try:
+        import allure
+    except ImportError:
+        return
+    text = "\n".join(lines) + "\n" if lines else "(no ACL call was made)\n"
+    allure.attach(text, name="ACL call trace", attachment_type=allure.attachment_type.TEXT)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Workers hand their facts over and finalize; the reporting process writes the reports."""
+    state = session.config.stash[STATE]
+    if state.role == "worker":
+        session.config.workeroutput["acl_facts"] = state.facts  # type: ignore[attr-defined]
+    if state.role in ("worker", "serial") and state.backend is not None:
+        finalize_backend(state.backend, state.settings.timeout)
+        state.backend = None
+    if state.reporter and not session.config.option.collectonly:
+        write_reports(state)
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """One line per run: where summary.json is and the verdict."""
+    summary = config.stash.get(SUMMARY, None)
+    if summary is None:
+        return
+    totals = ", ".join(f"{n} {k.lower()}" for k, n in summary["totals"].items() if n)
+    path = config.stash[STATE].settings.report_dir / "summary.json"
+    terminalreporter.write_line(f"acl conformance: {totals}; verdict {summary['verdict']} ({path})")

@@ -1,0 +1,70 @@
+"""Per-process state of a run, kept in ``config.stash`` so that no global holds it."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from ..harness.backend import Backend
+from ..harness.options import Settings
+from ..results.outcomes import CaseResult, PhaseResult, apply_waiver
+
+
+@dataclass
+class RunState:
+    """Per-process state of a run, kept in ``config.stash[STATE]``."""
+
+    config: pytest.Config
+    settings: Settings
+    catalog: dict[str, Any]
+    role: str  # "serial" | "controller" | "worker"
+    expectations: Any = None
+    backend: Backend | None = None
+    backend_error: str | None = None
+    results: dict[str, CaseResult] = field(default_factory=dict)
+    started: dict[str, float] = field(default_factory=dict)
+    facts: dict[str, Any] = field(default_factory=dict)
+    facts_sent: bool = False
+
+    @property
+    def rules(self) -> dict[str, dict[str, Any]]:
+        """Catalog rules by id."""
+        return {rule["id"]: rule for rule in self.catalog["rules"]}
+
+    @property
+    def reporter(self) -> bool:
+        """Whether this process gathers results and writes the reports."""
+        return self.role in ("serial", "controller")
+
+    @property
+    def worker_index(self) -> int:
+        """xdist worker number (``gw3`` -> 3); 0 outside xdist."""
+        workerid = getattr(self.config, "workerinput", {}).get("workerid", "gw0")
+        digits = "".join(ch for ch in workerid if ch.isdigit())
+        return int(digits) if digits else 0
+
+    def today(self) -> datetime.date:
+        """The date waivers are judged against."""
+        return datetime.date.today()
+
+    def waive(self, result: CaseResult, family: str | None, soc: str | None, cann: str | None) -> CaseResult:
+        """Apply the matching expectation (if any) to a case result."""
+        if self.expectations is None:
+            return result
+        match = self.expectations.match(result.case_id, result.rule_id, family or "", soc or "", cann or "",
+                                        self.today())
+        return apply_waiver(result, match)
+
+
+STATE = pytest.StashKey[RunState]()
+PHASES = pytest.StashKey[list[PhaseResult]]()
+TRACE = pytest.StashKey[list[str]]()
+
+
+STATE = pytest.StashKey[RunState]()
+PHASES = pytest.StashKey[list[PhaseResult]]()
+TRACE = pytest.StashKey[list[str]]()
+SUMMARY = pytest.StashKey[dict[str, Any]]()
