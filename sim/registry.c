@@ -293,6 +293,13 @@ void sim_reg_drop_range(const void *base, uint64_t size)
             link = &(*link)->next;
         }
     }
+    /* Freed memory has no history: a later allocation at the same address starts clean,
+     * so the faults that act on recently removed registrations never reach it. */
+    for (unsigned i = 0; i < SIM_REG_RECENT; i++) {
+        if (g_recent[i].size != 0 && overlaps(&g_recent[i], b, size)) {
+            g_recent[i].size = 0;
+        }
+    }
     pthread_mutex_unlock(&reg_lock);
 }
 
