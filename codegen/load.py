@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from .model import (
     StructMember,
     Typedef,
 )
+from .observations import observation_issues, rule_observations
 from .validate import CrossReferences, Document, schema_issues
 from .yamlload import load_yaml
 
@@ -40,6 +42,7 @@ SPEC_FILES: dict[str, str] = {
     "interfaces.yaml": "interfaces",
     "rules.yaml": "rules",
     "faults.yaml": "faults",
+    "observations.yaml": "observations",
 }
 
 
@@ -95,7 +98,7 @@ def read_documents(spec_dir: Path) -> dict[str, Document]:
 def load_spec(spec_dir: Path) -> Spec:
     """Load, validate and model the spec in ``spec_dir``; raises SpecError when invalid."""
     docs = read_documents(spec_dir)
-    issues = CrossReferences(docs).run()
+    issues = CrossReferences(docs).run() + observation_issues(docs)
     if issues:
         raise SpecError(issues)
     return _build(docs, spec_hash(spec_dir))
@@ -115,6 +118,7 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
     refs["host_memory_interfaces"] = tuple(
         i["name"] for i in docs["interfaces"].data["interfaces"] if i["group"] == "host_memory"
     )
+    observed = rule_observations(docs["observations"])
     return Spec(
         spec_hash=digest,
         files=tuple(d.name for d in docs.values()),
@@ -159,7 +163,10 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
                    f["rc_form"], f.get("confirmed", True))
             for f in docs["products"].data["families"]
         ),
-        rules=tuple(_rule(rules_doc, i, raw, refs) for i, raw in enumerate(rules_doc.data["rules"])),
+        rules=tuple(
+            replace(_rule(rules_doc, i, raw, refs), observations=observed.get(raw["id"], ()))
+            for i, raw in enumerate(rules_doc.data["rules"])
+        ),
         faults=tuple(
             Fault(f["name"], f["family"], tuple(f["violates"]), f["description"], f.get("soc"),
                   tuple(sorted(f.get("env", {}).items())))

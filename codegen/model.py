@@ -322,6 +322,30 @@ class ErrorExpectation:
 
 
 @dataclass(frozen=True)
+class Observation:
+    """A fact a rule's cases record next to their outcome (spec/observations.yaml)."""
+
+    name: str
+    type: str
+    meaning: str
+    evidence: str
+    values: tuple[str, ...] = ()
+    key: str | None = None
+    many: bool = False
+
+    @property
+    def described_type(self) -> str:
+        """The type in words, e.g. ``enum of page, exact, refused``, ``code (list)``, ``int per device``."""
+        text = self.type + (f" of {', '.join(self.values)}" if self.values else "")
+        return text + (f" per {self.key}" if self.key else "") + (" (list)" if self.many else "")
+
+    def to_json(self) -> dict[str, Any]:
+        """The declaration as the catalog carries it."""
+        return {"name": self.name, "type": self.type, "meaning": self.meaning, "evidence": self.evidence,
+                "values": list(self.values), "key": self.key, "many": self.many}
+
+
+@dataclass(frozen=True)
 class Rule:
     """A conformance rule: a documented behaviour with the cases that check it."""
 
@@ -339,6 +363,7 @@ class Rule:
     expect: Expectation | None = None
     errors: tuple[ErrorExpectation, ...] = ()
     where: Where | None = None
+    observations: tuple[Observation, ...] = ()
 
     @property
     def python_name(self) -> str:

@@ -136,6 +136,7 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
                     "va_flag": r.applies.va_flag, "kernel_at_most": r.applies.kernel_at_most,
                     "kernel_above": r.applies.kernel_above,
                 },
+                "observations": [o.to_json() for o in r.observations],
                 "cases": [
                     {"case_id": c.case_id, "param_id": c.param_id, "params": c.kwargs,
                      "expect": expect_literal(spec, c)}

@@ -1,4 +1,4 @@
-# Generated from spec 412f4a3b82a16f4d by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 031218bc72b619b6 by codegen; do not edit. Regenerate: python -m codegen generate
 """Pairing and lifecycle cases: allocate/free and register/unregister pairs and their misuse."""
 
 from __future__ import annotations

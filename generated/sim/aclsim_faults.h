@@ -1,4 +1,4 @@
-/* Generated from spec 412f4a3b82a16f4d by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 031218bc72b619b6 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The simulator's fault switches, from spec/faults.yaml. Enable with
  * ACLSIM_FAULTS=name[,name...]; each breaks the rules named in its comment. */
 #ifndef ACLSIM_FAULTS_GENERATED_H
