@@ -15,6 +15,7 @@ from ..harness.options import REPO_ROOT
 from ..results.environment import sha256_file
 from ..results.summary import load_json, run_verdict
 from .certificate import verdict_in_html, verdict_in_markdown
+from .observations import check_observations
 from .verdict import OUTCOMES, aggregate, assess
 
 SUMS = "SHA256SUMS"
@@ -186,5 +187,6 @@ def verify(bundle: Path, catalog_path: Path = DEFAULT_CATALOG) -> list[str]:
         )
         return problems
     problems += check_cases(summary, catalog)
+    problems += check_observations(summary, catalog)
     problems += check_verdicts(bundle, summary, manifest, catalog)
     return problems

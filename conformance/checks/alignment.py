@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..harness.context import AclContext
-from .memory import ALIGNMENT, allocate
+from .memory import ALIGNMENT, alignment_grain, allocate
 from .verdicts import holds
 
 # Several allocations of each size stay live at once, so that an allocator that is aligned
@@ -18,8 +18,9 @@ LARGE = 1 << 20
 def alloc_alignment(ctx: AclContext, *, api: str, cfg: str, size: int, expect: dict[str, Any] | None) -> None:
     """Each of several live allocations of ``size`` bytes starts on a 64-byte boundary."""
     live = LIVE_LARGE if size > LARGE else LIVE_SMALL
-    for index in range(live):
-        ptr = allocate(ctx, api, size, cfg)
+    ptrs = [allocate(ctx, api, size, cfg) for _ in range(live)]
+    ctx.observe("grain", alignment_grain(ptrs))
+    for index, ptr in enumerate(ptrs):
         holds(ptr % ALIGNMENT == 0,
               f"allocation {index + 1} of {live} ({api}, cfg={cfg}, size={size}) returned {ptr:#x}, "
               f"which is {ptr % ALIGNMENT} bytes past a 64-byte boundary")
@@ -28,6 +29,7 @@ def alloc_alignment(ctx: AclContext, *, api: str, cfg: str, size: int, expect: d
 def live_alignment(ctx: AclContext, *, api: str, size: int, count: int, expect: dict[str, Any] | None) -> None:
     """``count`` live allocations are each aligned and pairwise disjoint."""
     ptrs = [allocate(ctx, api, size) for _ in range(count)]
+    ctx.observe("grain", alignment_grain(ptrs))
     misaligned = [p for p in ptrs if p % ALIGNMENT]
     holds(not misaligned, f"{len(misaligned)} of {count} live allocations are not 64-byte aligned, "
                           f"e.g. {misaligned[:1][0] if misaligned else 0:#x}")

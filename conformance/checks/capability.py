@@ -11,6 +11,7 @@ from .verdicts import holds, succeeded
 
 ANSWERS = set(acl.ENUMS["aclrtHostMemMapCapability"].values())
 HAC_TYPES = acl.ENUMS["aclrtHacType"]
+ANSWER_NAMES = {value: name for name, value in acl.ENUMS["aclrtHostMemMapCapability"].items()}
 
 
 def _query(ctx: AclContext, device: int, hac: int) -> int:
@@ -23,7 +24,7 @@ def _query(ctx: AclContext, device: int, hac: int) -> int:
 def capability_query(ctx: AclContext, *, hac: str, expect: dict[str, Any] | None) -> None:
     """Every device answers SUPPORTED or NOT_SUPPORTED for the HAC type."""
     for device in range(ctx.product.device_count):
-        _query(ctx, device, HAC_TYPES[hac])
+        ctx.observe("answer", ANSWER_NAMES[_query(ctx, device, HAC_TYPES[hac])], key=device)
 
 
 def capability_stable(ctx: AclContext, *, repeats: int, expect: dict[str, Any] | None) -> None:

@@ -48,6 +48,7 @@ def invalid_argument(ctx: AclContext, *, interface: str, param: str, condition: 
     code, outputs = call_raw(ctx, interface, args)
     if code == 0:
         adopt_result(ctx, interface, args, outputs)
+    ctx.observe("code", code)
     failed(code, expect, f"{interface} with {param} {condition.replace('_', ' ')} {value!r}")
 
 
@@ -69,4 +70,5 @@ def no_device(ctx: AclContext, *, call: str, expect: dict[str, Any] | None) -> N
             ctx.track_registration(page)
         else:
             ctx.track_host(result[1])
+    ctx.observe("code", code)
     failed(code, expect, f"{call} from a thread with no current device")

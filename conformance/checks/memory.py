@@ -31,6 +31,14 @@ def allocate(ctx: AclContext, api: str, size: int, cfg: str = "null_cfg") -> int
     return ctx.host_alloc(size, api=api, cfg=config_variant(ctx, cfg) if api == "malloc_cfg" else None)
 
 
+def alignment_grain(pointers: list[int], cap: int = 4096) -> int:
+    """Largest power of two, at most ``cap``, that divides every pointer (the lowest bit any of them sets)."""
+    combined = cap
+    for pointer in pointers:
+        combined |= pointer
+    return combined & -combined
+
+
 def pattern(size: int, seed: int) -> bytes:
     """A deterministic byte pattern that differs between seeds and along the buffer."""
     block = bytes((k * 31 + seed * 97 + 1) & 0xFF for k in range(251))

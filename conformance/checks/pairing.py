@@ -52,7 +52,9 @@ def double_free(ctx: AclContext, *, free: str, expect: dict[str, Any] | None) ->
     ptr = ctx.host_alloc(4096)
     succeeded(release(ptr, raw=True), f"first {release.__name__}")
     ctx.forget_host(ptr)
-    failed(release(ptr, raw=True), expect, f"second {release.__name__} of the same pointer")
+    code = release(ptr, raw=True)
+    ctx.observe("code", code)
+    failed(code, expect, f"second {release.__name__} of the same pointer")
 
 
 def free_foreign(ctx: AclContext, *, free: str, pointer: str, expect: dict[str, Any] | None) -> None:
@@ -67,7 +69,9 @@ def free_foreign(ctx: AclContext, *, free: str, pointer: str, expect: dict[str, 
         target = ctx.pageable_pages(1)
     else:
         target = ctx.device_alloc(4096)
-    failed(release(target, raw=True), expect, f"{release.__name__} of a {pointer.replace('_', ' ')} pointer")
+    code = release(target, raw=True)
+    ctx.observe("code", code)
+    failed(code, expect, f"{release.__name__} of a {pointer.replace('_', ' ')} pointer")
     holds(read(owner, 8192) == data, "the refused free changed the content of a live allocation")
     succeeded(release(owner, raw=True), f"{release.__name__} of the owning allocation afterwards")
     ctx.forget_host(owner)
@@ -79,6 +83,28 @@ def register_unregister(ctx: AclContext, *, api: str, expect: dict[str, Any] | N
     for round_ in range(2):
         succeeded(_register_raw(ctx, api, page, PAGE), f"round {round_ + 1}: {api} registration")
         _unregister(ctx, page, f"round {round_ + 1}: aclrtHostUnregister")
+    rounding = _registration_rounding(ctx, api, page)
+    if rounding is not None:
+        ctx.observe("rounding", rounding)
+
+
+def _registration_rounding(ctx: AclContext, api: str, page: int) -> str | None:
+    """What a registration of the first half of a page covers (an observation, never a verdict).
+
+    ``refused`` when half a page cannot be registered; else ``page`` when a device pointer
+    exists for a byte past the requested half, ``exact`` when not. None when the device
+    pointer of a byte inside the half is refused too: then the lookup, not the range, decides.
+    """
+    half = PAGE // 2
+    if _register_raw(ctx, api, page, half) != 0:
+        return "refused"
+    inside, _dev = ctx.lib.aclrtHostGetDevicePointer(page + 64, 0, raw=True)
+    beyond, _dev = ctx.lib.aclrtHostGetDevicePointer(page + half + 64, 0, raw=True)
+    if ctx.lib.aclrtHostUnregister(page, raw=True) == 0:
+        ctx.forget_registration(page)
+    if inside != 0:
+        return None
+    return "page" if beyond == 0 else "exact"
 
 
 def double_unregister(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
@@ -86,18 +112,23 @@ def double_unregister(ctx: AclContext, *, api: str, expect: dict[str, Any] | Non
     page = ctx.pinned_pages(1)
     succeeded(_register_raw(ctx, api, page, PAGE), f"{api} registration")
     _unregister(ctx, page, "first aclrtHostUnregister")
-    failed(ctx.lib.aclrtHostUnregister(page, raw=True), expect, "second aclrtHostUnregister")
+    code = ctx.lib.aclrtHostUnregister(page, raw=True)
+    ctx.observe("code", code)
+    failed(code, expect, "second aclrtHostUnregister")
 
 
 def unregister_unknown(ctx: AclContext, *, pointer: str, expect: dict[str, Any] | None) -> None:
     """Unregistering a never-registered or interior pointer fails and keeps registrations."""
     base = ctx.pinned_pages(2)
     if pointer == "never_registered":
-        failed(ctx.lib.aclrtHostUnregister(base, raw=True), expect, "aclrtHostUnregister of never-registered memory")
+        code = ctx.lib.aclrtHostUnregister(base, raw=True)
+        ctx.observe("code", code)
+        failed(code, expect, "aclrtHostUnregister of never-registered memory")
         return
     succeeded(_register_raw(ctx, "v1", base, 2 * PAGE), "registration of two pages")
-    failed(ctx.lib.aclrtHostUnregister(base + PAGE, raw=True), expect,
-           "aclrtHostUnregister of a pointer inside a registered range")
+    code = ctx.lib.aclrtHostUnregister(base + PAGE, raw=True)
+    ctx.observe("code", code)
+    failed(code, expect, "aclrtHostUnregister of a pointer inside a registered range")
     code, dev = ctx.lib.aclrtHostGetDevicePointer(base, 0, raw=True)
     succeeded(code, "aclrtHostGetDevicePointer after the refused unregister (the registration must survive)")
     _unregister(ctx, base, "aclrtHostUnregister of the base pointer")
@@ -107,7 +138,9 @@ def double_register(ctx: AclContext, *, first: str, second: str, expect: dict[st
     """Registering a registered range again fails as already registered."""
     page = ctx.pinned_pages(1)
     succeeded(_register_raw(ctx, first, page, PAGE), f"first registration ({first})")
-    failed(_register_raw(ctx, second, page, PAGE), expect, f"second registration ({second}) of the same range")
+    code = _register_raw(ctx, second, page, PAGE)
+    ctx.observe("code", code)
+    failed(code, expect, f"second registration ({second}) of the same range")
 
 
 OVERLAPS = {
@@ -125,8 +158,9 @@ def overlap_register(ctx: AclContext, *, overlap: str, expect: dict[str, Any] | 
     first = block + PAGE
     succeeded(_register_raw(ctx, "v1", first, 2 * PAGE), "registration of pages 1-2")
     offset, length = OVERLAPS[overlap]
-    failed(_register_raw(ctx, "v1", block + offset * PAGE, length * PAGE), expect,
-           f"registration of an overlapping range ({overlap})")
+    code = _register_raw(ctx, "v1", block + offset * PAGE, length * PAGE)
+    ctx.observe("code", code)
+    failed(code, expect, f"registration of an overlapping range ({overlap})")
     code, _dev = ctx.lib.aclrtHostGetDevicePointer(first, 0, raw=True)
     succeeded(code, "aclrtHostGetDevicePointer of the first range after the refused overlap")
 
@@ -137,6 +171,7 @@ def devptr_after_unregister(ctx: AclContext, *, api: str, expect: dict[str, Any]
     succeeded(_register_raw(ctx, api, page, PAGE), f"{api} registration")
     _unregister(ctx, page, "aclrtHostUnregister")
     code, _dev = ctx.lib.aclrtHostGetDevicePointer(page, 0, raw=True)
+    ctx.observe("code", code)
     failed(code, expect, "aclrtHostGetDevicePointer after unregister")
 
 
@@ -149,6 +184,7 @@ def v2_pinned_on_pinned(ctx: AclContext, *, flag: str, expect: dict[str, Any] | 
     code = ctx.lib.aclrtHostRegisterV2(page, PAGE, V2_FLAGS[flag], raw=True)
     if code == 0:
         ctx.track_registration(page)
+    ctx.observe("code", code)
     failed(code, expect, f"aclrtHostRegisterV2({flag}) of aclrtMallocHost memory")
 
 
@@ -160,6 +196,7 @@ def v2_pinned_no_mapped(ctx: AclContext, *, flag: str, expect: dict[str, Any] | 
     ctx.track_registration(page)
     code, dev = ctx.lib.aclrtHostGetDevicePointer(page, 0, raw=True)
     if flag == "pinned":
+        ctx.observe("code", code)
         failed(code, expect, "aclrtHostGetDevicePointer of memory registered PINNED without MAPPED")
     else:
         succeeded(code, "aclrtHostGetDevicePointer of memory registered PINNED|MAPPED")
@@ -189,6 +226,7 @@ def concurrent_register(ctx: AclContext, *, threads: int, rounds: int, expect: d
         holds(winners == 1, f"round {round_ + 1}: {winners} of {threads} racing registrations succeeded, codes {codes}")
         for code in codes:
             if code != 0:
+                ctx.observe("codes", code)
                 failed(code, expect, f"round {round_ + 1}: a losing racing registration")
         _unregister(ctx, page, f"round {round_ + 1}: aclrtHostUnregister")
 
@@ -209,6 +247,7 @@ def exhaustion(ctx: AclContext, *, chunk: int, expect: dict[str, Any] | None) ->
     if code == 0:
         pytest.skip(f"NOT_APPLICABLE: the backend allowed {EXHAUSTION_CAP >> 20} MiB of page-locked memory "
                     "without running out; exhaustion cannot be reached safely")
+    ctx.observe("code", code)
     failed(code, expect, f"aclrtMallocHost past exhaustion (after {len(held)} x {chunk >> 20} MiB)")
     for ptr in held:
         succeeded(ctx.lib.aclrtFreeHost(ptr, raw=True), "aclrtFreeHost while recovering from exhaustion")
@@ -237,6 +276,7 @@ def reserved_register_types(ctx: AclContext, *, api: str, option: str, expect: d
         code = ctx.lib.aclrtHostRegisterV2(page, PAGE, value, raw=True)
     if code == 0:
         ctx.track_registration(page)
+    ctx.observe("code", code)
     failed(code, expect, f"{api} registration with the reserved {option} option")
 
 
@@ -250,7 +290,9 @@ def register_pageable(ctx: AclContext, *, api: str, expect: dict[str, Any] | Non
 def register_pageable_legacy(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
     """On kernels up to 5.10 pageable memory is refused and aclrtMallocHost memory accepted."""
     page = ctx.pageable_pages(1)
-    failed(_register_raw(ctx, api, page, PAGE), expect, f"{api} registration of pageable memory on a 5.10 kernel")
+    code = _register_raw(ctx, api, page, PAGE)
+    ctx.observe("code", code)
+    failed(code, expect, f"{api} registration of pageable memory on a 5.10 kernel")
     pinned = ctx.pinned_pages(1)
     succeeded(_register_raw(ctx, api, pinned, PAGE), f"{api} registration of aclrtMallocHost memory")
     _unregister(ctx, pinned, "aclrtHostUnregister")

@@ -21,6 +21,11 @@ def _prompt(ctx: AclContext) -> float:
     return max(1.0, ctx.timeout / 3)
 
 
+def _returned(blocker: Any) -> str:
+    """For a call that has returned: whether the case had opened the blocker's gate by then (an observation)."""
+    return "after_gate" if blocker.gate.is_set() else "before_gate"
+
+
 def _blocked_stream(ctx: AclContext) -> tuple[Any, Any]:
     stream = ctx.stream()
     blocker = ctx.block(stream)
@@ -44,6 +49,7 @@ def alloc_no_sync(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -
                                "aclrtMallocHostWithCfg")
     if code == 0:
         ctx.track_host(ptr)
+    ctx.observe("returned", _returned(blocker))
     succeeded(code, f"{api} while a stream is blocked")
     _still_pending(ctx, stream, api)
     blocker.open()
@@ -54,6 +60,7 @@ def free_no_sync(ctx: AclContext, *, size: int, expect: dict[str, Any] | None) -
     ptr = ctx.host_alloc(size)
     stream, blocker = _blocked_stream(ctx)
     code = ctx.within(lambda: ctx.lib.aclrtFreeHost(ptr, raw=True), _prompt(ctx), "aclrtFreeHost")
+    ctx.observe("returned", _returned(blocker))
     succeeded(code, "aclrtFreeHost while a stream is blocked")
     ctx.forget_host(ptr)
     _still_pending(ctx, stream, "aclrtFreeHost")
@@ -64,12 +71,14 @@ def _devsync_free(ctx: AclContext, ptr: int, blocker: Any, what: str) -> None:
     """Free with device sync while ``blocker`` holds a stream; it must wait for the gate."""
     call = ctx.start(lambda: ctx.lib.aclrtFreeHostWithDevSync(ptr, raw=True), name="free-devsync")
     if call.wait(OBSERVE_S):
+        ctx.observe("returned", _returned(blocker))
         blocker.open()
         raise SpecViolation(f"aclrtFreeHostWithDevSync returned ({call.value()}) while {what} was still pending")
     blocker.open()
     if not call.wait(ctx.timeout):
         raise CallTimeout(f"aclrtFreeHostWithDevSync did not return within {ctx.timeout:.0f} s "
                           "after the blocked stream was released")
+    ctx.observe("returned", _returned(blocker))
     succeeded(call.value(), "aclrtFreeHostWithDevSync")
     ctx.forget_host(ptr)
 

@@ -37,6 +37,7 @@ def va_unsupported(ctx: AclContext, *, size: int, expect: dict[str, Any] | None)
     code, ptr = ctx.lib.aclrtMallocHostWithCfg(size, cfg.ptr, raw=True)
     if code == 0:
         ctx.track_host(ptr)
+    ctx.observe("code", code)
     failed(code, expect, "aclrtMallocHostWithCfg with VA_FLAG=1 on a product without VA support")
     ctx.host_alloc(size)  # the documented fallback
 
@@ -51,6 +52,29 @@ def devptr_consistent(ctx: AclContext, *, api: str, pages: int, expect: dict[str
     if dev is not None:
         holds(dev != 0, "aclrtHostRegister returned a NULL devPtr")
         holds(answer == dev, f"aclrtHostGetDevicePointer answered {answer:#x}, registration returned {dev:#x}")
+    _observe_relation(ctx, api, ptr, answer)
+
+
+def _observe_relation(ctx: AclContext, api: str, ptr: int, dev: int) -> None:
+    """How device addresses relate to host addresses, from this registration and one more (an observation).
+
+    Identity (equal), one constant offset for both, or other; nothing is recorded when the
+    second registration cannot be made, which the rule does not require.
+    """
+    second = ctx.pinned_pages(1)
+    if api == "v1":
+        code, second_dev = ctx.lib.aclrtHostRegister(second, PAGE, acl.ACL_HOST_REGISTER_MAPPED, raw=True)
+    else:
+        code = ctx.lib.aclrtHostRegisterV2(second, PAGE, acl.ACL_HOST_REG_MAPPED, raw=True)
+    if code != 0:
+        return
+    ctx.track_registration(second)
+    if api != "v1":
+        code, second_dev = ctx.lib.aclrtHostGetDevicePointer(second, 0, raw=True)
+        if code != 0:
+            return
+    offsets = {dev - ptr, second_dev - second}
+    ctx.observe("relation", "identity" if offsets == {0} else "constant_offset" if len(offsets) == 1 else "other")
 
 
 def devptr_no_memops(ctx: AclContext, *, direction: str, expect: dict[str, Any] | None) -> None:
@@ -61,4 +85,5 @@ def devptr_no_memops(ctx: AclContext, *, direction: str, expect: dict[str, Any] 
         return  # VA-identical mappings are valid copy targets; nothing to refuse
     source = ctx.host_alloc(PAGE)
     code = ctx.lib.aclrtMemcpy(dev, PAGE, source, PAGE, acl.ACL_MEMCPY_HOST_TO_DEVICE, raw=True)
+    ctx.observe("code", code)
     failed(code, expect, "aclrtMemcpy into a mapped device address (no VA flag)")

@@ -11,13 +11,14 @@ from __future__ import annotations
 import mmap
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from generated import acl_bindings as acl
 from generated.acl_bindings import AclLibrary, address
 
+from .observations import ObservationLog
 from .probes import BoundedCall, StreamBlocker
 from .trace import TraceEntry, show_result, show_value
 from .violations import CallTimeout
@@ -41,13 +42,14 @@ class AclContext:
     """The library, device and product a case runs against, plus its resources."""
 
     def __init__(self, lib: AclLibrary, product: Product, *, device: int, timeout: float,
-                 catalog: dict[str, Any]) -> None:
+                 catalog: dict[str, Any], observations: Iterable[Mapping[str, Any]] = ()) -> None:
         self.lib = lib
         self.product = product
         self.device = device
         self.timeout = timeout
         self.catalog = catalog
         self.trace: list[TraceEntry] = []
+        self.observed = ObservationLog(observations)
         self._started = time.perf_counter()
         self._lock = threading.Lock()
         self._host: list[int] = []
@@ -70,6 +72,14 @@ class AclContext:
         )
         with self._lock:
             self.trace.append(entry)
+
+    # ---- observations ----
+    def observe(self, name: str, value: Any, *, key: object = None) -> None:
+        """Record a fact the case saw (declared for its rule in spec/observations.yaml) for summary.json.
+
+        A value of the wrong type or an undeclared name raises HarnessError: a harness bug.
+        """
+        self.observed.record(name, value, key)
 
     # ---- host memory ----
     def host_alloc(self, size: int, *, api: str = "malloc", cfg: Any = None) -> int:

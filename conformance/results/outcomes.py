@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 NA_PREFIX = "NOT_APPLICABLE"
@@ -79,6 +79,7 @@ class CaseResult:
     observed_code: str | None
     duration_s: float
     waiver: dict[str, Any] | None = None
+    observations: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict (enum members become their values)."""
@@ -95,6 +96,7 @@ class CaseResult:
             category=Category(data["category"]) if data.get("category") else None,
             message=data.get("message", ""), observed_code=data.get("observed_code"),
             duration_s=float(data.get("duration_s", 0.0)), waiver=data.get("waiver"),
+            observations=dict(data.get("observations") or {}),
         )
 
 

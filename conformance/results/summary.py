@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from .identity import case_interfaces
+from .observations import case_observations
 from .outcomes import CaseResult, Category, Outcome, count, worst
 
-SCHEMA = "acl-conformance-summary/1"
+SCHEMA = "acl-conformance-summary/2"  # /2: cases carry their observations
 FAILING = (Outcome.FAIL, Outcome.ERROR)
 OUTCOME_VALUES = frozenset(o.value for o in Outcome)
 
@@ -57,6 +58,7 @@ def build_summary(catalog: Mapping[str, Any], results: Mapping[str, CaseResult],
                 "observed_code": result.observed_code,
                 "duration_s": result.duration_s,
                 "waiver": result.waiver,
+                "observations": case_observations(rule, catalog_cases.get(cid), result.observations),
             }
         rule_outcome = worst(outcomes)
         message = ""

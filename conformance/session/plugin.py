@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ from ..results.environment import static_facts
 from ..results.identity import case_id_for_item
 from ..results.outcomes import CaseResult, PhaseResult, classify, exception_kind
 from .reporter import CASE_PROPERTY, FACTS_PROPERTY, Reporter, write_reports
-from .state import PHASES, STATE, SUMMARY, TRACE, RunState
+from .state import OBSERVED, PHASES, STATE, SUMMARY, TRACE, RunState
 
 CATALOG_PATH = REPO_ROOT / "generated" / "catalog.json"
 
@@ -148,7 +149,7 @@ def acl(request: pytest.FixtureRequest) -> Iterator[Any]:
         raise HarnessError("the case has no @pytest.mark.acl_rule marker")
     backend = _backend(state)
     ctx = AclContext(backend.lib, backend.product, device=backend.device, timeout=state.settings.timeout,
-                     catalog=state.catalog)
+                     catalog=state.catalog, observations=rule.get("observations", []))
     _allure_parameters(item, rule["id"])
     try:
         _check_applicable(ctx, state, rule, backend)
@@ -156,6 +157,7 @@ def acl(request: pytest.FixtureRequest) -> Iterator[Any]:
     finally:
         problems = ctx.release()
         item.stash[TRACE] = [entry.line() for entry in ctx.trace]
+        item.stash[OBSERVED] = ctx.observed.to_json()
         if problems:
             raise HarnessError("teardown could not release everything (leak?): " + "; ".join(problems))
 
@@ -201,6 +203,7 @@ def _code_name(code: int) -> str:
 
 def _case_result(state: RunState, item: pytest.Item, rule: dict[str, Any]) -> CaseResult:
     result = classify(item.stash.get(PHASES, []), case_id_for_item(rule["id"], item), rule["id"], _code_name)
+    result = replace(result, observations=item.stash.get(OBSERVED, {}))
     facts = state.facts
     return state.waive(result, facts.get("product_family"), facts.get("soc"), facts.get("cann_version"))
 
@@ -243,6 +246,10 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
         return
     text = "\n".join(lines) + "\n" if lines else "(no ACL call was made)\n"
     allure.attach(text, name="ACL call trace", attachment_type=allure.attachment_type.TEXT)
+    observed = item.stash.get(OBSERVED, None)
+    if observed:
+        allure.attach(json.dumps(observed, indent=1) + "\n", name="Observations",
+                      attachment_type=allure.attachment_type.JSON)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -42,6 +42,7 @@ def build_summary(catalog: dict[str, Any], outcomes: dict[str, Any] | None = Non
                 "observed_code": fields.get("observed_code"),
                 "duration_s": 0.01,
                 "waiver": fields.get("waiver"),
+                "observations": fields.get("observations", {}),
             }
         rules[rule["id"]] = {
             "title": rule["title"],
@@ -71,7 +72,7 @@ def build_summary(catalog: dict[str, Any], outcomes: dict[str, Any] | None = Non
     }
     environment.update(env)
     return {
-        "schema": "acl-conformance-summary/1",
+        "schema": "acl-conformance-summary/2",
         "spec_hash": catalog["spec_hash"],
         "suite_version": "test",
         "environment": environment,

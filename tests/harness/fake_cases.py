@@ -53,6 +53,7 @@ def test_HM_SYNC_FREE_NO_IMPLICIT(acl: Any, case: Any) -> None:
 def test_HM_INVAL_FREE_HOST(acl: Any, case: Any) -> None:
     code = acl.lib.aclrtFreeHost(None, raw=True)
     mode = os.environ.get("FAKE_MODE", "")
+    acl.observe("colour" if mode == "observe_undeclared" else "code", code)
     if mode == "violation":
         raise SpecViolation("forced violation", code=code)
     if mode == "wrong_code":

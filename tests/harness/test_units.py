@@ -169,13 +169,14 @@ def _result(case: dict, outcome: Outcome, category: Category | None = None) -> C
 def test_summary_shape_and_verdict():
     results = {c["case_id"]: _result(c, Outcome.PASS) for r in CATALOG["rules"] for c in r["cases"]}
     summary = summary_module.build_summary(CATALOG, results, environment={"suite_version": "v1"}, command=["x"])
-    assert summary["schema"] == "acl-conformance-summary/1" and summary["verdict"] == "PASS"
+    assert summary["schema"] == "acl-conformance-summary/2" and summary["verdict"] == "PASS"
     assert set(summary["rules"]) == set(RULES)
     assert summary["totals"]["PASS"] == len(results)
     assert set(summary["by_family"]) == {r["family"] for r in CATALOG["rules"]}
     assert "aclrtMallocHost" in summary["by_interface"]
     case = next(iter(summary["rules"]["HM-ALIGN-MALLOC"]["cases"].values()))
-    assert set(case) == {"outcome", "category", "message", "observed_code", "duration_s", "waiver"}
+    assert set(case) == {"outcome", "category", "message", "observed_code", "duration_s", "waiver",
+                         "observations"}
     json.dumps(summary)
 
 

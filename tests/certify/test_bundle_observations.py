@@ -1,0 +1,51 @@
+"""verify: the observations of a bundle's summary.json agree with the spec's declarations."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from certify_helpers import first_case, write_fake_bundle
+
+from conformance.certify.bundle import verify, write_sums
+
+RULE = "HM-PAIR-DOUBLE-UNREGISTER"  # declares `code`, evidence expect; its expected code is runtime-source
+GOOD = {"code": {"value": 507911, "type": "code", "provenance": "runtime-source"}}
+
+
+def _bundle(tmp_path, catalog, make_summary, observations):
+    case = first_case(catalog, RULE)
+    return write_fake_bundle(tmp_path, make_summary({case: {"outcome": "PASS", "observations": observations}})), case
+
+
+def test_declared_observations_verify(tmp_path, catalog, make_summary):
+    bundle, _case = _bundle(tmp_path, catalog, make_summary, GOOD)
+    assert verify(bundle) == []
+
+
+@pytest.mark.parametrize("observations, problem", [
+    ({"colour": {"value": 1, "type": "int", "provenance": "unspecified"}}, "not declared for " + RULE + " in the spec"),
+    ({"code": {"value": "507911", "type": "code", "provenance": "runtime-source"}}, "'507911' is not a code"),
+    ({"code": {"value": 507911, "type": "int", "provenance": "runtime-source"}}, "type 'int', declared 'code'"),
+    ({"code": {"value": 507911, "type": "code", "provenance": "unspecified"}},
+     "provenance 'unspecified' does not follow from the spec ('runtime-source')"),
+    ({"code": 507911}, "expected an object with value, type and provenance"),
+], ids=["undeclared", "bad-value", "bad-type", "bad-provenance", "bare-value"])
+def test_bad_observations_are_found_even_with_fixed_sums(tmp_path, catalog, make_summary, observations, problem):
+    bundle, case = _bundle(tmp_path, catalog, make_summary, GOOD)
+    summary = json.loads((bundle / "summary.json").read_text())
+    summary["rules"][RULE]["cases"][case]["observations"] = observations
+    (bundle / "summary.json").write_text(json.dumps(summary))
+    write_sums(bundle)  # a forger who also rewrites the sums
+    name = next(iter(observations))
+    assert f"summary.json: case {case}: observation {name!r}: {problem}" in verify(bundle)
+
+
+def test_a_summary_of_the_old_schema_is_named(tmp_path, catalog, make_summary):
+    bundle, _case = _bundle(tmp_path, catalog, make_summary, GOOD)
+    summary = json.loads((bundle / "summary.json").read_text())
+    summary["schema"] = "acl-conformance-summary/1"
+    (bundle / "summary.json").write_text(json.dumps(summary))
+    write_sums(bundle)
+    assert ("summary.json: schema 'acl-conformance-summary/1', expected 'acl-conformance-summary/2' "
+            "(observations not checked)") in verify(bundle)
