@@ -4,7 +4,8 @@
  *
  * Blocks under SIM_SLAB_THRESHOLD bytes are carved from shared 1 MiB slabs
  * in 64-byte granules (granule 0 of each slab is never handed out, so slab
- * blocks are 64-byte but not page aligned); larger ones and VA_FLAG=1 blocks
+ * blocks are 64-byte but not page aligned; ACLSIM_HOST_ALIGN makes them
+ * start on a coarser power of two, up to a page); larger ones and VA_FLAG=1 blocks
  * get their own page-aligned mapping. Every mapping is mlock()ed; when that
  * fails the memory is kept and counted as unlocked. Released large mappings
  * are poisoned and parked in a small quarantine before munmap, so a stream
@@ -128,15 +129,20 @@ static void slab_mark(simSlab *s, size_t g, size_t n, int used)
     }
 }
 
-/* First fit of n free granules; granule 0 is the reserved header. */
-static long slab_find(const simSlab *s, size_t n)
+/* First fit of n free granules starting on a multiple of step granules;
+ * granule 0 is the reserved header. */
+static long slab_find(const simSlab *s, size_t n, size_t step)
 {
-    size_t run = 0;
-    for (size_t g = 1; g < SIM_SLAB_GRANULES; g++) {
-        run = slab_test(s, g) ? 0 : run + 1;
-        if (run == n) {
-            return (long)(g + 1 - n);
+    size_t g = step;
+    while (g + n <= SIM_SLAB_GRANULES) {
+        size_t k = 0;
+        while (k < n && !slab_test(s, g + k)) {
+            k++;
         }
+        if (k == n) {
+            return (long)g;
+        }
+        g = (g + k) / step * step + step; /* the next start past the used granule */
     }
     return -1;
 }
@@ -164,6 +170,7 @@ static simSlab *slab_new(void)
 static int slab_alloc(simHostBlock *b, size_t span)
 {
     size_t n = round_up(span, SIM_GRANULE) / SIM_GRANULE;
+    size_t step = sim_config()->host_align / SIM_GRANULE;
     size_t booked = n;
     if (n >= 2 && aclsim_fault(ACLSIM_FAULT_ALLOC_OVERLAP)) {
         booked = n - 1; /* the last granule stays free for the next block */
@@ -171,7 +178,7 @@ static int slab_alloc(simHostBlock *b, size_t span)
     simSlab *s;
     long g = -1;
     for (s = g_slabs; s != NULL; s = s->next) {
-        g = slab_find(s, n);
+        g = slab_find(s, n, step);
         if (g >= 0) {
             break;
         }
@@ -181,7 +188,7 @@ static int slab_alloc(simHostBlock *b, size_t span)
         if (s == NULL) {
             return -1;
         }
-        g = slab_find(s, n);
+        g = slab_find(s, n, step);
     }
     slab_mark(s, (size_t)g, booked, 1);
     b->kind = BLOCK_SLAB;

@@ -71,6 +71,7 @@ typedef struct {
     uint64_t mlock_limit;      /* emulated RLIMIT_MEMLOCK, 0 = the real one */
     int legacy_kernel;         /* kernel <= 5.10 */
     char cann_version[64];
+    uint64_t host_align;       /* alignment of slab blocks: 64 (default) .. SIM_PAGE */
 } simConfig;
 
 SIM_INTERNAL const simConfig *sim_config(void);
