@@ -61,7 +61,7 @@ certify: $(STAMP) $(NODE_STAMP) sim generate ## certify ACL_LIB with the full su
 
 gate: $(STAMP) ## compare BASELINE and CANDIDATE runs (bundles or summary.json); exit 1 on a regression
 	@test -n "$(BASELINE)" -a -n "$(CANDIDATE)" || { echo "usage: make gate BASELINE=... CANDIDATE=... [FAIL_ON=...]"; exit 2; }
-	$(PY) -m conformance compare $(BASELINE) $(CANDIDATE) --fail-on $(FAIL_ON)
+	$(PY) -m conformance compare $(BASELINE) $(CANDIDATE) --fail-on $(FAIL_ON) $(foreach f,$(EXPECTATIONS),--expectations $(f))
 
 clean: ## remove build outputs and reports
 	rm -rf build reports/allure-results reports/allure-report reports/*.json reports/*.xml

@@ -1,20 +1,24 @@
 """``compare`` / ``gate`` on the command line: gate a driver release on the differences of two runs.
 
-``python -m conformance compare BASELINE CANDIDATE [--fail-on CLASSES] [--markdown F] [--json F]``
+``python -m conformance compare BASELINE CANDIDATE [--fail-on CLASSES] [--expectations F]... [--markdown F] [--json F]``
 
 The exit status is 1 when a class named in ``--fail-on`` (default ``regression``) is not
-empty, 0 otherwise, 2 when a run cannot be read.
+empty (for ``drift`` classes: holds drift no expectation accepts), 0 otherwise, 2 when a run
+or an expectations file cannot be read.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .compare import DEFAULT_FAIL_ON, GATE_CLASSES, compare
+from ..results.expectations import ExpectationError, load_expectations
+from .compare import DEFAULT_FAIL_ON, GATE_CLASSES, Comparison, compare
+from .drift import DRIFT_CLASSES, accept_known_drift, gating_drift, is_drift_class
 from .report import default_outputs, render_markdown
 
 
@@ -22,9 +26,25 @@ def parse_fail_on(text: str) -> list[str]:
     """Parse the ``--fail-on`` comma list; raises ValueError naming an unknown class."""
     names = [part.strip() for part in text.split(",") if part.strip()]
     for name in names:
-        if name not in GATE_CLASSES:
-            raise ValueError(f"unknown --fail-on class {name!r} (choose from {', '.join(GATE_CLASSES)})")
+        if name not in GATE_CLASSES and not is_drift_class(name):
+            choices = ", ".join((*GATE_CLASSES, *DRIFT_CLASSES))
+            raise ValueError(f"unknown --fail-on class {name!r} (choose from {choices})")
     return names
+
+
+def accept_drift(comparison: Comparison, paths: Sequence[Path], today: datetime.date) -> None:
+    """Mark the drift that the ``observation:`` entries of the expectations files accept for the candidate."""
+    if not paths:
+        return
+    try:
+        expectations = load_expectations(paths)
+    except ExpectationError as exc:
+        raise ValueError(str(exc)) from None
+    product = comparison.candidate
+    comparison.drift = accept_known_drift(comparison.drift, expectations, product.get("family") or "",
+                                          product.get("soc") or "", product.get("cann_version") or "", today)
+    comparison.warnings += [f"{e.where}: the acceptance of {e.observation!r} drift expired on {e.expires}"
+                            for e in expectations.expired(today) if e.observation is not None]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,8 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--fail-on",
         default=",".join(DEFAULT_FAIL_ON),
-        help=f"comma list of classes that fail the gate: {', '.join(GATE_CLASSES)} (default: regression)",
+        help=f"comma list of classes that fail the gate: {', '.join(GATE_CLASSES)}; drift (any behaviour drift "
+        "not accepted by an expectation) or drift:documented|runtime-source|unspecified (default: regression)",
     )
+    parser.add_argument("--expectations", type=Path, action="append", default=[],
+                        help="expectations file whose 'observation:' entries accept known drift; may repeat")
     parser.add_argument("--markdown", type=Path, help="where to write the Markdown report (default: next to CANDIDATE)")
     parser.add_argument("--json", type=Path, help="where to write the JSON report (default: next to CANDIDATE)")
     return parser
@@ -51,6 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         fail_on = parse_fail_on(args.fail_on)
         comparison = compare(args.baseline, args.candidate)
+        accept_drift(comparison, args.expectations, datetime.date.today())
     except ValueError as exc:
         print(f"gate: {exc}", file=sys.stderr)
         return 2
@@ -68,7 +92,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for rule_id in comparison.regressed_rules:
         print(f"regressed rule: {rule_id}")
     for name in gated:
-        if name != "regression":
+        if is_drift_class(name):
+            drifts = gating_drift(name, comparison.drift)
+            print(f"gating class {name}: {len(drifts)} observation(s) changed")
+            for d in drifts:
+                print(f"  {d.rule_id} {d.case_id} {d.observation} ({d.provenance}): {d.baseline} -> {d.candidate}")
+        elif name != "regression":
             print(f"gating class {name}: {len(comparison.classes[name])} case(s)")
     return 1 if gated else 0
 

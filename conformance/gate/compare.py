@@ -11,6 +11,8 @@ summary.json file. Every case is classified by its outcome in the two runs:
 - ``code-change``: failing (FAIL, ERROR, WAIVED) in both with another observed aclError;
 - ``waiver-change``: WAIVED or XPASS appears or disappears (an expectation changed the outcome);
 - ``other``: any other outcome change (e.g. PASS to NOT_APPLICABLE), reported only.
+
+Beside the classes, :attr:`Comparison.drift` lists behaviour drift (see :mod:`.drift`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..results.summary import env_family, load_json
+from .drift import Drift, gating_drift, observation_drift
 
 SCHEMA = "acl-conformance-gate/1"
 PASSED = frozenset({"PASS", "XPASS"})
@@ -70,10 +73,12 @@ class Comparison:
     classes: dict[str, list[Change]] = field(default_factory=dict)
     regressed_rules: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    drift: list[Drift] = field(default_factory=list)
 
     def gating(self, fail_on: Sequence[str]) -> list[str]:
         """Classes among ``fail_on`` that are not empty."""
-        return [name for name in fail_on if self.classes.get(name) or (name == "regression" and self.regressed_rules)]
+        return [name for name in fail_on if self.classes.get(name) or (name == "regression" and self.regressed_rules)
+                or gating_drift(name, self.drift)]
 
     def to_json(self, fail_on: Sequence[str]) -> dict[str, Any]:
         """The report as a JSON-ready dict."""
@@ -85,8 +90,9 @@ class Comparison:
             "gated_by": self.gating(fail_on),
             "regressed_rules": self.regressed_rules,
             "warnings": self.warnings,
-            "counts": {name: len(items) for name, items in self.classes.items()},
+            "counts": {name: len(items) for name, items in self.classes.items()} | {"drift": len(self.drift)},
             "classes": {name: [c.to_json() for c in items] for name, items in self.classes.items()},
+            "drift": [d.to_json() for d in self.drift],
         }
 
 
@@ -180,6 +186,7 @@ def compare_summaries(
         if old_rules[rule_id].get("outcome") in PASSED and new_rules[rule_id].get("outcome") in FAILING:
             rules.add(rule_id)
     result.regressed_rules = sorted(rules)
+    result.drift = observation_drift(baseline, candidate)
     if baseline.get("spec_hash") != candidate.get("spec_hash"):
         result.warnings.append(
             f"the runs use different specs ({baseline.get('spec_hash')} vs {candidate.get('spec_hash')}): "

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .compare import Comparison
+from .drift import drift_markdown
 
 _TITLES = {
     "regression": "Regressions (passed before, FAIL/ERROR now)",
@@ -40,6 +41,7 @@ def render_markdown(comparison: Comparison, fail_on: Sequence[str]) -> str:
         for c in items:
             codes = f"{c.baseline_code or '-'} → {c.candidate_code or '-'}"
             out.append(f"| `{c.case_id}` | {c.rule_id} | {c.severity} | {c.baseline} | {c.candidate} | {codes} |")
+    out += ["", *drift_markdown(comparison.drift)]
     return "\n".join(out) + "\n"
 
 

@@ -25,13 +25,17 @@ compare by prefix (``==8.0`` holds for 8.0, 8.0.RC1 and 8.0.1).
 The plugin applies the entries: a FAIL that matches becomes WAIVED, a PASS that matches
 becomes XPASS (a stale waiver), an ERROR is never waived. An entry whose ``expires`` date
 lies before today never matches and is listed by :meth:`ExpectationSet.expired`.
+
+An entry with ``observation:`` (a name pattern, e.g. ``grain`` or ``*``) waives no outcome:
+it accepts a known behaviour drift of that observation in the gate, and needs a ``reason``
+and an ``expires`` date.
 """
 
 from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,10 +47,11 @@ from .matching import VersionRange, glob_match, parse_version_range
 SCHEMA = "acl-conformance-expectations/1"
 
 _TOP_KEYS = {"schema", "expectations"}
-_ENTRY_KEYS = {"rule", "case", "families", "soc", "cann", "reason", "tracking", "expires", "accepted"}
+_ENTRY_KEYS = {"rule", "case", "families", "soc", "cann", "reason", "tracking", "expires", "accepted", "observation"}
 _RULE_PATTERN = re.compile(r"^[A-Za-z0-9_.*?-]+$")
 _FAMILY_ID = re.compile(r"^[a-z0-9_]+$")
 _SOC_PATTERN = re.compile(r"^[A-Za-z0-9_.*?-]+$")
+_OBSERVATION = re.compile(r"^[a-z0-9_*?]+$")
 _TRACKING = re.compile(r"^(https?://\S+|[A-Za-z][A-Za-z0-9_.-]*[-#][0-9]+)$")
 
 
@@ -91,6 +96,7 @@ class Expectation:
     accepted: bool
     file: str
     line: int
+    observation: str | None = None
 
     @property
     def where(self) -> str:
@@ -130,6 +136,7 @@ class Expectation:
             "tracking": self.tracking,
             "expires": self.expires.isoformat() if self.expires else None,
             "accepted": self.accepted,
+            "observation": self.observation,
             "where": self.where,
         }
 
@@ -150,10 +157,23 @@ class ExpectationSet:
         cann_version: str,
         today: datetime.date,
     ) -> Expectation | None:
-        """The first unexpired entry covering the case: case-keyed entries first, then rule-keyed."""
+        """The first unexpired entry covering the case: case-keyed entries first, then rule-keyed.
+
+        Entries that accept a drift (``observation:``) never waive an outcome.
+        """
+        return self._first(case_id, rule_id, family, soc, cann_version, today, lambda e: e.observation is None)
+
+    def match_drift(self, case_id: str, rule_id: str, observation: str, family: str, soc: str,
+                    cann_version: str, today: datetime.date) -> Expectation | None:
+        """The first unexpired ``observation:`` entry accepting a drift of ``observation`` in the case."""
+        return self._first(case_id, rule_id, family, soc, cann_version, today,
+                           lambda e: e.observation is not None and glob_match(e.observation, observation))
+
+    def _first(self, case_id: str, rule_id: str, family: str, soc: str, cann_version: str, today: datetime.date,
+               kind: Callable[[Expectation], bool]) -> Expectation | None:
         for keyed_by_case in (True, False):
             for entry in self.entries:
-                if (entry.case is not None) != keyed_by_case or entry.is_expired(today):
+                if (entry.case is not None) != keyed_by_case or entry.is_expired(today) or not kind(entry):
                     continue
                 if entry.applies(case_id, rule_id, family, soc, cann_version):
                     return entry
@@ -251,6 +271,9 @@ def _parse_entry(file: str, prefix: str, line: int, data: Any) -> Expectation:
     expires = _parse_date(entry, data.get("expires"))
     if accepted and (tracking is None or expires is None):
         raise entry.fail("accepted", "a waiver accepted for certification needs 'tracking' and 'expires'")
+    observation = entry.text("observation", _OBSERVATION, "an observation name pattern (a-z 0-9 _ * ?)")
+    if observation is not None and expires is None:
+        raise entry.fail("observation", "accepting a drift needs an 'expires' date")
     return Expectation(
         rule=rule,
         case=case,
@@ -263,6 +286,7 @@ def _parse_entry(file: str, prefix: str, line: int, data: Any) -> Expectation:
         accepted=accepted,
         file=file,
         line=line,
+        observation=observation,
     )
 
 
