@@ -40,6 +40,7 @@ SUBCOMMANDS: dict[str, str] = {
     "verify": "conformance.certify.command:verify_main",
     "gate": "conformance.gate.command:main",
     "compare": "conformance.gate.command:main",
+    "merge": "conformance.fleet.command:main",
     "selftest": "conformance.selftest.command:main",
 }
 

@@ -24,6 +24,7 @@ STAGES: dict[str, int] = {
     "session": 3,
     "certify": 4,
     "gate": 4,
+    "fleet": 5,
     "selftest": 5,
 }
 TOP_LEVEL = {"__init__.py", "__main__.py", "cli.py"}

@@ -1,0 +1,83 @@
+"""``merge`` on the command line: many runs or bundles in, one compatibility matrix out.
+
+``python -m conformance merge INPUT... [--out DIR] [--rules PATTERNS]`` writes
+``DIR/matrix.json``, ``DIR/matrix.md`` and ``DIR/matrix.html``. The exit status is 0 when
+every input was merged, 1 when an input was excluded (a tampered bundle, an unreadable
+summary; the matrix is still written without it), 2 when nothing could be merged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..harness.options import REPO_ROOT
+from .inputs import read_runs
+from .matrix import Matrix, build_matrix
+from .report import render_html, render_markdown
+
+DEFAULT_OUT = Path("reports") / "fleet"
+CATALOG = REPO_ROOT / "generated" / "catalog.json"
+
+
+def spec_families(catalog: Path = CATALOG) -> list[str]:
+    """Product family IDs in the spec's order (the matrix's column order); empty when unknown."""
+    try:
+        return [f["id"] for f in json.loads(catalog.read_text(encoding="utf-8"))["families"]]
+    except (OSError, ValueError, KeyError):
+        return []
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Options of ``python -m conformance merge``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m conformance merge",
+        description="Merge conformance runs from many machines (product families x CANN versions) into one "
+        "compatibility matrix: rows are rules, columns are (product family, CANN version); each cell holds the "
+        "outcome and the behaviour drift against the previous CANN version of the same product.",
+        epilog="Exit status: 0 all inputs merged, 1 an input was excluded (tampered or unreadable), 2 nothing merged.",
+    )
+    parser.add_argument("inputs", nargs="+", type=Path, metavar="INPUT",
+                        help="a bundle, a report directory, a summary.json, or a folder of bundles/report directories")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default: %(default)s)")
+    parser.add_argument("--rules", default="", metavar="PATTERNS",
+                        help="comma list of rule ID globs to keep as rows (default: every rule)")
+    return parser
+
+
+def write_outputs(matrix: Matrix, out: Path) -> list[Path]:
+    """Write matrix.json, matrix.md and matrix.html into ``out``; returns their paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in (("matrix.json", json.dumps(matrix.to_json(), indent=1) + "\n"),
+                       ("matrix.md", render_markdown(matrix)), ("matrix.html", render_html(matrix))):
+        path = out / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Merge the inputs into a matrix; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    start = time.perf_counter()
+    patterns = [p.strip() for p in args.rules.split(",") if p.strip()]
+    matrix = build_matrix(read_runs(args.inputs), spec_families(), patterns)
+    for item in matrix.excluded:
+        print(f"merge: excluded {item.source}: {item.reason}", file=sys.stderr)
+    if not matrix.columns:
+        print("merge: no input could be merged", file=sys.stderr)
+        return 2
+    written = write_outputs(matrix, args.out)
+    runs = sum(len(c.sources) for c in matrix.columns)
+    print(f"merge: {runs} runs -> {len(matrix.columns)} columns x {len(matrix.rows)} rules, "
+          f"{len(matrix.drift_cells)} drift cells, {len(matrix.excluded)} excluded "
+          f"({time.perf_counter() - start:.2f} s); {', '.join(str(p) for p in written)}")
+    if len(matrix.spec_hashes) > 1:
+        print(f"merge: warning: the runs use {len(matrix.spec_hashes)} different specs "
+              f"({', '.join(matrix.spec_hashes)})", file=sys.stderr)
+    return 1 if matrix.excluded else 0

@@ -1,0 +1,110 @@
+"""The inputs of a fleet merge, read one at a time and reduced to what the matrix needs.
+
+An input is a certification bundle, a run's report directory, a summary.json, or a folder
+whose sub-folders are bundles or report directories (the shared storage a fleet uploads to).
+A bundle's SHA256SUMS is checked as it is read: a bundle that fails the check is excluded and
+named, never merged. Each summary is parsed, reduced to a :class:`RunRecord` (rule outcomes and
+case observations) and dropped, so memory grows with the matrix, not with the inputs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..certify.bundle import SUMS, check_sums
+from ..gate.compare import summary_path
+from ..gate.drift import CaseObservations, case_observations
+from ..results.summary import env_family
+
+UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class RuleFacts:
+    """What a row shows about a rule, taken from the first run that has it."""
+
+    rule_id: str
+    title: str
+    severity: str
+    family: str
+
+
+@dataclass
+class RunRecord:
+    """One run, reduced: where it came from, its product and version, outcomes and observations."""
+
+    source: str
+    family: str
+    cann_version: str
+    soc: str
+    spec_hash: str
+    verdict: str
+    outcomes: dict[str, str]
+    observations: CaseObservations
+    rules: list[RuleFacts] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Excluded:
+    """An input that was not merged, and why."""
+
+    source: str
+    reason: str
+
+
+def expand(paths: Iterable[Path]) -> Iterator[Path]:
+    """Each input as a run: the path itself when it holds a summary, else its sub-folders that do."""
+    for path in paths:
+        path = Path(path)
+        if path.is_file() or (path / "summary.json").is_file() or (path / SUMS).is_file() \
+                or (path / "reports" / "summary.json").is_file() or not path.is_dir():
+            yield path
+            continue
+        children = sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith("."))
+        runs = [p for p in children if (p / "summary.json").is_file() or (p / SUMS).is_file()]
+        yield from runs or [path]
+
+
+def _reduce(source: str, summary: Mapping[str, Any]) -> RunRecord:
+    env = summary.get("environment") or {}
+    rules = summary.get("rules") or {}
+    return RunRecord(
+        source=source,
+        family=str(env_family(env) or UNKNOWN),
+        cann_version=str(env.get("cann_version") or UNKNOWN),
+        soc=str(env.get("soc") or UNKNOWN),
+        spec_hash=str(summary.get("spec_hash") or UNKNOWN),
+        verdict=str(summary.get("verdict") or UNKNOWN),
+        outcomes={rid: str((rule or {}).get("outcome")) for rid, rule in rules.items()},
+        observations=case_observations(summary),
+        rules=[RuleFacts(rid, str(r.get("title") or ""), str(r.get("severity") or ""), str(r.get("family") or ""))
+               for rid, r in rules.items() if isinstance(r, Mapping)],
+    )
+
+
+def read_one(path: Path) -> RunRecord | Excluded:
+    """Read one input: verify a bundle's checksums, parse its summary, reduce it."""
+    source = str(path)
+    if path.is_dir() and (path / SUMS).is_file():
+        problems = check_sums(path)
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            return Excluded(source, f"tampered bundle: {problems[0]}{more}")
+    try:
+        target = summary_path(path)
+        summary = json.loads(target.read_bytes())
+    except (ValueError, OSError) as exc:
+        return Excluded(source, f"unreadable: {exc}")
+    if not isinstance(summary, dict) or not isinstance(summary.get("rules"), dict):
+        return Excluded(source, "not a summary.json of a conformance run")
+    return _reduce(source, summary)
+
+
+def read_runs(paths: Iterable[Path]) -> Iterator[RunRecord | Excluded]:
+    """Every input, expanded, read and reduced one after the other."""
+    for path in expand(paths):
+        yield read_one(path)
