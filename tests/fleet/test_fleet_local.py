@@ -1,0 +1,83 @@
+"""A fleet simulated locally: seven product families x two CANN versions, run in parallel and merged.
+
+Each run is a separate process with its own ACLSIM_SOC and ACLSIM_CANN_VERSION; the second
+version also carries ACLSIM_HOST_ALIGN=4096, a change of an unspecified behaviour (the
+allocator's grain) that the matrix must show as drift on the products where the alignment
+rules apply. To keep 14 runs cheap on two cores, each is one pytest process with the plugin
+(no xdist worker, no Allure) over a few rules (``-k``); the page is opened in headless Chromium.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import finish_all, read_json, start_run
+
+from conformance.cli import main as cli_main
+from conformance.results.html import find_chromium
+
+VERSIONS = {"8.3.0": {}, "8.5.0": {"ACLSIM_HOST_ALIGN": "4096"}}
+SELECT = ["-k", "test_HM_ALIGN_MALLOC or test_HM_CAP_QUERY_ALL or test_HM_PROD_SUPPORT"]
+ROWS = "HM-ALIGN-MALLOC,HM-ALIGN-MALLOC-CFG,HM-CAP-QUERY-ALL,HM-PROD-SUPPORT"
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def fleet(tmp_path_factory, catalog) -> Path:
+    root = tmp_path_factory.mktemp("fleet")
+    procs = [start_run(root / f"{family['id']}-{version}", {"ACLSIM_SOC": family["sample_soc"],
+                                                            "ACLSIM_CANN_VERSION": version, **extra}, *SELECT,
+                       light=True)
+             for family in catalog["families"] for version, extra in VERSIONS.items()]
+    finish_all(procs)
+    return root
+
+
+def dump_dom(page: Path, profile: Path) -> str:
+    """The DOM of ``page`` after its scripts ran, from headless Chromium with no network features."""
+    chromium = find_chromium()
+    if chromium is None:
+        pytest.fail("chromium is not installed (.ci/run installs the Debian package `chromium`)")
+    done = subprocess.run([chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--dump-dom", page.as_uri()],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0 and "</html>" in done.stdout, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_the_fleet_matrix_has_14_columns_and_marks_the_drift(fleet, catalog, tmp_path):
+    out = tmp_path / "matrix"
+    assert cli_main(["merge", str(fleet), "--out", str(out), "--rules", ROWS]) == 0
+    data = read_json(out / "matrix.json")
+    families = [f["id"] for f in catalog["families"]]
+    assert [c["key"] for c in data["columns"]] == [f"{f}@{v}" for f in families for v in VERSIONS]
+    # Drift exactly where the alignment rules ran (not on products where they are NOT_APPLICABLE).
+    aligned = {(rule, key) for rule in ("HM-ALIGN-MALLOC", "HM-ALIGN-MALLOC-CFG")
+               for key, cell in data["cells"][rule].items() if key.endswith("@8.5.0") and cell["outcome"] == "PASS"}
+    assert len(aligned) >= 6 and {(d["rule"], d["column"]) for d in data["drift_cells"]} == aligned
+    cell = data["cells"]["HM-ALIGN-MALLOC"]["atlas_a2@8.5.0"]
+    assert cell["outcome"] == "PASS" and {(d["observation"], d["baseline"], d["candidate"]) for d in cell["drift"]} \
+        == {("grain", 64, 4096)}
+    assert all(c["outcome"] != "ERROR" for row in data["cells"].values() for c in row.values())
+    dom = dump_dom(out / "matrix.html", tmp_path / "chromium-profile")
+    assert dom.count("<th data-column=") == 14
+    assert dom.count('class="PASS drift"') == len(data["drift_cells"]) > 0
+    assert f'data-drift-cells="{len(data["drift_cells"])}"' in dom  # the page's own script ran, offline
+    assert "4 of 4 rules shown" in dom
+
+
+def test_a_tampered_bundle_of_the_fleet_is_excluded(fleet, tmp_path, capsys):
+    from conformance.certify.bundle import write_sums
+
+    bundle = tmp_path / "bundle"
+    shutil.copytree(fleet / "atlas_a2-8.5.0", bundle)
+    write_sums(bundle)
+    assert cli_main(["merge", str(fleet), str(bundle), "--out", str(tmp_path / "ok"), "--rules", ROWS]) == 0
+    summary = bundle / "summary.json"
+    summary.write_text(summary.read_text().replace('"outcome": "PASS"', '"outcome": "FAIL"', 1))
+    assert cli_main(["merge", str(fleet), str(bundle), "--out", str(tmp_path / "m"), "--rules", ROWS]) == 1
+    assert f"excluded {bundle}: tampered bundle: summary.json: checksum mismatch" in capsys.readouterr().err
+    assert len(read_json(tmp_path / "m" / "matrix.json")["columns"]) == 14

@@ -1,0 +1,105 @@
+"""merge on synthetic runs: columns, worst outcomes, drift against the previous version, tampered inputs."""
+
+from __future__ import annotations
+
+import shutil
+
+from conftest import read_json
+from fleet_synthetic import make_fleet, synthetic_summary, write_run
+
+from conformance.cli import main as cli_main
+from conformance.fleet.inputs import read_runs
+from conformance.fleet.matrix import build_matrix
+
+GRAIN_CASE = "HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]"
+FREE_CASE = "HM-PAIR-DOUBLE-FREE[free=free]"
+
+
+def fleet(tmp_path, catalog):
+    """Atlas A2 on 8.3.0 (two machines) and 8.5.0 (grain 128, a failing case); Atlas A3 on 8.0.RC3 and 8.0.0."""
+    runs = {
+        "a2-830-n1": synthetic_summary(catalog, "atlas_a2", "8.3.0", host="n1"),
+        "a2-830-n2": synthetic_summary(catalog, "atlas_a2", "8.3.0", host="n2"),
+        "a2-850": synthetic_summary(catalog, "atlas_a2", "8.5.0", grain=128, outcomes={FREE_CASE: "FAIL"}),
+        "a3-800": synthetic_summary(catalog, "atlas_a3", "8.0.0"),
+        "a3-rc3": synthetic_summary(catalog, "atlas_a3", "8.0.RC3"),
+    }
+    # The second A2 machine disagrees with the first about one observation of its column.
+    runs["a2-830-n2"]["rules"]["HM-ALIGN-LIVE"]["cases"][
+        next(iter(runs["a2-830-n2"]["rules"]["HM-ALIGN-LIVE"]["cases"]))]["observations"]["grain"]["value"] = 4096
+    root = tmp_path / "shared"
+    for name, summary in runs.items():
+        write_run(root / name, summary, bundle=name != "a3-rc3")  # one plain report directory
+    return root
+
+
+def test_columns_cells_and_drift_against_the_previous_version(tmp_path, catalog):
+    matrix = build_matrix(read_runs([fleet(tmp_path, catalog)]), [f["id"] for f in catalog["families"]])
+    assert [c.key for c in matrix.columns] == ["atlas_a3@8.0.RC3", "atlas_a3@8.0.0", "atlas_a2@8.3.0",
+                                               "atlas_a2@8.5.0"]
+    assert len(matrix.columns[2].sources) == 2 and len(matrix.rows) == len(catalog["rules"])
+    free = matrix.cells["HM-PAIR-DOUBLE-FREE"]
+    assert (free["atlas_a2@8.5.0"].outcome, free["atlas_a2@8.5.0"].previous) == ("FAIL", "PASS")
+    assert free["atlas_a2@8.3.0"].previous is None and free["atlas_a3@8.0.RC3"].previous is None
+    drift = matrix.cells["HM-ALIGN-MALLOC"]["atlas_a2@8.5.0"].drift
+    assert {(d.case_id, d.baseline, d.candidate, d.provenance) for d in drift if d.case_id == GRAIN_CASE} == {
+        (GRAIN_CASE, 64, 128, "unspecified")}
+    assert {rule for rule, _key in matrix.drift_cells} == {"HM-ALIGN-MALLOC", "HM-ALIGN-MALLOC-CFG", "HM-ALIGN-LIVE"}
+    assert {key for _rule, key in matrix.drift_cells} == {"atlas_a2@8.5.0"}  # A3 kept its grain
+    assert matrix.cells["HM-ALIGN-LIVE"]["atlas_a2@8.3.0"].variances == 1
+    assert matrix.excluded == []
+
+
+def test_the_cli_writes_json_markdown_and_html_and_filters_rows(tmp_path, catalog, capsys):
+    out = tmp_path / "matrix"
+    rules = "HM-ALIGN-*,HM-PAIR-DOUBLE-F*"
+    assert cli_main(["merge", str(fleet(tmp_path, catalog)), "--out", str(out), "--rules", rules]) == 0
+    assert "5 runs -> 4 columns x 4 rules, 3 drift cells, 0 excluded" in capsys.readouterr().out
+    data = read_json(out / "matrix.json")
+    assert data["schema"] == "acl-conformance-fleet/1"
+    assert [r["rule"] for r in data["rows"]] == ["HM-ALIGN-MALLOC", "HM-ALIGN-MALLOC-CFG", "HM-ALIGN-LIVE",
+                                                 "HM-PAIR-DOUBLE-FREE"]
+    assert data["cells"]["HM-PAIR-DOUBLE-FREE"]["atlas_a2@8.5.0"] == {
+        "outcome": "FAIL", "previous_outcome": "PASS", "drift": [], "variances": 0}
+    markdown = (out / "matrix.md").read_text()
+    assert "| rule | atlas_a3 8.0.RC3 | atlas_a3 8.0.0 | atlas_a2 8.3.0 | atlas_a2 8.5.0 |" in markdown
+    assert "| HM-ALIGN-LIVE | PASS | PASS | PASS ~1 | PASS Δ" in markdown
+    assert "| HM-PAIR-DOUBLE-FREE | PASS | PASS | PASS | FAIL (was PASS) |" in markdown
+    assert f"  - {GRAIN_CASE} grain (unspecified): 64 → 128" in markdown
+    page = (out / "matrix.html").read_text()
+    assert page.count('class="PASS drift"') == 3 and "http" not in page.split("</style>")[1]
+
+
+def test_a_tampered_bundle_is_named_and_excluded(tmp_path, catalog, capsys):
+    root = fleet(tmp_path, catalog)
+    forged = tmp_path / "forged"
+    shutil.copytree(root / "a2-850", forged)
+    text = (forged / "summary.json").read_text().replace('"FAIL"', '"PASS"')
+    (forged / "summary.json").write_text(text)
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "summary.json").write_text("{not json")
+    out = tmp_path / "m"
+    assert cli_main(["merge", str(root), str(forged), str(broken), "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert f"merge: excluded {forged}: tampered bundle: summary.json: checksum mismatch" in err
+    assert f"merge: excluded {broken}: unreadable" in err
+    data = read_json(out / "matrix.json")
+    assert {e["source"] for e in data["excluded"]} == {str(forged), str(broken)}
+    assert all(str(forged) not in c["runs"] for c in data["columns"])
+    assert data["cells"]["HM-PAIR-DOUBLE-FREE"]["atlas_a2@8.5.0"]["outcome"] == "FAIL"  # the forgery changed nothing
+    assert "tampered bundle" in (out / "matrix.md").read_text()
+
+
+def test_nothing_to_merge_exits_2(tmp_path, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert cli_main(["merge", str(empty), "--out", str(tmp_path / "m")]) == 2
+    assert "no input could be merged" in capsys.readouterr().err
+
+
+def test_the_bench_fleet_is_a_valid_input(tmp_path, catalog):
+    paths = make_fleet(tmp_path, 21, catalog)
+    matrix = build_matrix(read_runs(paths), [f["id"] for f in catalog["families"]])
+    assert len(matrix.columns) == 21 and not matrix.excluded  # 7 families x 3 versions
+    assert len(matrix.drift_cells) == 7 * 2 * 3  # the grain flips on the 2nd and 3rd version of each family
