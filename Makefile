@@ -8,7 +8,7 @@ ACL_LIB ?= build/sim/libascendcl.so
 JOBS ?= auto
 
 .DEFAULT_GOAL := help
-.PHONY: help setup node generate check-generated lint sim sim-asan test conformance selftest certify gate bench clean
+.PHONY: help setup node generate check-generated lint sim sim-asan test conformance selftest certify gate merge bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -63,8 +63,14 @@ gate: $(STAMP) ## compare BASELINE and CANDIDATE runs (bundles or summary.json);
 	@test -n "$(BASELINE)" -a -n "$(CANDIDATE)" || { echo "usage: make gate BASELINE=... CANDIDATE=... [FAIL_ON=...]"; exit 2; }
 	$(PY) -m conformance compare $(BASELINE) $(CANDIDATE) --fail-on $(FAIL_ON) $(foreach f,$(EXPECTATIONS),--expectations $(f))
 
+RUNS ?=
+OUT ?= reports/fleet
+merge: $(STAMP) ## merge RUNS (bundles, report dirs or folders of them) into one compatibility matrix in OUT
+	@test -n "$(RUNS)" || { echo "usage: make merge RUNS='dir1 dir2 ...|folder' [OUT=reports/fleet] [RULES=globs]"; exit 2; }
+	$(PY) -m conformance merge $(RUNS) --out $(OUT) $(if $(RULES),--rules '$(RULES)')
+
 clean: ## remove build outputs and reports
 	rm -rf build reports/allure-results reports/allure-report reports/*.json reports/*.xml
 
-bench: $(STAMP) sim ## measure generation time and the suite's serial vs parallel wall time
+bench: $(STAMP) sim ## measure generation, the suite's serial vs parallel wall time, and merging 500 runs
 	$(PY) bench/bench.py

@@ -1,4 +1,4 @@
-"""Benchmarks: code generation time and the suite's wall time, serial vs parallel.
+"""Benchmarks: code generation time, the suite's wall time (serial vs parallel), and a fleet merge.
 
 Speed claims in README come from here. Each figure is the median of several repetitions,
 and the serial/parallel comparison is made within one invocation, because absolute times
@@ -55,13 +55,49 @@ def bench_suite(repeats: int, lib: str) -> dict[str, float]:
     return {"suite_serial_s": serial, "suite_parallel_s": parallel, "parallel_speedup": serial / parallel}
 
 
+MERGE_RUNS = 500
+MERGE_LIMIT_S = 2.0
+
+
+def bench_merge(repeats: int, count: int = MERGE_RUNS) -> dict[str, float]:
+    """Merge ``count`` synthetic bundles (checksums verified, summaries parsed) into a matrix, in seconds.
+
+    ``merge_in_process_s`` is the merge itself (read, verify, fold, write JSON/Markdown/HTML);
+    ``merge_cli_s`` adds the interpreter start of ``python -m conformance merge``.
+    """
+    sys.path.insert(0, str(ROOT))
+    from fleet_synthetic import make_fleet  # beside this script
+
+    from conformance.fleet.command import main as merge_main
+
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = Path(tmp) / "runs"
+        make_fleet(runs, count)
+        inproc = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            status = merge_main([str(runs), "--out", f"{tmp}/matrix"])
+            inproc.append(time.perf_counter() - start)
+            assert status == 0, "the synthetic fleet did not merge cleanly"
+        cli = [_timed([sys.executable, "-m", "conformance", "merge", str(runs), "--out", f"{tmp}/m"])
+               for _ in range(repeats)]
+    return {"merge_runs": count, "merge_in_process_s": statistics.median(inproc), "merge_cli_s": statistics.median(cli)}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmarks, print them and write reports/bench.json."""
     parser = argparse.ArgumentParser(prog="python bench/bench.py", description=__doc__)
     parser.add_argument("--repeats", type=int, default=3, help="repetitions per figure (median is kept)")
     parser.add_argument("--acl-lib", default=str(ROOT / "build" / "sim" / "libascendcl.so"))
+    parser.add_argument("--only", choices=("generate", "suite", "merge"), help="run one benchmark only")
     args = parser.parse_args(argv)
-    figures = {**bench_generate(args.repeats * 2), **bench_suite(args.repeats, args.acl_lib)}
+    benches = {"generate": lambda: bench_generate(args.repeats * 2),
+               "suite": lambda: bench_suite(args.repeats, args.acl_lib),
+               "merge": lambda: bench_merge(args.repeats)}
+    figures: dict[str, float | int] = {}
+    for name, bench in benches.items():
+        if args.only in (None, name):
+            figures.update(bench())
     catalog = json.loads((ROOT / "generated" / "catalog.json").read_text())
     figures["cases"] = sum(len(r["cases"]) for r in catalog["rules"])
     figures["cpus"] = os.cpu_count() or 1
@@ -70,6 +106,10 @@ def main(argv: list[str] | None = None) -> int:
     out = ROOT / "reports" / "bench.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(figures, indent=1) + "\n")
+    if "merge_in_process_s" in figures:
+        verdict = "within" if figures["merge_in_process_s"] <= MERGE_LIMIT_S else "OVER"
+        print(f"merging {MERGE_RUNS} runs took {figures['merge_in_process_s']:.2f} s: {verdict} the "
+              f"{MERGE_LIMIT_S:.0f} s goal")
     return 0
 
 
