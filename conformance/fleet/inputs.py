@@ -1,7 +1,7 @@
 """The inputs of a fleet merge, read one at a time and reduced to what the matrix needs.
 
 An input is a certification bundle, a run's report directory, a summary.json, or a folder
-whose sub-folders are bundles or report directories (the shared storage a fleet uploads to).
+holding bundles or report directories at any depth (the shared storage a fleet uploads to).
 A bundle's SHA256SUMS is checked as it is read: a bundle that fails the check is excluded and
 named, never merged. Each summary is parsed, reduced to a :class:`RunRecord` (rule outcomes and
 case observations) and dropped, so memory grows with the matrix, not with the inputs.
@@ -10,6 +10,7 @@ case observations) and dropped, so memory grows with the matrix, not with the in
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,17 +57,24 @@ class Excluded:
     reason: str
 
 
+def _is_run(path: Path) -> bool:
+    return (path / "summary.json").is_file() or (path / SUMS).is_file() or (path / "reports" / "summary.json").is_file()
+
+
 def expand(paths: Iterable[Path]) -> Iterator[Path]:
-    """Each input as a run: the path itself when it holds a summary, else its sub-folders that do."""
+    """Each input as runs: the path itself when it is one, else every run below it (hidden folders skipped)."""
     for path in paths:
         path = Path(path)
-        if path.is_file() or (path / "summary.json").is_file() or (path / SUMS).is_file() \
-                or (path / "reports" / "summary.json").is_file() or not path.is_dir():
+        if path.is_file() or not path.is_dir() or _is_run(path):
             yield path
             continue
-        children = sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith("."))
-        runs = [p for p in children if (p / "summary.json").is_file() or (p / SUMS).is_file()]
-        yield from runs or [path]
+        found = []
+        for folder, subfolders, _files in os.walk(path):
+            subfolders[:] = sorted(s for s in subfolders if not s.startswith("."))
+            if _is_run(Path(folder)) and Path(folder) != path:
+                found.append(Path(folder))
+                subfolders[:] = []  # a run's own folders (allure-results, ...) are not runs
+        yield from found or [path]
 
 
 def _reduce(source: str, summary: Mapping[str, Any]) -> RunRecord:

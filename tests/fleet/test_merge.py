@@ -91,6 +91,16 @@ def test_a_tampered_bundle_is_named_and_excluded(tmp_path, catalog, capsys):
     assert "tampered bundle" in (out / "matrix.md").read_text()
 
 
+def test_a_folder_of_node_folders_of_bundles_is_searched_at_any_depth(tmp_path, catalog):
+    # The shared storage of the Kubernetes example: /results/bundles/<node>/<bundle>/.
+    for node, version in (("npu-1", "8.3.0"), ("npu-2", "8.5.0")):
+        write_run(tmp_path / "bundles" / node / f"atlas_a2-{version}-20261129T080000Z",
+                  synthetic_summary(catalog, "atlas_a2", version))
+    (tmp_path / "bundles" / "npu-3" / ".staging-20261129T080000Z-7").mkdir(parents=True)  # a run in progress
+    matrix = build_matrix(read_runs([tmp_path / "bundles"]))
+    assert [c.key for c in matrix.columns] == ["atlas_a2@8.3.0", "atlas_a2@8.5.0"] and not matrix.excluded
+
+
 def test_nothing_to_merge_exits_2(tmp_path, capsys):
     empty = tmp_path / "empty"
     empty.mkdir()
