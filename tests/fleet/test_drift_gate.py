@@ -12,9 +12,15 @@ from conftest import finish_all, read_json, start_run
 from conformance.cli import main as cli_main
 
 
-def test_a_changed_allocator_grain_is_exactly_grain_drift(tmp_path, capsys):
+def test_a_changed_allocator_grain_is_exactly_grain_drift(tmp_path, capsys, catalog):
     base, cand = tmp_path / "baseline", tmp_path / "candidate"
     finish_all([start_run(base, {}), start_run(cand, {"ACLSIM_HOST_ALIGN": "4096"})])
+    summary = read_json(base / "summary.json")
+    assert summary["verdict"] == read_json(cand / "summary.json")["verdict"] == "PASS"
+    for rule in catalog["rules"]:  # every rule that declares observations and ran carries them
+        ran = summary["rules"][rule["id"]]["outcome"] != "NOT_APPLICABLE"
+        recorded = {name for case in summary["rules"][rule["id"]]["cases"].values() for name in case["observations"]}
+        assert recorded == ({o["name"] for o in rule["observations"]} if ran else set()), rule["id"]
     out = ["--markdown", str(tmp_path / "gate.md"), "--json", str(tmp_path / "gate.json")]
     assert cli_main(["compare", str(base), str(cand), *out]) == 0  # default --fail-on regression
     report = read_json(tmp_path / "gate.json")
