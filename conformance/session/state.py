@@ -62,10 +62,5 @@ class RunState:
 STATE = pytest.StashKey[RunState]()
 PHASES = pytest.StashKey[list[PhaseResult]]()
 TRACE = pytest.StashKey[list[str]]()
-
-
-STATE = pytest.StashKey[RunState]()
-PHASES = pytest.StashKey[list[PhaseResult]]()
-TRACE = pytest.StashKey[list[str]]()
 SUMMARY = pytest.StashKey[dict[str, Any]]()
 OBSERVED = pytest.StashKey[dict[str, Any]]()
