@@ -1,17 +1,26 @@
-# ACL host-memory conformance kit. `make help` lists the targets.
+# ACL host-memory conformance kit. `make help` lists the targets and variables.
 SHELL := /bin/bash
-PYTHON ?= python3
+# Variables (`## ` comments are what `make help` shows):
+PYTHON ?= python3## interpreter that creates .venv
+ACL_LIB ?= build/sim/libascendcl.so## library to test: a path, or auto ($ASCEND_HOME_PATH/lib64/libascendcl.so)
+JOBS ?= auto## parallel workers of a run (a number or auto)
+EXPECTATIONS ?=## expectations (waivers) files for certify, space-separated
+BASELINE ?=## previous bundle or run: history for certify, baseline for gate
+CANDIDATE ?=## the run gate compares with BASELINE
+FAIL_ON ?= regression## gate: classes that fail it (regression,new-failure,removed,code-change,waiver-change)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-ACL_LIB ?= build/sim/libascendcl.so
-JOBS ?= auto
 
 .DEFAULT_GOAL := help
 .PHONY: help setup node generate check-generated lint sim sim-asan test conformance selftest certify gate merge bench clean
 
-help: ## list the targets
+help: ## list the targets and variables
+	@echo "Targets:"
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
+	@echo "Variables (make TARGET NAME=value):"
+	@grep -E '^[A-Z_]+ \?=.*## ' $(MAKEFILE_LIST) | sed -E 's/^([A-Z_]+) \?= ?([^#]*)## (.*)/  \1|\3 (default: \2)/' \
+		| awk -F"|" "{printf \"%-16s %s\\n\", \$$1, \$$2}" | sed -E 's/ \(default: \)/ (default: none)/'
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,10 +30,10 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP) ## create .venv and install the project with its dependencies
 
-generate: $(STAMP) ## regenerate generated/ from spec/ and the templates
+generate: $(STAMP) ## regenerate acl_hostmem_generated/ from spec/ and the templates (changed files only)
 	$(PY) -m codegen generate
 
-check-generated: $(STAMP) ## fail when generated/ is stale
+check-generated: $(STAMP) ## fail when acl_hostmem_generated/ is stale
 	$(PY) -m codegen check
 
 lint: $(STAMP) ## validate the spec and run ruff
@@ -37,27 +46,31 @@ sim: ## build the reference simulator into build/sim/libascendcl.so
 sim-asan: ## build the simulator with ASan/UBSan into build/sim-asan/
 	$(MAKE) -C sim asan
 
-NODE_STAMP := node_modules/.package-lock.json
-$(NODE_STAMP): package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
+NODE_STAMP := allure/node_modules/.package-lock.json
+$(NODE_STAMP): allure/package.json allure/package-lock.json
+	cd allure && npm ci --no-audit --no-fund --loglevel=error
 
-node: $(NODE_STAMP) ## install the pinned Allure 3 renderer (npm ci)
+node: $(NODE_STAMP) ## install the pinned Allure 3 renderer into allure/node_modules (npm ci)
 
 test: $(STAMP) $(NODE_STAMP) check-generated lint sim sim-asan ## run every test (unit, simulator, harness, certification, self-test)
 	$(PY) -m pytest -n 2 tests
 	ACLSIM_LIB=build/sim-asan/libascendcl.so $(PY) -m pytest -n 2 -q tests/sim
 	$(PY) -m conformance selftest
 
-conformance: $(STAMP) $(NODE_STAMP) sim generate ## run the suite (ACL_LIB=... for a real library) and render the report
+# conformance, certify and bench regenerate first, so that an edited spec is what the simulator is built
+# from and what runs; generate rewrites only changed files, so an unchanged spec rebuilds nothing.
+conformance: $(STAMP) $(NODE_STAMP) ## regenerate, build the simulator, run the suite (ACL_LIB=... for a real library)
+	$(PY) -m codegen generate
+	$(MAKE) -C sim
 	$(PY) -m conformance run --acl-lib $(ACL_LIB) -n $(JOBS)
 
 selftest: $(STAMP) sim ## prove the suite: no false alarm on the faithful simulator, every fault caught
 	$(PY) -m conformance selftest
 
-FAIL_ON ?= regression
-EXPECTATIONS ?=
-certify: $(STAMP) $(NODE_STAMP) sim generate ## certify ACL_LIB with the full suite into reports/certification/; exit 1 when NOT CERTIFIED
-	$(PY) -m conformance certify --acl-lib $(ACL_LIB) -n $(JOBS) $(foreach f,$(EXPECTATIONS),--expectations $(f)) $(if $(BASELINE),--baseline $(BASELINE))
+certify: $(STAMP) $(NODE_STAMP) ## certify ACL_LIB with the full suite into reports/certification/; exit 1 when NOT CERTIFIED
+	$(PY) -m codegen generate
+	$(MAKE) -C sim
+	$(PY) -m conformance certify --acl-lib $(ACL_LIB) -n $(JOBS) $(foreach f,$(EXPECTATIONS),--acl-expectations $(f)) $(if $(BASELINE),--baseline $(BASELINE))
 
 gate: $(STAMP) ## compare BASELINE and CANDIDATE runs (bundles or summary.json); exit 1 on a regression
 	@test -n "$(BASELINE)" -a -n "$(CANDIDATE)" || { echo "usage: make gate BASELINE=... CANDIDATE=... [FAIL_ON=...]"; exit 2; }
@@ -70,7 +83,9 @@ merge: $(STAMP) ## merge RUNS (bundles, report dirs or folders of them) into one
 	$(PY) -m conformance merge $(RUNS) --out $(OUT) $(if $(RULES),--rules '$(RULES)')
 
 clean: ## remove build outputs and reports
-	rm -rf build reports/allure-results reports/allure-report reports/*.json reports/*.xml
+	rm -rf build dist reports/allure-results reports/allure-report reports/*.json reports/*.xml
 
-bench: $(STAMP) sim ## measure generation, the suite's serial vs parallel wall time, and merging 500 runs
+bench: $(STAMP) ## measure generation, the suite's serial vs parallel wall time, and merging 500 runs
+	$(PY) -m codegen generate
+	$(MAKE) -C sim
 	$(PY) bench/bench.py

@@ -44,13 +44,17 @@ def bench_generate(repeats: int) -> dict[str, float]:
 
 def bench_suite(repeats: int, lib: str) -> dict[str, float]:
     """Wall time of the whole suite against ``lib``: one xdist worker vs ``-n auto``."""
+    from conformance.results.terminal import Progress
+
     results: dict[str, list[float]] = {"serial": [], "parallel": []}
+    progress = Progress(2 * repeats)
     with tempfile.TemporaryDirectory() as out:
         for _ in range(repeats):
             for label, workers in (("serial", "1"), ("parallel", "auto")):
                 cmd = [sys.executable, "-m", "conformance", "run", "--no-html", "-n", workers,
                        "--acl-lib", lib, "--acl-report-dir", f"{out}/{label}"]
                 results[label].append(_timed(cmd))
+                progress.step(f"suite run, {label}: {results[label][-1]:.1f} s")
     serial, parallel = statistics.median(results["serial"]), statistics.median(results["parallel"])
     return {"suite_serial_s": serial, "suite_parallel_s": parallel, "parallel_speedup": serial / parallel}
 
@@ -98,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, bench in benches.items():
         if args.only in (None, name):
             figures.update(bench())
-    catalog = json.loads((ROOT / "generated" / "catalog.json").read_text())
+    catalog = json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text(encoding="utf-8"))
     figures["cases"] = sum(len(r["cases"]) for r in catalog["rules"])
     figures["cpus"] = os.cpu_count() or 1
     for key, value in figures.items():

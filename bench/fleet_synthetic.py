@@ -24,8 +24,8 @@ VERSIONS = ("8.0.RC3", "8.0.0", "8.1.RC1", "8.1.0", "8.2.0", "8.3.0", "8.5.0")
 
 
 def load_catalog() -> dict[str, Any]:
-    """generated/catalog.json of this checkout."""
-    return json.loads((ROOT / "generated" / "catalog.json").read_text(encoding="utf-8"))
+    """acl_hostmem_generated/catalog.json of this checkout."""
+    return json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text(encoding="utf-8"))
 
 
 def synthetic_summary(catalog: dict[str, Any], family: str, cann_version: str, *, grain: int = 64,

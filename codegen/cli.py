@@ -1,6 +1,6 @@
 """Command line: ``python -m codegen {generate,check,lint,sim-faults}``.
 
-Exit codes: 0 success; 1 ``generated/`` is stale (``check``); 2 the spec is invalid
+Exit codes: 0 success; 1 the generated package is stale (``check``); 2 the spec is invalid
 (every problem is printed as ``file:line: field.path: message``) or the command was
 misused.
 """
@@ -17,7 +17,7 @@ from .cases import all_cases, duplicate_case_ids
 from .errors import SpecError, SpecIssue, Where
 from .load import load_spec
 from .model import Spec
-from .render import render_all
+from .render import OUTPUT_PACKAGE, render_all
 from .writer import stale_report, write_tree
 
 EXIT_STALE = 1
@@ -38,10 +38,11 @@ def cmd_generate(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     spec = _load(args.spec)
     files = render_all(spec)
-    write_tree(args.out, files)
+    changed = write_tree(args.out, files)
     cases = sum(len(c) for c in all_cases(spec).values())
     took = time.perf_counter() - start
-    print(f"generated {len(files)} files into {args.out}/ from spec {spec.spec_hash}: "
+    wrote = f"{len(changed)} of {len(files)} files changed" if changed else f"all {len(files)} files up to date"
+    print(f"generated {args.out}/ from spec {spec.spec_hash} ({wrote}): "
           f"{len(spec.rules)} rules, {cases} cases, {len(spec.faults)} faults ({took:.2f} s)")
     return 0
 
@@ -87,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m codegen",
         description="Generate cffi bindings, a C header, an ABI check, conformance cases and a "
         "traceability matrix from the YAML spec of the ACL host-memory interfaces.",
-        epilog="Exit codes: 0 ok, 1 generated/ is stale (check), 2 invalid spec.",
+        epilog=f"Exit codes: 0 ok, 1 {OUTPUT_PACKAGE}/ is stale (check), 2 invalid spec.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -95,7 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text, description=help_text)
         p.add_argument("--spec", type=Path, default=Path("spec"), help="spec directory (default: spec)")
         if out:
-            p.add_argument("--out", type=Path, default=Path("generated"), help="output directory (default: generated)")
+            p.add_argument("--out", type=Path, default=Path(OUTPUT_PACKAGE),
+                           help="output directory, the generated Python package (default: %(default)s)")
         p.set_defaults(func=func)
         return p
 

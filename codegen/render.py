@@ -1,4 +1,4 @@
-"""Render the spec model into the files of ``generated/``.
+"""Render the spec model into the files of the generated package (:data:`OUTPUT_PACKAGE`).
 
 Templates only lay text out; every value that reaches generated code passes through a
 filter here that makes it safe for its destination: identifiers were validated by the
@@ -19,6 +19,8 @@ from .model import Spec
 from .pyview import py_params
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
+#: The Python package the generated files form (its directory name; the kit imports it by this name).
+OUTPUT_PACKAGE = "acl_hostmem_generated"
 REGENERATE = "python -m codegen generate"
 
 
@@ -154,7 +156,7 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
 
 
 def render_all(spec: Spec) -> dict[str, str]:
-    """Every generated file, keyed by path relative to ``generated/``."""
+    """Every generated file, keyed by path relative to the generated package."""
     env = _environment()
     cases = all_cases(spec)
     ctx: dict[str, Any] = {
@@ -163,6 +165,7 @@ def render_all(spec: Spec) -> dict[str, str]:
         "cases": cases,
         "py_params": {i.name: py_params(spec, i) for i in spec.interfaces},
         "expect_of": lambda case: expect_literal(spec, case),
+        "package": OUTPUT_PACKAGE,
     }
     files: dict[str, str] = {
         "__init__.py": env.get_template("package_init.py.j2").render(ctx),

@@ -1,4 +1,9 @@
-"""Write the generated tree atomically, and compare it with what is on disk."""
+"""Write the generated tree, touching only what changed, and compare it with what is on disk.
+
+:func:`write_tree` leaves a file whose content is already right alone (its mtime too), so
+that ``make`` does not rebuild the simulator after a generate that changed nothing. When a
+file does change, the whole tree is replaced atomically.
+"""
 
 from __future__ import annotations
 
@@ -17,23 +22,38 @@ def _umask() -> int:
     return mask
 
 
-def write_tree(out_dir: Path, files: dict[str, str]) -> None:
-    """Replace ``out_dir`` with exactly ``files``; readers see the old tree or the new one.
+def changed_files(out_dir: Path, files: dict[str, str]) -> list[str]:
+    """Relative paths whose content differs from ``files``, plus files to add or remove; empty when fresh."""
+    on_disk = existing_files(out_dir)
+    return sorted(rel for rel in set(on_disk) | set(files)
+                  if rel not in on_disk or rel not in files or on_disk[rel] != files[rel].encode("utf-8"))
 
-    The new tree is written next to the old one and swapped in with renames, so a failure
-    while writing leaves the previous tree untouched; a failure during the swap puts the
-    previous tree back.
+
+def write_tree(out_dir: Path, files: dict[str, str]) -> list[str]:
+    """Make ``out_dir`` hold exactly ``files``; returns the paths that changed (empty: nothing written).
+
+    Unchanged files keep their bytes and modification time. When anything changed, the new
+    tree is written next to the old one and swapped in with renames, so a failure while
+    writing leaves the previous tree untouched, a failure during the swap puts it back, and
+    readers see the old tree or the new one; files whose content did not change are carried
+    over with their modification time.
     """
     out_dir = out_dir.resolve()
+    changed = changed_files(out_dir, files)
+    if not changed:
+        return []
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
     retired: Path | None = None
     try:
         os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes it private (0700); the tree is not
+        unchanged = set(files) - set(changed)
         for rel, text in sorted(files.items()):
             target = staging / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(text.encode("utf-8"))
+            if rel in unchanged:
+                shutil.copystat(out_dir / rel, target)  # same content: keep the old modification time
         if out_dir.exists():
             retired = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=out_dir.parent))
             os.rename(out_dir, retired / out_dir.name)
@@ -47,6 +67,7 @@ def write_tree(out_dir: Path, files: dict[str, str]) -> None:
         raise
     if retired is not None:
         shutil.rmtree(retired, ignore_errors=True)
+    return changed
 
 
 def existing_files(out_dir: Path) -> dict[str, bytes]:

@@ -1,4 +1,4 @@
-"""``python -m conformance``: the command line of the conformance kit.
+"""``acl-conformance`` (or ``python -m conformance``): the command line of the conformance kit.
 
 Subcommands are looked up in :data:`SUBCOMMANDS`, a table of ``name -> "module:attribute"``.
 The attribute is either a :class:`Subcommand` (its arguments join this parser and its
@@ -11,11 +11,18 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
+import shutil
+import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
+from .certify import command as certify_command
 from .session import command as run_command
+
+PROG = "acl-conformance"
 
 
 @dataclass(frozen=True)
@@ -36,12 +43,33 @@ class Subcommand:
 
 SUBCOMMANDS: dict[str, str] = {
     "run": "conformance.cli:RUN",
-    "certify": "conformance.certify.command:certify_main",
+    "certify": "conformance.cli:CERTIFY",
     "verify": "conformance.certify.command:verify_main",
     "gate": "conformance.gate.command:main",
     "compare": "conformance.gate.command:main",
     "merge": "conformance.fleet.command:main",
     "selftest": "conformance.selftest.command:main",
+    "report": "conformance.cli:report_main",
+    "build-sim": "conformance.cli:build_sim_main",
+    "generate": "conformance.cli:generate_main",
+    "check": "conformance.cli:check_main",
+    "lint": "conformance.cli:lint_main",
+    "sim-faults": "conformance.cli:sim_faults_main",
+}
+
+
+#: One-line help of subcommands that are plain ``main(argv)`` functions (their docstrings talk to developers).
+HELP_LINES: dict[str, str] = {
+    "verify": "check a certification bundle: checksums, completeness, verdicts",
+    "gate": "compare two runs or bundles case by case; exit 1 on a regression",
+    "compare": "the same as gate",
+    "selftest": "prove the suite on the simulator: no false alarm, every fault caught",
+    "report": "render the HTML report of a run or bundle (needs Node.js; installs the renderer)",
+    "build-sim": "build the reference simulator from the shipped C sources (needs make and cc)",
+    "generate": "regenerate the bindings, header and cases from a spec",
+    "check": "exit 1 when the generated package is stale against the spec",
+    "lint": "validate the spec and write nothing",
+    "sim-faults": "list the simulator's fault switches (ACLSIM_FAULTS) and the rules they break",
 }
 
 
@@ -60,8 +88,96 @@ def load_subcommand(name: str) -> Subcommand | Callable[[list[str]], int] | None
     return getattr(module, attribute, None)
 
 
-RUN = Subcommand("run", "run the conformance suite and write the reports", run_command.configure, run_command.run_suite,
-                 description=run_command.RUN_DESCRIPTION, passthrough=True)
+RUN = Subcommand("run", "run the conformance suite against a library and write the reports", run_command.configure,
+                 run_command.run_suite, description=run_command.RUN_DESCRIPTION, passthrough=True)
+CERTIFY = Subcommand("certify", "run the whole suite and write a certification bundle (CERTIFIED or not)",
+                     certify_command.configure_certify, certify_command.certify_command,
+                     description=certify_command.CERTIFY_DESCRIPTION, passthrough=True)
+
+
+# --------------------------------------------------------------------------- small subcommands
+
+
+def report_main(argv: list[str]) -> int:
+    """Render the HTML report of a run or bundle (installs the pinned Allure renderer with npm)."""
+    parser = argparse.ArgumentParser(prog=f"{PROG} report", description=(
+        "Render the HTML report of a run's report directory or of a certification bundle on any machine with "
+        "Node.js >= 20 and npm (the pinned Allure renderer is installed on first use). A bundle is left "
+        "untouched (its checksums stay valid): its report goes to BUNDLE-html/ unless --out says otherwise."))
+    parser.add_argument("directory", type=Path, help="a report directory or bundle (holding allure-results/)")
+    parser.add_argument("--out", type=Path, help="where allure-report/ goes (default: the directory itself, or "
+                        "BUNDLE-html/ for a bundle)")
+    parser.add_argument("--history-limit", type=int, default=run_command.DEFAULT_HISTORY_LIMIT, metavar="RUNS",
+                        help="runs kept in history.jsonl (default: %(default)s)")
+    args = parser.parse_args(argv)
+    from .results.html import ReportError, render
+
+    source = args.directory.resolve()
+    if not (source / "allure-results").is_dir():
+        print(f"report: {source} has no allure-results/ folder", file=sys.stderr)
+        return 2
+    bundle = (source / "SHA256SUMS").is_file()
+    out = (args.out or (source.with_name(source.name + "-html") if bundle else source)).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    if out != source and (source / "history.jsonl").is_file():
+        shutil.copyfile(source / "history.jsonl", out / "history.jsonl")
+    summary_file = source / "summary.json"
+    summary = json.loads(summary_file.read_text(encoding="utf-8")) if summary_file.is_file() else None
+    try:
+        index = render(source / "allure-results", out, summary, history_limit=args.history_limit)
+    except (ReportError, OSError, subprocess.SubprocessError) as exc:
+        print(f"report: {exc}", file=sys.stderr)
+        return 1
+    print(f"report: {index}")
+    return 0
+
+
+def build_sim_main(argv: list[str]) -> int:
+    """Build the reference simulator from the shipped C sources (needs make and a C compiler)."""
+    parser = argparse.ArgumentParser(prog=f"{PROG} build-sim", description=(
+        "Build the reference simulator (a libascendcl.so with the same ABI and switchable faults) from the "
+        "C sources shipped with the kit, to try the kit or run its self-test without Ascend hardware."))
+    parser.add_argument("--out", type=Path, default=Path("acl-sim"), help="output folder (default: %(default)s)")
+    args = parser.parse_args(argv)
+    from .harness.simbuild import SimBuildError, build_simulator
+
+    try:
+        library = build_simulator(args.out)
+    except SimBuildError as exc:
+        print(f"build-sim: {exc}", file=sys.stderr)
+        return 1
+    print(f"built {library}; test it with: {PROG} run --acl-lib {library}")
+    return 0
+
+
+def _codegen(command: str, argv: list[str]) -> int:
+    """``python -m codegen COMMAND`` with the kit's spec when --spec is not given and ./spec is absent."""
+    from codegen.cli import main as codegen_main
+
+    from .harness.resources import spec_dir
+
+    extra = [] if "--spec" in argv or Path("spec").is_dir() else ["--spec", str(spec_dir())]
+    return codegen_main([command, *extra, *argv])
+
+
+def generate_main(argv: list[str]) -> int:
+    """Regenerate the bindings, header and cases from a spec (python -m codegen generate)."""
+    return _codegen("generate", argv)
+
+
+def check_main(argv: list[str]) -> int:
+    """Exit 1 when the generated files are stale (python -m codegen check)."""
+    return _codegen("check", argv)
+
+
+def lint_main(argv: list[str]) -> int:
+    """Validate the spec and write nothing (python -m codegen lint)."""
+    return _codegen("lint", argv)
+
+
+def sim_faults_main(argv: list[str]) -> int:
+    """List the simulator's fault switches (ACLSIM_FAULTS names) and the rules they break."""
+    return _codegen("sim-faults", argv)
 
 
 # --------------------------------------------------------------------------- entry point
@@ -70,8 +186,10 @@ RUN = Subcommand("run", "run the conformance suite and write the reports", run_c
 def build_parser(names: Sequence[str] | None = None) -> tuple[argparse.ArgumentParser, dict[str, Subcommand]]:
     """The top-level parser with every available subcommand."""
     parser = argparse.ArgumentParser(
-        prog="python -m conformance",
-        description="Conformance kit for the CANN runtime's host-memory interfaces.",
+        prog=PROG,
+        description="Conformance kit for the CANN runtime's host-memory interfaces: run the spec's cases against "
+                    "a libascendcl.so (or the reference simulator), certify a release, compare two runs.",
+        epilog="'acl-conformance COMMAND --help' explains a command. Also: python -m conformance.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -82,10 +200,10 @@ def build_parser(names: Sequence[str] | None = None) -> tuple[argparse.ArgumentP
             continue
         if not isinstance(command, Subcommand):
             doc = (getattr(command, "__doc__", None) or "").strip().splitlines()
-            sub.add_parser(name, help=doc[0] if doc else name, add_help=False)
+            sub.add_parser(name, help=HELP_LINES.get(name) or (doc[0] if doc else name), add_help=False)
             continue
         child = sub.add_parser(name, help=command.help, description=command.description or command.help,
-                               formatter_class=argparse.RawDescriptionHelpFormatter)
+                               prog=f"{PROG} {name}", formatter_class=argparse.RawDescriptionHelpFormatter)
         command.configure(child)
         loaded[name] = command
     return parser, loaded
@@ -107,4 +225,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = loaded[args.command]
     if extra and not command.passthrough:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if "--" in extra:
+        extra = [arg for arg in extra if arg != "--"]
     return command.run(args, extra)

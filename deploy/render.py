@@ -47,7 +47,7 @@ class FleetError(ValueError):
 def _families() -> set[str]:
     import json
 
-    return {f["id"] for f in json.loads((ROOT / "generated" / "catalog.json").read_text())["families"]}
+    return {f["id"] for f in json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text())["families"]}
 
 
 def check_fleet(data: Any, name: str) -> dict[str, Any]:

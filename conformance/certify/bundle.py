@@ -11,9 +11,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..harness.options import REPO_ROOT
+from ..harness.resources import catalog_path
 from ..results.environment import sha256_file
-from ..results.summary import load_json, run_verdict
+from ..results.summary import load_json, summary_verdict
 from .certificate import verdict_in_html, verdict_in_markdown
 from .observations import check_observations
 from .verdict import OUTCOMES, aggregate, assess
@@ -28,7 +28,8 @@ REQUIRED = (
     "allure-report/index.html",
 )
 REQUIRED_DIRS = ("allure-results",)
-DEFAULT_CATALOG = REPO_ROOT / "generated" / "catalog.json"
+HTML_INDEX = "allure-report/index.html"
+DEFAULT_CATALOG = catalog_path()
 
 
 def bundle_files(bundle: Path) -> list[str]:
@@ -120,6 +121,8 @@ def check_cases(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]:
             problems.append(
                 f"summary.json: rule {rule_id} outcome {rule.get('outcome')} does not follow from its cases ({derived})"
             )
+    if (summary.get("selection") or {}).get("partial"):
+        return problems  # a run of selected cases says so; it lists only those (and is never certified)
     for rule_id, case_ids in known.items():
         rule = rules.get(rule_id)
         if rule is None or rule.get("outcome") not in OUTCOMES:
@@ -147,7 +150,7 @@ def check_verdicts(
             problems.append(f"{name}: no verdict found")
         elif verdict != expected:
             problems.append(f"{name}: verdict {verdict} does not follow from the outcomes ({expected})")
-    derived = run_verdict(summary.get("rules") or {})
+    derived = summary_verdict(summary)
     if summary.get("verdict") != derived:
         problems.append(f"summary.json: verdict {summary.get('verdict')} does not follow from the outcomes ({derived})")
     return problems
@@ -160,16 +163,26 @@ def _text(path: Path) -> str:
         return ""
 
 
+def html_expected(manifest: dict[str, Any] | None) -> bool:
+    """Whether the bundle must hold the HTML report: unless its manifest records that none was rendered.
+
+    (A kit installed without Node.js writes the Allure results only; the checksums cover what is there.)
+    """
+    html = (manifest or {}).get("html_report")
+    return not (isinstance(html, dict) and html.get("rendered") is False)
+
+
 def verify(bundle: Path, catalog_path: Path = DEFAULT_CATALOG) -> list[str]:
     """Every problem of a certification bundle, one line each; an empty list means it verifies."""
     bundle = Path(bundle)
     if not bundle.is_dir():
         return [f"{bundle}: not a directory"]
     problems = check_sums(bundle)
-    problems += [f"{rel}: missing (bundle incomplete)" for rel in REQUIRED if not (bundle / rel).is_file()]
-    problems += [f"{rel}/: missing (bundle incomplete)" for rel in REQUIRED_DIRS if not (bundle / rel).is_dir()]
     summary = load_json_strict(bundle / "summary.json", problems) if (bundle / "summary.json").is_file() else None
     manifest = load_json_strict(bundle / "manifest.json", problems) if (bundle / "manifest.json").is_file() else None
+    required = [rel for rel in REQUIRED if rel != HTML_INDEX or html_expected(manifest)]
+    problems += [f"{rel}: missing (bundle incomplete)" for rel in required if not (bundle / rel).is_file()]
+    problems += [f"{rel}/: missing (bundle incomplete)" for rel in REQUIRED_DIRS if not (bundle / rel).is_dir()]
     if summary is None or manifest is None:
         return problems
     try:

@@ -1,78 +1,124 @@
 """``certify`` and ``verify`` on the command line: options, progress and exit codes.
 
-``certify`` exits 0 for CERTIFIED, 1 for NOT CERTIFIED and 2 when no verdict could be
-reached; ``verify BUNDLE`` prints one line per problem and exits 1 when there is any.
+``certify`` takes every option of ``run`` (same names, same environment twins) plus where the
+bundles go and a baseline. It checks the set-up first (a mistake exits with its set-up status
+before anything runs), then exits 0 for CERTIFIED, 1 for NOT CERTIFIED and 2 when no verdict
+could be reached; ``verify BUNDLE`` prints one line per problem and exits 1 when there is any.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .bundle import DEFAULT_CATALOG
+from ..harness.options import OptionError, settings_from_values
+from ..harness.resources import catalog_path
+from ..results.terminal import Style
+from ..session.command import EXIT_CODES, check_expectations, configure, invoked_command, report_dir_of
+from ..session.preflight import SetupError, preflight
 from .bundle import verify as verify_bundle
-from .runner import DEFAULT_OUT, CertifyError, certify
+from .runner import CertifyError, certify
+
+EXIT_NO_VERDICT = 2
+
+CERTIFY_DESCRIPTION = f"""\
+Certify an ACL library: run the whole suite in a child process, then write a bundle under
+--out-dir (default: <report dir>/certification/<family>-<CANN version>-<time>/) holding the
+evidence (summary.json, junit.xml, allure-results, the HTML report when it can be rendered,
+run.log), manifest.json, certificate.md/.html (CERTIFIED or NOT CERTIFIED) and SHA256SUMS.
+'acl-conformance verify BUNDLE' checks a bundle.
+
+Only a complete run can be certified: selecting cases (-k, -m, --acl-rule, --lf) makes the
+result NOT CERTIFIED. Arguments this command does not know go to pytest.
+
+exit status of certify: 0 CERTIFIED, 1 NOT CERTIFIED, 2 no verdict (bad arguments, the run
+wrote no summary, or the bundle does not verify); the set-up statuses as for run:
+{EXIT_CODES}"""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Options of ``python -m conformance certify``."""
-    parser = argparse.ArgumentParser(
-        prog="python -m conformance certify",
-        description="Certify an ACL library: run the full suite and write a certification bundle.",
-        epilog="Arguments after '--' go to pytest and restrict the run (the result is then NOT CERTIFIED). "
-        "'python -m conformance verify BUNDLE' checks a bundle.",
-    )
-    parser.add_argument("--acl-lib", type=Path, required=True, help="the libascendcl.so (or simulator) to certify")
-    parser.add_argument("--out-dir", type=Path, default=DEFAULT_OUT, help="where bundles go (default: %(default)s)")
-    parser.add_argument("--expectations", type=Path, action="append", default=[], help="expectations file; may repeat")
-    parser.add_argument("--baseline", type=Path, help="previous bundle whose Allure history continues in this report")
-    parser.add_argument("-n", "--jobs", default="auto", help="pytest-xdist workers (default: auto)")
-    parser.add_argument("--catalog", type=Path, default=DEFAULT_CATALOG, help="generated/catalog.json of the spec")
-    return parser
+def configure_certify(parser: argparse.ArgumentParser) -> None:
+    """The options of ``run`` plus the bundle's location, a baseline and the catalog."""
+    configure(parser)
+    parser.add_argument("--out-dir", type=Path, help="where bundles go (default: <report dir>/certification)")
+    parser.add_argument("--baseline", type=Path, metavar="BUNDLE",
+                        help="previous bundle whose report history continues in this report")
+    parser.add_argument("--catalog", type=Path, default=None,
+                        help="catalog.json of the spec (default: the installed kit's)")
+    # Names of earlier versions, kept so that existing scripts keep working.
+    parser.add_argument("--expectations", dest="acl_expectations", action="append", help=argparse.SUPPRESS)
+    parser.add_argument("--jobs", dest="numprocesses", help=argparse.SUPPRESS)
+
+
+def _setup_problem(args: argparse.Namespace, catalog: dict[str, object]) -> int | None:
+    """Run the set-up checks in this process; print and return the exit status of a mistake."""
+    from ..harness.options import OPTIONS, env_value
+
+    values = {spec.dest: getattr(args, spec.dest, None) or env_value(spec) for spec in OPTIONS}
+    try:
+        settings = settings_from_values(values)
+        preflight(settings, values["acl_lib"], catalog)
+    except OptionError as exc:
+        print(f"certify: {exc}", file=sys.stderr)
+        return EXIT_NO_VERDICT
+    except SetupError as exc:
+        print(exc.render(), file=sys.stderr)
+        return int(exc.problem)
+    return None
+
+
+def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
+    """Certify: exit 0 CERTIFIED, 1 NOT CERTIFIED, 2 no verdict, or a set-up status."""
+    catalog_file = args.catalog or catalog_path()
+    catalog = json.loads(Path(catalog_file).read_text(encoding="utf-8"))
+    problem = check_expectations(args)
+    if problem is None:
+        problem = _setup_problem(args, catalog)
+    if problem is not None:
+        return problem
+    style = Style.for_stream(sys.stdout)
+    out_root = args.out_dir or report_dir_of(args) / "certification"
+    try:
+        result = certify(args, extra, out_root=out_root, catalog_path=Path(catalog_file),
+                         command=invoked_command())
+    except (CertifyError, ValueError, OSError) as exc:
+        print(f"certify: {exc}", file=sys.stderr)
+        return EXIT_NO_VERDICT
+    if result.problems:
+        print(f"certify: the bundle {result.bundle} does not verify:", file=sys.stderr)
+        for line in result.problems:
+            print(f"  {line}", file=sys.stderr)
+        return EXIT_NO_VERDICT
+    print(f"{style.word(result.assessment.verdict)}: {result.bundle}")
+    for rule in result.assessment.blocking:
+        print(f"  {rule.rule_id}: {rule.why()} ({rule.doc_url or rule.doc_ref})")
+    for rule_id in result.assessment.missing_rules:
+        print(f"  {rule_id}: no outcome (incomplete run)")
+    if not result.html:
+        print(f"HTML report not rendered; render it later with: acl-conformance report {result.bundle}")
+    return 0 if result.certified else 1
 
 
 def build_verify_parser() -> argparse.ArgumentParser:
-    """Options of ``python -m conformance verify``."""
-    parser = argparse.ArgumentParser(prog="python -m conformance verify", description="Verify a bundle.")
+    """Options of ``verify``."""
+    parser = argparse.ArgumentParser(prog="acl-conformance verify", description=(
+        "Verify a certification bundle: checksums (no changed, missing or extra file), completeness "
+        "(every rule and case of the bundle's spec has an outcome) and that the verdicts written in the "
+        "certificate, manifest and summary follow from the outcomes. Exit status 1 when there is a problem."))
     parser.add_argument("bundle", type=Path, help="a certification bundle directory")
-    parser.add_argument("--catalog", type=Path, default=DEFAULT_CATALOG, help="catalog.json of the bundle's spec")
+    parser.add_argument("--catalog", type=Path, default=None, help="catalog.json of the bundle's spec "
+                        "(default: the installed kit's)")
     return parser
 
 
 def verify_main(argv: Sequence[str]) -> int:
     """``verify BUNDLE``: print one line per problem; exit 1 when there is any."""
     args = build_verify_parser().parse_args(argv)
-    problems = verify_bundle(args.bundle, args.catalog)
+    problems = verify_bundle(args.bundle, args.catalog or catalog_path())
     for problem in problems:
         print(problem)
     if not problems:
         print(f"{args.bundle}: verified")
     return 1 if problems else 0
-
-
-def certify_main(argv: Sequence[str]) -> int:
-    """Certify: exit 0 CERTIFIED, 1 NOT CERTIFIED, 2 no verdict."""
-    argv = list(argv)
-    pytest_args = argv[argv.index("--") + 1 :] if "--" in argv else []
-    args = build_parser().parse_args(argv[: argv.index("--")] if "--" in argv else argv)
-    try:
-        result = certify(
-            args.acl_lib,
-            out_root=args.out_dir,
-            expectations=args.expectations,
-            baseline=args.baseline,
-            jobs=args.jobs,
-            pytest_args=pytest_args,
-            catalog_path=args.catalog,
-        )
-    except (CertifyError, ValueError, OSError) as exc:
-        print(f"certify: {exc}", file=sys.stderr)
-        return 2
-    print(f"{result.assessment.verdict}: {result.bundle}")
-    for rule in result.assessment.blocking:
-        print(f"  {rule.rule_id}: {rule.why()} ({rule.doc_url or rule.doc_ref})")
-    for rule_id in result.assessment.missing_rules:
-        print(f"  {rule_id}: no outcome (incomplete run)")
-    return 0 if result.certified else 1

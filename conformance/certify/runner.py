@@ -14,6 +14,8 @@ Exit status: 0 CERTIFIED, 1 NOT CERTIFIED, 2 when no verdict could be reached.
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
 import datetime
 import json
 import os
@@ -21,19 +23,25 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..harness.options import REPO_ROOT
+from ..harness import resources
 from ..results.history import carry_history
 from ..results.summary import env_family, load_json
-from .bundle import DEFAULT_CATALOG, write_sums
+from ..results.terminal import format_duration
+from ..session.command import option_arguments
+from ..session.reporter import RUN_COMMAND_ENV
+from .bundle import verify, write_sums
 from .certificate import render_html, render_markdown
 from .manifest import build_manifest
-from .verdict import CERTIFIED, Assessment, assess
+from .verdict import CERTIFIED, NOT_CERTIFIED, Assessment, assess
 
 DEFAULT_OUT = Path("reports") / "certification"
+PROGRESS_STEP = 10  # percent of the cases between two progress lines
+_PERCENT = re.compile(r"\[\s*(\d{1,3})%\]\s*$")
 
 
 class CertifyError(RuntimeError):
@@ -42,11 +50,13 @@ class CertifyError(RuntimeError):
 
 @dataclass(frozen=True)
 class Certification:
-    """The result of :func:`certify`: where the bundle is and what it says."""
+    """The result of :func:`certify`: where the bundle is, what it says, and what ``verify`` finds in it."""
 
     bundle: Path
     assessment: Assessment
     returncode: int
+    html: bool = True
+    problems: list[str] = field(default_factory=list)
 
     @property
     def certified(self) -> bool:
@@ -64,24 +74,14 @@ def bundle_name(family: object, cann_version: object, created: datetime.datetime
     return f"{_safe(family)}-{_safe(cann_version)}-{created.strftime('%Y%m%dT%H%M%SZ')}"
 
 
-def run_command(
-    acl_lib: Path, report_dir: Path, expectations: Sequence[Path], jobs: str, pytest_args: Sequence[str]
-) -> list[str]:
-    """The ``python -m conformance run`` command line of a certification run."""
-    command = [
-        sys.executable,
-        "-m",
-        "conformance",
-        "run",
-        "--acl-lib",
-        str(acl_lib),
-        "--acl-report-dir",
-        str(report_dir),
-    ]
-    for path in expectations:
-        command += ["--acl-expectations", str(path)]
-    command += ["-n", jobs, *pytest_args]
-    return command
+def run_command(args: argparse.Namespace, extra: Sequence[str], report_dir: Path) -> list[str]:
+    """The ``python -m conformance run`` command line of a certification run (same options as certify's)."""
+    command = [sys.executable, "-m", "conformance", "run", *option_arguments(args, skip=("acl_report_dir",)),
+               "--acl-report-dir", str(report_dir), "-n", str(args.numprocesses),
+               "--history-limit", str(args.history_limit)]
+    if args.no_html:
+        command.append("--no-html")
+    return command + list(extra)
 
 
 def _unique(path: Path) -> Path:
@@ -92,51 +92,88 @@ def _unique(path: Path) -> Path:
     return candidate
 
 
+def follow(command: list[str], log: Path, env: dict[str, str]) -> int:
+    """Run ``command`` with its output into ``log``, printing a progress line with an ETA as cases finish."""
+    started = time.monotonic()
+    shown = -PROGRESS_STEP
+    with open(log, "w", encoding="utf-8") as out:
+        proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            out.write(line)
+            match = _PERCENT.search(line)
+            if match and int(match.group(1)) >= shown + PROGRESS_STEP:
+                shown = int(match.group(1))
+                elapsed = time.monotonic() - started
+                left = elapsed * (100 - shown) / shown if shown else None
+                eta = f", ETA {format_duration(left)}" if left and shown < 100 else ""
+                print(f"certify: {shown:3d}% of the cases run ({format_duration(elapsed)} elapsed{eta})",
+                      file=sys.stderr, flush=True)
+        return proc.wait()
+
+
 def certify(
-    acl_lib: Path,
+    args: argparse.Namespace,
+    extra: Sequence[str] = (),
     *,
     out_root: Path = DEFAULT_OUT,
-    expectations: Sequence[Path] = (),
-    baseline: Path | None = None,
-    jobs: str = "auto",
-    pytest_args: Sequence[str] = (),
-    catalog_path: Path = DEFAULT_CATALOG,
-    env: dict[str, str] | None = None,
+    catalog_path: Path | None = None,
+    command: Sequence[str] = (),
 ) -> Certification:
-    """Run the suite against ``acl_lib`` and write a certification bundle under ``out_root``.
+    """Run the suite as ``args`` say and write a certification bundle under ``out_root``.
 
-    ``pytest_args`` restrict the run (the bundle is then incomplete and NOT CERTIFIED);
-    ``baseline`` is a previous bundle whose Allure history is carried into this report.
-    Raises :class:`CertifyError` when the run leaves no summary.json.
+    ``extra`` (pytest arguments) restrict the run (the bundle is then incomplete and NOT
+    CERTIFIED); ``args.baseline`` is a previous bundle whose report history continues in this
+    report. The bundle is verified before it is announced. Raises :class:`CertifyError` when
+    the run leaves no summary.json.
     """
-    acl_lib = Path(acl_lib).resolve()
-    if not acl_lib.is_file():
-        raise CertifyError(f"--acl-lib {acl_lib}: no such file")
-    expectations = [Path(p).resolve() for p in expectations]
+    catalog_path = catalog_path or resources.catalog_path()
     created = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
     out_root = Path(out_root).resolve()
     staging = out_root / f".staging-{created.strftime('%Y%m%dT%H%M%SZ')}-{os.getpid()}"
     staging.mkdir(parents=True)
     try:
-        copied = carry_history(baseline, staging) if baseline is not None else []
-        command = run_command(acl_lib, staging, expectations, jobs, pytest_args)
-        with open(staging / "run.log", "wb") as log:
-            done = subprocess.run(command, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, check=False)
+        copied = carry_history(args.baseline, staging) if getattr(args, "baseline", None) else []
+        run = run_command(args, extra, staging)
+        env = {**os.environ, RUN_COMMAND_ENV: json.dumps(list(command) or run)}
+        returncode = follow(run, staging / "run.log", env)
         if not (staging / "summary.json").is_file():
-            raise CertifyError(f"the run exited {done.returncode} without a summary.json; see {staging / 'run.log'}")
-        bundle = package_bundle(staging, out_root, acl_lib, command, created, catalog_path, copied, list(pytest_args))
+            raise CertifyError(f"the run exited {returncode} without a summary.json; see {staging / 'run.log'}")
+        bundle = package_bundle(staging, out_root, args, list(command) or run, created, catalog_path, copied,
+                                list(extra))
     except BaseException:
         if staging.exists() and not (staging / "summary.json").is_file():
             shutil.rmtree(staging, ignore_errors=True)
         raise
     assessment = assess(load_json(bundle / "summary.json"), load_json(catalog_path))
-    return Certification(bundle, assessment, done.returncode)
+    html = (bundle / "allure-report" / "index.html").is_file()
+    problems = verify(bundle, catalog_path) if assessment.verdict == CERTIFIED else []
+    if problems:
+        assessment = withdraw(bundle, assessment, problems)
+    return Certification(bundle, assessment, returncode, html, problems)
+
+
+def withdraw(bundle: Path, assessment: Assessment, problems: list[str]) -> Assessment:
+    """A CERTIFIED bundle that fails ``verify`` is rewritten to say NOT CERTIFIED, naming the problems.
+
+    The outcomes would certify, but a bundle that does not verify proves nothing; it must never say
+    CERTIFIED.
+    """
+    withdrawn = dataclasses.replace(assessment, verdict=NOT_CERTIFIED)
+    summary = load_json(bundle / "summary.json")
+    manifest = load_json(bundle / "manifest.json")
+    manifest.update(verdict=NOT_CERTIFIED, verify_problems=problems)
+    (bundle / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    (bundle / "certificate.md").write_text(render_markdown(withdrawn, summary, manifest), encoding="utf-8")
+    (bundle / "certificate.html").write_text(render_html(withdrawn, summary, manifest), encoding="utf-8")
+    write_sums(bundle)
+    return withdrawn
 
 
 def package_bundle(
     staging: Path,
     out_root: Path,
-    acl_lib: Path,
+    acl_lib: Path | argparse.Namespace,
     command: list[str],
     created: datetime.datetime,
     catalog_path: Path,
@@ -146,30 +183,40 @@ def package_bundle(
     """Turn a run's report directory ``staging`` into a bundle under ``out_root``; returns its path.
 
     Writes manifest.json, certificate.md/.html and SHA256SUMS into ``staging``, then renames
-    it to ``<family>-<cann version>-<timestamp>`` (suffixed -2, -3, ... if taken).
+    it to ``<family>-<cann version>-<timestamp>`` (suffixed -2, -3, ... if taken). Nothing in
+    the bundle names the staging folder: the run's own paths are rewritten to the bundle's.
     """
     summary = load_json(staging / "summary.json")
     assessment = assess(summary, load_json(catalog_path))
     used = [Path(p) for p in (summary.get("expectations") or {}).get("files") or []]
+    env = summary.get("environment") or {}
+    final = _unique(out_root / bundle_name(env_family(env), env.get("cann_version"), created))
+    library = Path(str(env.get("library"))) if isinstance(acl_lib, argparse.Namespace) else acl_lib
+    restricted = pytest_args + [f"--acl-rule={r}" for r in getattr(acl_lib, "acl_rule", None) or []]
+    html = (staging / "allure-report" / "index.html").is_file()
     manifest = build_manifest(
         summary=summary,
-        library=acl_lib,
-        command=command,
-        expectations=[p if p.is_absolute() else REPO_ROOT / p for p in used],
+        library=library,
+        command=[part.replace(str(staging), str(final)) for part in command],
+        expectations=[p.resolve() for p in used],
         created=created,
         verdict=assessment.verdict,
         extra={
-            "certify_command": [sys.executable, "-m", "conformance", *sys.argv[1:]],
-            "restricted_by": pytest_args,
+            "restricted_by": restricted,
             "history_carried": history,
             "complete": assessment.completeness_checked and not assessment.missing_rules,
+            "html_report": {"rendered": html, "render_later": None if html else "acl-conformance report BUNDLE"},
+            "backend_env": dict(env.get("backend_env") or {}),
         },
     )
+    shutil.rmtree(staging / ".pytest_cache", ignore_errors=True)  # the run's --lf memory is no evidence
+    log = staging / "run.log"
+    if log.is_file():
+        log.write_text(log.read_text(encoding="utf-8", errors="replace").replace(str(staging), str(final)),
+                       encoding="utf-8")
     (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     (staging / "certificate.md").write_text(render_markdown(assessment, summary, manifest), encoding="utf-8")
     (staging / "certificate.html").write_text(render_html(assessment, summary, manifest), encoding="utf-8")
     write_sums(staging)
-    env = summary.get("environment") or {}
-    final = _unique(out_root / bundle_name(env_family(env), env.get("cann_version"), created))
     staging.rename(final)
     return final

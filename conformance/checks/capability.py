@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generated import acl_bindings as acl
+from acl_hostmem_generated import acl_bindings as acl
 
 from ..harness.context import PAGE, AclContext
 from .verdicts import holds, succeeded

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generated import acl_bindings as acl
+from acl_hostmem_generated import acl_bindings as acl
 
 from ..harness.context import AclContext
 

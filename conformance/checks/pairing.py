@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from generated import acl_bindings as acl
+from acl_hostmem_generated import acl_bindings as acl
 
 from ..harness.context import PAGE, AclContext
 from ..harness.violations import CallTimeout

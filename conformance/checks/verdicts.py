@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generated.acl_bindings import error_name
+from acl_hostmem_generated.acl_bindings import error_name
 
 from ..harness.violations import SpecViolation, WrongErrorCode
 

@@ -15,13 +15,13 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..harness.options import REPO_ROOT
+from ..harness.resources import catalog_path
 from .inputs import read_runs
 from .matrix import Matrix, build_matrix
 from .report import render_html, render_markdown
 
 DEFAULT_OUT = Path("reports") / "fleet"
-CATALOG = REPO_ROOT / "generated" / "catalog.json"
+CATALOG = catalog_path()
 
 
 def spec_families(catalog: Path = CATALOG) -> list[str]:

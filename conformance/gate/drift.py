@@ -108,7 +108,7 @@ def gating_drift(name: str, drifts: Sequence[Drift]) -> list[Drift]:
 def show_value(value: Any, kind: str | None) -> str:
     """A value for people: codes with their name, lists and mappings spelled out."""
     if kind == "code" and isinstance(value, int) and not isinstance(value, bool):
-        from generated.acl_bindings import error_name
+        from acl_hostmem_generated.acl_bindings import error_name
 
         return f"{value} {error_name(value)}"
     if isinstance(value, list):

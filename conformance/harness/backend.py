@@ -37,13 +37,12 @@ def open_backend(settings: Settings, catalog: dict[str, Any], worker_index: int)
     The device is ``--acl-device`` or, by default, the xdist worker index modulo the
     device count, so that parallel workers spread over the devices.
     """
-    from generated import acl_bindings as acl
+    from acl_hostmem_generated import acl_bindings as acl
 
     try:
         os.environ.setdefault("ACLSIM_HOST_MEM_LIMIT", str(SIM_HOST_MEM_LIMIT))
-        if not settings.lib.is_file():
-            raise HarnessError(f"{settings.lib} does not exist (build the simulator with `make sim`, or "
-                               "pass --acl-lib)")
+        if settings.lib is None or not settings.lib.is_file():
+            raise HarnessError(f"the ACL library {settings.lib} does not exist (pass --acl-lib)")
         lib = acl.load(settings.lib)
         code = lib.aclInit(None, raw=True)
         if code not in (acl.ACL_SUCCESS, acl.ACL_ERROR_REPEAT_INITIALIZE):

@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from generated import acl_bindings as acl
-from generated.acl_bindings import AclLibrary, address
+from acl_hostmem_generated import acl_bindings as acl
+from acl_hostmem_generated.acl_bindings import AclLibrary, address
 
 from .observations import ObservationLog
 from .probes import BoundedCall, StreamBlocker

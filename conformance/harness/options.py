@@ -7,6 +7,7 @@ default) into one frozen :class:`Settings` that every process reads through ``co
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,8 +15,8 @@ from typing import Any
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_LIB = REPO_ROOT / "build" / "sim" / "libascendcl.so"
+from .resources import catalog_path, default_sim_lib
+
 SIM_HOST_MEM_LIMIT = 512 * 1024 * 1024
 
 
@@ -31,21 +32,33 @@ class OptionSpec:
     multiple: bool = False
 
 
+def _product_ids() -> str:
+    try:
+        catalog = json.loads(catalog_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "see the spec's products.yaml"
+    return ", ".join(family["id"] for family in catalog["families"])
+
+
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("--acl-lib", "ACL_LIB", "acl_lib", "ACL library to test; 'auto' = $ASCEND_HOME_PATH/lib64/"
-               "libascendcl.so (default: build/sim/libascendcl.so, the reference simulator)", "PATH"),
-    OptionSpec("--acl-device", "ACL_DEVICE", "acl_device", "device id to run on (default: 0, or with xdist "
-               "worker index mod device count)", "N"),
-    OptionSpec("--acl-product", "ACL_PRODUCT", "acl_product", "product family id, overriding detection from "
-               "aclrtGetSocName", "FAMILY_ID"),
-    OptionSpec("--acl-timeout", "ACL_TIMEOUT", "acl_timeout", "seconds per blocking wait (default 10); a case "
-               "is killed after 3x this + 5 s", "SECONDS"),
-    OptionSpec("--acl-os-kernel", "ACL_OS_KERNEL", "acl_os_kernel", "OS kernel release the rules are judged "
-               "against (default: os.uname().release)", "RELEASE"),
-    OptionSpec("--acl-expectations", "ACL_EXPECTATIONS", "acl_expectations", "expectations (waivers) file; may "
-               f"repeat (environment: paths separated by '{os.pathsep}')", "FILE", multiple=True),
-    OptionSpec("--acl-report-dir", "ACL_REPORT_DIR", "acl_report_dir", "where summary.json and allure-results "
-               "go (default: reports/)", "DIR"),
+    OptionSpec("--acl-lib", "ACL_LIB", "acl_lib", "the libascendcl.so to test; 'auto' means "
+               "$ASCEND_HOME_PATH/lib64/libascendcl.so (source CANN's set_env.sh first). Default in a clone: "
+               "the reference simulator build/sim/libascendcl.so", "PATH"),
+    OptionSpec("--acl-device", "ACL_DEVICE", "acl_device", "device ID to run on (default: spread the parallel "
+               "workers over the devices)", "N"),
+    OptionSpec("--acl-product", "ACL_PRODUCT", "acl_product", "product family, instead of detecting it from "
+               f"the SoC name; one of: {_product_ids()}", "ID"),
+    OptionSpec("--acl-timeout", "ACL_TIMEOUT", "acl_timeout", "seconds to wait for a call that blocks "
+               "(default 10); a case is stopped after 3 x this + 5 s", "SECONDS"),
+    OptionSpec("--acl-os-kernel", "ACL_OS_KERNEL", "acl_os_kernel", "OS kernel release the kernel-dependent "
+               "rules are judged against (default: this machine's, uname -r)", "RELEASE"),
+    OptionSpec("--acl-expectations", "ACL_EXPECTATIONS", "acl_expectations", "expectations (waivers) file; "
+               f"repeatable (environment: paths separated by '{os.pathsep}')", "FILE", multiple=True),
+    OptionSpec("--acl-rule", "ACL_RULE", "acl_rule", "run only the cases of this rule ID (e.g. HM-ALIGN-MALLOC; "
+               f"'*' globs allowed); repeatable (environment: IDs separated by '{os.pathsep}'). "
+               "The verdict of such a run is PARTIAL", "RULE", multiple=True),
+    OptionSpec("--acl-report-dir", "ACL_REPORT_DIR", "acl_report_dir", "where the reports go (default: "
+               "./reports)", "DIR"),
 )
 
 
@@ -53,13 +66,14 @@ OPTIONS: tuple[OptionSpec, ...] = (
 class Settings:
     """The resolved options of one run."""
 
-    lib: Path
+    lib: Path | None
     device: int | None
     product: str | None
     timeout: float
     kernel: str
     expectations: tuple[Path, ...]
     report_dir: Path
+    rules: tuple[str, ...] = ()
 
     @property
     def case_timeout(self) -> float:
@@ -81,49 +95,71 @@ def add_options(parser: pytest.Parser) -> None:
                         action="append" if spec.multiple else "store", help=spec.help + env)
 
 
-def raw_value(config: pytest.Config, spec: OptionSpec) -> Any:
-    """The option's value from the command line, else its environment twin, else None."""
-    value = config.getoption(spec.dest, default=None)
-    if value not in (None, []):
-        return value
+def env_value(spec: OptionSpec) -> Any:
+    """The option's environment twin, split on ``os.pathsep`` for a repeatable option; None when unset."""
     text = os.environ.get(spec.env, "") if spec.env else ""
     if not text:
         return None
     return [part for part in text.split(os.pathsep) if part] if spec.multiple else text
 
 
-def resolve_lib(value: str | None, root: Path = REPO_ROOT) -> Path:
-    """The library path: default simulator, ``auto`` (ASCEND_HOME_PATH) or a path relative to the repo."""
+def raw_value(config: pytest.Config, spec: OptionSpec) -> Any:
+    """The option's value from the command line, else its environment twin, else None."""
+    value = config.getoption(spec.dest, default=None)
+    if value not in (None, []):
+        return value
+    return env_value(spec)
+
+
+def raw_values(config: pytest.Config) -> dict[str, Any]:
+    """Every option of :data:`OPTIONS` by destination, as given (command line, then environment)."""
+    return {spec.dest: raw_value(config, spec) for spec in OPTIONS}
+
+
+def resolve_lib(value: str | None) -> Path | None:
+    """The library to test: a path, ``auto`` ($ASCEND_HOME_PATH/lib64/libascendcl.so), or the default.
+
+    The default is the clone's simulator (``build/sim``); an installed kit has none, and then
+    None comes back and the preflight check says what to pass. ``auto`` without
+    ASCEND_HOME_PATH also gives None (the preflight check tells the user to source set_env.sh).
+    """
     if not value:
-        return DEFAULT_LIB
+        return default_sim_lib()
     if value == "auto":
         home = os.environ.get("ASCEND_HOME_PATH")
-        if not home:
-            raise pytest.UsageError("--acl-lib auto needs ASCEND_HOME_PATH (source the CANN set_env.sh first)")
-        return Path(home) / "lib64" / "libascendcl.so"
-    path = Path(value).expanduser()
-    if not path.is_absolute() and not path.exists() and (root / path).exists():
-        path = root / path
-    return path.resolve()
+        return Path(home) / "lib64" / "libascendcl.so" if home else None
+    return Path(value).expanduser().resolve()
+
+
+class OptionError(ValueError):
+    """A malformed option value (not a number, not positive)."""
+
+
+def settings_from_values(values: dict[str, Any]) -> Settings:
+    """Resolve raw option values (by destination) into :class:`Settings`; raises OptionError."""
+    try:
+        device = int(values["acl_device"]) if values.get("acl_device") is not None else None
+        timeout = float(values["acl_timeout"]) if values.get("acl_timeout") is not None else 10.0
+    except ValueError as exc:
+        raise OptionError(f"--acl-device / --acl-timeout: {exc}") from exc
+    if timeout <= 0:
+        raise OptionError("--acl-timeout must be positive")
+    report_dir = Path(values.get("acl_report_dir") or "reports")
+    return Settings(
+        lib=resolve_lib(values.get("acl_lib")),
+        device=device,
+        product=values.get("acl_product"),
+        timeout=timeout,
+        kernel=values.get("acl_os_kernel") or os.uname().release,
+        expectations=tuple(Path(p) for p in values.get("acl_expectations") or ()),
+        report_dir=report_dir.resolve(),
+        rules=tuple(values.get("acl_rule") or ()),
+    )
 
 
 def settings_from_config(config: pytest.Config) -> Settings:
     """Resolve all options once; raises ``pytest.UsageError`` for malformed values."""
-    values = {spec.dest: raw_value(config, spec) for spec in OPTIONS}
     try:
-        device = int(values["acl_device"]) if values["acl_device"] is not None else None
-        timeout = float(values["acl_timeout"]) if values["acl_timeout"] is not None else 10.0
-    except ValueError as exc:
-        raise pytest.UsageError(f"--acl-device / --acl-timeout: {exc}") from exc
-    if timeout <= 0:
-        raise pytest.UsageError("--acl-timeout must be positive")
-    report_dir = Path(values["acl_report_dir"] or "reports")
-    return Settings(
-        lib=resolve_lib(values["acl_lib"]),
-        device=device,
-        product=values["acl_product"],
-        timeout=timeout,
-        kernel=values["acl_os_kernel"] or os.uname().release,
-        expectations=tuple(Path(p) for p in values["acl_expectations"] or ()),
-        report_dir=report_dir.resolve(),
-    )
+        return settings_from_values(raw_values(config))
+    except OptionError as exc:
+        raise pytest.UsageError(str(exc)) from exc

@@ -10,8 +10,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from generated import acl_bindings as acl
-from generated.acl_bindings import AclLibrary
+from acl_hostmem_generated import acl_bindings as acl
+from acl_hostmem_generated.acl_bindings import AclLibrary
 
 
 class StreamBlocker:

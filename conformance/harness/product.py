@@ -1,6 +1,6 @@
 """Product model: which family a SoC belongs to, and whether a rule applies to it.
 
-Pure functions over the catalog (``generated/catalog.json``), so that applicability can be
+Pure functions over the catalog (``acl_hostmem_generated/catalog.json``), so that applicability can be
 unit-tested without a library.
 """
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generated import acl_bindings as acl
+from acl_hostmem_generated import acl_bindings as acl
 
 from .context import PAGE, AclContext
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generated import acl_bindings as acl
-from generated.acl_bindings import address, error_name
+from acl_hostmem_generated import acl_bindings as acl
+from acl_hostmem_generated.acl_bindings import address, error_name
 
 
 @dataclass(frozen=True)

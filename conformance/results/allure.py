@@ -6,26 +6,32 @@ result of a case whose process died, since no worker was left to write it.
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import json
 import time
 import uuid
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from .files import write_json
+from .identity import tested_interface
 from .outcomes import CATEGORY_TITLES, CaseResult, Category
 
 EPIC = "Host memory"
+TRACE_ATTACHMENT = "ACL call trace"
 SEVERITY_TO_ALLURE = {"mandatory": "critical", "recommended": "normal", "informational": "minor"}
 
 
-def allure_labels(rule: Mapping[str, Any], product_family: str | None) -> list[tuple[str, str]]:
-    """(label name, value) pairs of a case: epic, feature, story, severity, tags."""
-    interfaces = rule.get("interfaces") or ["product support"]
+def allure_labels(rule: Mapping[str, Any], product_family: str | None,
+                  params: Mapping[str, Any] | None = None) -> list[tuple[str, str]]:
+    """(label name, value) pairs of a case: epic, feature (the interface it tests), story, severity, tags."""
     labels = [
         ("epic", EPIC),
-        ("feature", interfaces[0]),
+        ("feature", tested_interface(rule, params)),
         ("story", f"{rule['id']} {rule['title']}"),
         ("severity", SEVERITY_TO_ALLURE.get(rule.get("severity", ""), "normal")),
         ("tag", rule.get("family", "")),
@@ -37,10 +43,11 @@ def allure_labels(rule: Mapping[str, Any], product_family: str | None) -> list[t
 
 
 def allure_marks(rule: Mapping[str, Any], product_family: str | None,
-                 extra: Iterable[tuple[str, str]] = ()) -> list[pytest.MarkDecorator]:
+                 extra: Iterable[tuple[str, str]] = (), params: Mapping[str, Any] | None = None,
+                 ) -> list[pytest.MarkDecorator]:
     """allure-pytest markers for the labels and the documentation link of a case."""
     marks = [pytest.mark.allure_label(value, label_type=name)
-             for name, value in [*allure_labels(rule, product_family), *extra] if value]
+             for name, value in [*allure_labels(rule, product_family, params), *extra] if value]
     if rule.get("doc_url"):
         marks.append(pytest.mark.allure_link(rule["doc_url"], link_type="link", name=rule.get("doc_ref") or "doc"))
     return marks
@@ -68,7 +75,7 @@ def allure_crash_result(result: CaseResult, rule: Mapping[str, Any], nodeid: str
     now = int(time.time() * 1000)
     case = next((c for c in rule.get("cases", []) if c["case_id"] == result.case_id), {})
     params = case.get("params") or {}
-    labels = allure_labels(rule, environment.get("product_family"))
+    labels = allure_labels(rule, environment.get("product_family"), params)
     labels += [("outcome", result.outcome.value), ("category", result.category.value if result.category else ""),
                ("framework", "pytest")]
     return {
@@ -96,3 +103,56 @@ def environment_properties(facts: Mapping[str, Any]) -> str:
         value = value.replace("\\", "\\\\").replace("\n", "\\n")
         lines.append(f"{key}={value}")
     return "\n".join(lines) + "\n"
+
+
+def _attachment_text(results_dir: Path, data: Mapping[str, Any], name: str) -> str | None:
+    for attachment in data.get("attachments") or []:
+        if attachment.get("name") == name and attachment.get("source"):
+            try:
+                return (results_dir / attachment["source"]).read_text(encoding="utf-8")
+            except OSError:
+                return None
+    return None
+
+
+def tidy_results(results_dir: Path, results: Mapping[str, CaseResult]) -> int:
+    """Replace pytest's failure text in each case's Allure result by the case's message and ACL call trace.
+
+    allure-pytest stores pytest's traceback (the test frame and the whole parametrize list);
+    a reader needs the classified message and the calls the case made. Returns the number of
+    results rewritten.
+    """
+    changed = 0
+    for path in sorted(results_dir.glob("*-result.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        result = results.get(allure_case_id(data) or "")
+        if result is None:
+            continue
+        data["name"] = result.case_id
+        if data.get("status") != "passed":
+            trace = _attachment_text(results_dir, data, TRACE_ATTACHMENT)
+            details = {"message": result.message or result.outcome.value}
+            if trace:
+                details["trace"] = "ACL call trace:\n" + trace
+            data["statusDetails"] = details
+        write_json(path, data)
+        changed += 1
+    return changed
+
+
+def allure_case_id(data: Mapping[str, Any]) -> str | None:
+    """The case ID of an Allure result: its ``rule`` label and hidden ``case`` parameter (the param ID)."""
+    rule = next((label["value"] for label in data.get("labels") or [] if label.get("name") == "rule"), None)
+    if rule is None:
+        return None
+    raw = next((p.get("value") for p in data.get("parameters") or [] if p.get("name") == "case"), None)
+    if raw is None:
+        return str(rule)
+    try:
+        param_id = ast.literal_eval(raw)
+    except (ValueError, SyntaxError):
+        param_id = raw
+    return f"{rule}[{param_id}]"

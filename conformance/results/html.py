@@ -1,9 +1,12 @@
 """Render the HTML report with the Allure 3 command line, offline.
 
-The npm package ``allure`` is pinned in package.json/package-lock.json and installed with
-``npm ci`` into node_modules when missing; ``allurerc.mjs`` configures it (report name,
-epic/feature/story grouping, categories by the ``category`` label, history for trends,
-one self-contained HTML file). The page Allure writes loads an analytics script from an
+The npm package ``allure`` is pinned in ``allure/package.json`` and ``package-lock.json``;
+``allure/allurerc.mjs`` configures it (report name with the verdict, epic/feature/story
+grouping, categories by the ``category`` label, history for trends, one self-contained HTML
+file). The renderer lives in a *renderer home*: the clone's ``allure/`` folder (``make node``
+installs it), or, for an installed kit, a per-user cache folder that ``acl-conformance report``
+fills with ``npm ci``. A run renders only with a renderer already installed, so that an
+offline server never waits on npm. The page Allure writes loads an analytics script from an
 outside host: :func:`strip_analytics` removes it, so the report opens with no outside request.
 """
 
@@ -13,11 +16,15 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-from ..harness.options import REPO_ROOT
+from ..harness.resources import cache_dir, shipped_dir, source_checkout
 
 ALLURE_CLI = Path("node_modules") / "allure" / "cli.js"
+TITLE = "ACL host-memory conformance"
 _EXTERNAL_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>\s*</script>\s*", re.I)
 _INLINE_SCRIPT = re.compile(r"<script\b[^>]*>(.*?)</script>\s*", re.I | re.S)
 _ANALYTICS_MARKERS = ("gtag(", "dataLayer", "googletagmanager", "google-analytics")
@@ -44,40 +51,97 @@ def external_scripts(html: str) -> list[str]:
     return _SCRIPT_SRC.findall(html)
 
 
-def ensure_allure(root: Path = REPO_ROOT, timeout: float = 600) -> Path:
-    """Path of the Allure 3 CLI, running ``npm ci`` first when node_modules lacks it."""
-    cli = root / ALLURE_CLI
-    if cli.is_file():
+def renderer_home() -> Path:
+    """Where the Allure renderer is installed: the clone's allure/ folder, else the user cache."""
+    checkout = source_checkout()
+    return checkout / "allure" if checkout else cache_dir() / "allure"
+
+
+def installed_cli(home: Path | None = None) -> Path | None:
+    """The Allure 3 CLI when it is installed in the renderer home; else None."""
+    cli = (home or renderer_home()) / ALLURE_CLI
+    return cli if cli.is_file() else None
+
+
+def install_renderer(home: Path | None = None, timeout: float = 600) -> Path:
+    """Install the pinned renderer into the renderer home (``npm ci``) when it is missing; returns the CLI."""
+    home = home or renderer_home()
+    cli = installed_cli(home)
+    if cli is not None:
         return cli
     npm = shutil.which("npm")
     if npm is None:
         raise ReportError("npm is not installed: install Node.js >= 20 and npm to render the HTML report")
-    proc = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=root, capture_output=True, text=True,
+    home.mkdir(parents=True, exist_ok=True)
+    pins = shipped_dir("allure")
+    if pins.resolve() != home.resolve():
+        for name in ("package.json", "package-lock.json"):
+            shutil.copyfile(pins / name, home / name)
+    proc = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=home, capture_output=True, text=True,
                           timeout=timeout, check=False)
-    if proc.returncode != 0 or not cli.is_file():
+    cli = installed_cli(home)
+    if proc.returncode != 0 or cli is None:
         raise ReportError(f"npm ci failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
     return cli
 
 
-def render(results_dir: Path, report_dir: Path, root: Path = REPO_ROOT, timeout: float = 600) -> Path:
-    """Render ``results_dir`` into ``report_dir/allure-report/index.html``; returns that path."""
+def report_name(summary: Mapping[str, Any] | None) -> str:
+    """The report's title: the verdict and the count of cases per outcome, read on the first screen."""
+    if not summary:
+        return TITLE
+    counts = ", ".join(f"{n} {k}" for k, n in (summary.get("totals") or {}).items() if n)
+    return f"{TITLE}: verdict {summary.get('verdict')} ({counts})"
+
+
+def trim_history(path: Path, limit: int) -> None:
+    """Keep the last ``limit`` runs (lines) of an Allure 3 history.jsonl."""
+    if limit < 1 or not path.is_file():
+        return
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if len(lines) > limit:
+        path.write_text("".join(line + "\n" for line in lines[-limit:]), encoding="utf-8")
+
+
+def render(results_dir: Path, report_dir: Path, summary: Mapping[str, Any] | None = None, *,
+           cli: Path | None = None, history_limit: int = 20, timeout: float = 600) -> Path:
+    """Render ``results_dir`` into ``report_dir/allure-report/index.html``; returns that path.
+
+    ``cli`` defaults to the installed renderer, installing it first when it is missing.
+    """
     node = shutil.which("node")
     if node is None:
         raise ReportError("node is not installed: install Node.js >= 20 to render the HTML report")
-    cli = ensure_allure(root)
+    cli = cli or install_renderer()
     output = (report_dir / "allure-report").resolve()
     if output.exists():
         shutil.rmtree(output)
-    env = dict(os.environ, ACL_ALLURE_OUTPUT=str(output),
-               ACL_ALLURE_HISTORY=str((report_dir / "history.jsonl").resolve()))
-    proc = subprocess.run([node, str(cli), "generate", str(results_dir.resolve()), "--config",
-                           str(root / "allurerc.mjs")], cwd=root, env=env, capture_output=True, text=True,
-                          timeout=timeout, check=False)
+    history = (report_dir / "history.jsonl").resolve()
+    env = dict(os.environ, ACL_ALLURE_OUTPUT=str(output), ACL_ALLURE_HISTORY=str(history),
+               ACL_ALLURE_NAME=report_name(summary))
+    home = cli.parents[2]
+    config = home / "allurerc.mjs"  # beside node_modules, where its `import "allure"` resolves
+    shipped = shipped_dir("allure") / "allurerc.mjs"
+    if shipped.resolve() != config.resolve():
+        shutil.copyfile(shipped, config)
+    proc = subprocess.run([node, str(cli), "generate", str(results_dir.resolve()), "--config", str(config)],
+                          cwd=home, env=env, capture_output=True, text=True, timeout=timeout, check=False)
     index = output / "index.html"
     if proc.returncode != 0 or not index.is_file():
         raise ReportError(f"allure generate failed ({proc.returncode}):\n{(proc.stdout + proc.stderr)[-2000:]}")
     index.write_text(strip_analytics(index.read_text(encoding="utf-8")), encoding="utf-8")
+    trim_history(history, history_limit)
     return index
+
+
+def render_installed(results_dir: Path, report_dir: Path, summary: Mapping[str, Any] | None = None, *,
+                     history_limit: int = 20) -> Path:
+    """:func:`render` with the renderer that is already installed; ReportError when there is none."""
+    if shutil.which("node") is None:
+        raise ReportError("Node.js is not installed")
+    cli = installed_cli()
+    if cli is None:
+        raise ReportError(f"the Allure renderer is not installed in {renderer_home()}")
+    return render(results_dir, report_dir, summary, cli=cli, history_limit=history_limit)
 
 
 def find_chromium() -> str | None:
@@ -89,17 +153,38 @@ def find_chromium() -> str | None:
     return None
 
 
-def screenshot(index: Path, png: Path, size: tuple[int, int] = (1400, 1000), timeout: float = 120,
-               wait_ms: int = 8000) -> Path:
-    """Open the report in headless Chromium (no network features) and save a PNG of it."""
+#: Headless Chromium with no network of its own: every host name fails to resolve and any
+#: request that still tries goes to a closed local port.
+OFFLINE_CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                          "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                          "--disable-dev-shm-usage", "--host-resolver-rules=MAP * ~NOTFOUND",
+                          "--proxy-server=127.0.0.1:9")
+
+
+def _chromium(extra: list[str], target: str, timeout: float) -> subprocess.CompletedProcess[str]:
     chromium = find_chromium()
     if chromium is None:
         raise ReportError("chromium is not installed (apt-get install -y chromium)")
-    args = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-dev-shm-usage", "--hide-scrollbars",
-            f"--virtual-time-budget={wait_ms}", f"--window-size={size[0]},{size[1]}",
-            f"--screenshot={png.resolve()}", index.resolve().as_uri()]
-    proc = subprocess.run(args, capture_output=True, text=True, timeout=timeout, check=False)
+    with tempfile.TemporaryDirectory(prefix="acl-chromium-") as profile:
+        args = [chromium, *OFFLINE_CHROMIUM_FLAGS, f"--user-data-dir={profile}", *extra, target]
+        return subprocess.run(args, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def dump_dom(index: Path, fragment: str = "", timeout: float = 120, wait_ms: int = 10000) -> str:
+    """The DOM of the report page (``#fragment`` opens a test result) after its scripts ran, offline."""
+    target = index.resolve().as_uri() + (f"#{fragment}" if fragment else "")
+    proc = _chromium([f"--virtual-time-budget={wait_ms}", "--dump-dom"], target, timeout)
+    if proc.returncode != 0 or "<html" not in proc.stdout:
+        raise ReportError(f"chromium could not render {target} ({proc.returncode}):\n{proc.stderr[-2000:]}")
+    return proc.stdout
+
+
+def screenshot(index: Path, png: Path, size: tuple[int, int] = (1400, 1000), timeout: float = 120,
+               wait_ms: int = 8000) -> Path:
+    """Open the report in headless Chromium (offline) and save a PNG of it."""
+    extra = ["--hide-scrollbars", f"--virtual-time-budget={wait_ms}", f"--window-size={size[0]},{size[1]}",
+             f"--screenshot={png.resolve()}"]
+    proc = _chromium(extra, index.resolve().as_uri(), timeout)
     if not png.is_file():
         raise ReportError(f"chromium wrote no screenshot ({proc.returncode}):\n{proc.stderr[-2000:]}")
     return png

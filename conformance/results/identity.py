@@ -41,3 +41,19 @@ def case_interfaces(rule: Mapping[str, Any], params: Mapping[str, Any] | None) -
     if params and isinstance(params.get("interface"), str):
         return [params["interface"]]
     return []
+
+
+def tested_interface(rule: Mapping[str, Any], params: Mapping[str, Any] | None = None) -> str:
+    """The interface a case is about, for filing it in reports.
+
+    The case's ``interface`` parameter when it has one; else the interface the rule's
+    documentation anchor names (a rule cites the section of the interface it constrains,
+    e.g. ``...#aclrtHostUnregister``); else the rule's first interface.
+    """
+    if params and isinstance(params.get("interface"), str):
+        return params["interface"]
+    interfaces = list(rule.get("interfaces") or [])
+    anchor = str(rule.get("doc_url") or "").rpartition("#")[2]
+    if anchor in interfaces:
+        return anchor
+    return interfaces[0] if interfaces else "product support"

@@ -7,15 +7,18 @@ so that they can be tested without pytest or a library.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from .identity import case_interfaces
 from .observations import case_observations
 from .outcomes import CaseResult, Category, Outcome, count, worst
+from .terminal import Style
 
 SCHEMA = "acl-conformance-summary/2"  # /2: cases carry their observations
+PARTIAL = "PARTIAL"
+NOTHING_SELECTED = 5  # pytest's own status when no test ran
 FAILING = (Outcome.FAIL, Outcome.ERROR)
 OUTCOME_VALUES = frozenset(o.value for o in Outcome)
 
@@ -27,20 +30,28 @@ def _missing_case(case_id: str, rule_id: str) -> CaseResult:
 
 def build_summary(catalog: Mapping[str, Any], results: Mapping[str, CaseResult], *,
                   environment: Mapping[str, Any], command: list[str],
-                  expectation_files: Iterable[str] = (), expired: Iterable[dict[str, Any]] = ()) -> dict[str, Any]:
+                  expectation_files: Iterable[str] = (), expired: Iterable[dict[str, Any]] = (),
+                  selected: Collection[str] | None = None) -> dict[str, Any]:
     """The ``summary.json`` document: every rule and every case of the catalog, nothing dropped.
 
     ``totals`` and ``by_interface`` count cases; ``by_family`` counts rules (by rule family).
-    Cases that were reported but are not in the catalog are kept under their rule.
+    Cases that were reported but are not in the catalog are kept under their rule. A run that
+    selected cases (``selected``: their case IDs) is partial when it left any case of the
+    catalog out: it then lists only the selected cases and rules, and its verdict is PARTIAL.
     """
+    catalog_ids = [c["case_id"] for rule in catalog["rules"] for c in rule.get("cases", [])]
+    partial = selected is not None and not set(catalog_ids) <= set(selected)
     rules_out: dict[str, Any] = {}
     case_outcomes: list[Outcome] = []
     by_interface: dict[str, dict[str, int]] = {}
     by_family: dict[str, list[Outcome]] = {}
     for rule in catalog["rules"]:
         rid = rule["id"]
-        catalog_cases = {c["case_id"]: c for c in rule.get("cases", [])}
+        catalog_cases = {c["case_id"]: c for c in rule.get("cases", [])
+                         if not partial or c["case_id"] in selected}  # type: ignore[operator]
         seen = {cid: r for cid, r in results.items() if r.rule_id == rid}
+        if partial and not catalog_cases and not seen:
+            continue
         cases: dict[str, Any] = {}
         outcomes: list[Outcome] = []
         ids = list(catalog_cases) + [cid for cid in seen if cid not in catalog_cases]
@@ -85,8 +96,24 @@ def build_summary(catalog: Mapping[str, Any], results: Mapping[str, CaseResult],
         "by_family": {fam: count(outs) for fam, outs in by_family.items()},
         "rules": rules_out,
         "expectations": {"files": [str(f) for f in expectation_files], "expired": list(expired)},
-        "verdict": run_verdict(rules_out),
+        "selection": {"partial": partial, "selected_cases": sum(len(r["cases"]) for r in rules_out.values()),
+                      "spec_cases": len(catalog_ids)},
+        "verdict": PARTIAL if partial else run_verdict(rules_out),
     }
+
+
+def summary_verdict(summary: Mapping[str, Any]) -> str:
+    """The verdict a summary's outcomes call for: PARTIAL for a partial run, else :func:`run_verdict`."""
+    if (summary.get("selection") or {}).get("partial"):
+        return PARTIAL
+    return run_verdict(summary.get("rules") or {})
+
+
+def exit_status(summary: Mapping[str, Any]) -> int:
+    """0 when no mandatory rule that ran failed (a PARTIAL run included), 1 otherwise; 5 when nothing ran."""
+    if (summary.get("selection") or {}).get("partial") and not summary["selection"].get("selected_cases"):
+        return NOTHING_SELECTED
+    return 0 if run_verdict(summary.get("rules") or {}) == "PASS" else 1
 
 
 def run_verdict(rules: Mapping[str, Mapping[str, Any]]) -> str:
@@ -122,8 +149,9 @@ def env_family(environment: Mapping[str, Any]) -> str | None:
     return environment.get("family") or environment.get("product_family")
 
 
-def format_summary(summary: Mapping[str, Any], report_location: str | None = None) -> str:
+def format_summary(summary: Mapping[str, Any], report_location: str | None = None, style: Style | None = None) -> str:
     """A short human summary: rules per rule family, case totals, verdict, report location."""
+    style = style or Style()
     lines = ["", "ACL host-memory conformance", "=" * 27]
     env = summary.get("environment", {})
     lines.append(f"library  {env.get('library')}  ({env.get('soc')}, {env.get('product_family')}, "
@@ -132,21 +160,33 @@ def format_summary(summary: Mapping[str, Any], report_location: str | None = Non
     lines += ["", header, "-" * len(header)]
     for family, counts in summary.get("by_family", {}).items():
         total = sum(counts.values())
-        lines.append(f"{family:<18}{total:>6}{counts['PASS']:>6}{counts['FAIL']:>6}{counts['ERROR']:>6}"
+        failing = style.paint(f"{counts['FAIL']:>6}", "red") if counts["FAIL"] else f"{counts['FAIL']:>6}"
+        errors = style.paint(f"{counts['ERROR']:>6}", "red") if counts["ERROR"] else f"{counts['ERROR']:>6}"
+        lines.append(f"{family:<18}{total:>6}{counts['PASS']:>6}{failing}{errors}"
                      f"{counts['WAIVED']:>7}{counts['XPASS']:>6}{counts['NOT_APPLICABLE']:>5}")
     totals = summary.get("totals", {})
     lines.append("")
     lines.append("cases: " + ", ".join(f"{n} {k.lower()}" for k, n in totals.items() if n))
     bad = [(rid, r) for rid, r in summary.get("rules", {}).items() if r["outcome"] in ("FAIL", "ERROR")]
     for rid, rule in bad[:20]:
-        lines.append(f"  {rule['outcome']:<6} {rid} ({rule['severity']}) {rule['title']}")
+        lines.append(f"  {style.word(rule['outcome']):<6} {rid} ({rule['severity']}) {rule['title']}")
     if len(bad) > 20:
         lines.append(f"  ... and {len(bad) - 20} more (see summary.json)")
     expired = summary.get("expectations", {}).get("expired", [])
     if expired:
         lines.append(f"expired expectations: {len(expired)} (renew or remove them)")
+    for entry in summary.get("expectations", {}).get("unused", []):
+        lines.append(style.paint(f"warning: expectation {entry['where']} ({entry.get('case') or entry.get('rule')}) "
+                                 f"{entry['why']}", "yellow"))
     lines.append("")
-    lines.append(f"verdict: {summary.get('verdict')}")
+    verdict = str(summary.get("verdict"))
+    selection = summary.get("selection") or {}
+    note = ""
+    if selection.get("partial"):
+        failing = run_verdict(summary.get("rules") or {}) == "FAIL"
+        note = (f" ({selection.get('selected_cases')} of {selection.get('spec_cases')} cases selected; "
+                f"{'a selected mandatory rule failed' if failing else 'nothing selected failed'})")
+    lines.append(f"verdict: {style.word(verdict)}{note}")
     if report_location:
         lines.append(f"report:  {report_location}")
     return "\n".join(lines)

@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ..harness.options import REPO_ROOT
+from ..results.terminal import Progress, Style
 from .judge import judge_faithful, judge_fault, report
 from .plan import CATALOG, DEFAULT_LIB, Run, execute, plan_runs
 from .report import markdown, print_table
@@ -37,14 +37,13 @@ def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: 
     runs = plan_runs(catalog, families, faults)
     out_dir.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    done = 0
+    progress = Progress(len(runs), stream=sys.stdout)
 
     def one(run: Run) -> Run:
-        nonlocal done
         execute(run, lib, out_dir, timeout, extra or [])
-        done += 1
-        print(f"[{done}/{len(runs)}] {run.name}: {(run.summary or {}).get('totals', 'no result')} "
-              f"({run.seconds:.1f} s)", flush=True)
+        totals = (run.summary or {}).get("totals") or {}
+        shown = ", ".join(f"{n} {k.lower()}" for k, n in totals.items() if n) or "no result"
+        progress.step(f"{run.name}: {shown} in {run.seconds:.1f} s")
         return run
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -52,7 +51,8 @@ def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: 
     faithful = [r for r in finished if r.fault is None]
     problems = [p for r in faithful for p in judge_faithful(catalog, r)]
     verdicts = [judge_fault(r) for r in finished if r.fault is not None]
-    result = report(catalog, faithful, verdicts, problems, time.perf_counter() - start)
+    result = report(catalog, faithful, verdicts, problems, time.perf_counter() - start,
+                    every_fault=faults is None)
     (out_dir / "selftest.json").write_text(json.dumps(result, indent=1) + "\n")
     (out_dir / "selftest.md").write_text(markdown(result))
     return result
@@ -65,8 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the suite against the faithful simulator (every family) and once per fault switch; "
         "fail when a fault survives, is caught only by the wrong rule, or the faithful runs raise an alarm.",
     )
-    parser.add_argument("--acl-lib", type=Path, default=DEFAULT_LIB, help="simulator library (default: %(default)s)")
-    parser.add_argument("--out", type=Path, default=REPO_ROOT / "reports" / "selftest", help="output directory")
+    parser.add_argument("--acl-lib", type=Path, default=DEFAULT_LIB,
+                        help="the reference simulator (default in a clone: %(default)s; an installed kit: "
+                             "build it with `acl-conformance build-sim`)")
+    parser.add_argument("--out", type=Path, default=Path("reports") / "selftest",
+                        help="output directory (default: %(default)s)")
     parser.add_argument("-j", "--jobs", type=int, default=max(2, os.cpu_count() or 2), help="parallel runs")
     parser.add_argument("--acl-timeout", type=float, default=5.0, help="per-wait timeout inside each run (s)")
     parser.add_argument("--family", action="append", help="limit faithful runs to these family IDs")
@@ -77,11 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point; exit 0 when the self-test passes, 1 otherwise."""
     args = build_parser().parse_args(argv)
-    if not args.acl_lib.exists():
-        print(f"selftest: {args.acl_lib} not found; build it with `make sim`", file=sys.stderr)
+    if args.acl_lib is None or not args.acl_lib.exists():
+        print(f"selftest: the simulator {args.acl_lib} is not built; build it with `make sim` in a clone or "
+              "`acl-conformance build-sim`, then pass --acl-lib", file=sys.stderr)
         return 2
     result = run_selftest(args.acl_lib, args.out, args.jobs, args.acl_timeout, args.family, args.fault)
-    print_table(result)
+    print_table(result, Style.for_stream(sys.stdout))
     print(f"results: {args.out / 'selftest.json'}, {args.out / 'selftest.md'}")
     return 0 if result["passed"] else 1
 

@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..harness.options import REPO_ROOT
 from ..harness.product import family_for_soc
+from ..harness.resources import catalog_path, default_sim_lib, generated_dir, suite_dir
 
-CATALOG = REPO_ROOT / "generated" / "catalog.json"
-SUITE = REPO_ROOT / "generated" / "conformance"
-DEFAULT_LIB = REPO_ROOT / "build" / "sim" / "libascendcl.so"
+CATALOG = catalog_path()
+SUITE = suite_dir()
+DEFAULT_LIB = default_sim_lib()
 MODERN_KERNEL = "6.1.0"
 LEGACY_KERNEL = "5.10.0"
 FAILING = ("FAIL", "ERROR")
@@ -94,10 +94,10 @@ def _attempt(run: Run, lib: Path, report_dir: Path, timeout: float, extra: list[
         env.pop("ACLSIM_FAULTS", None)
     # Allure output is not needed to judge a run; leaving it out saves a third of the time.
     cmd = [sys.executable, "-m", "pytest", "-p", "conformance.session.plugin", str(SUITE), "-q",
-           "-p", "no:cacheprovider",
+           "-p", "no:cacheprovider", "--rootdir", str(generated_dir()), "-o", "addopts=",
            "-p", "no:allure_pytest", "-n", str(workers), f"--acl-lib={lib}", f"--acl-timeout={timeout}",
            f"--acl-report-dir={report_dir}", *extra]
-    proc = subprocess.run(cmd, cwd=REPO_ROOT, env=env, capture_output=True, text=True, check=False)
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     run.returncode = proc.returncode
     run.log_tail = (proc.stdout + proc.stderr)[-3000:]
     return (report_dir / "summary.json").exists()

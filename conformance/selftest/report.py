@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..results.terminal import Style
+
 
 def markdown(result: dict[str, Any]) -> str:
     """The self-test result as a Markdown report."""
@@ -35,7 +37,7 @@ def markdown(result: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def print_table(result: dict[str, Any]) -> None:
+def print_table(result: dict[str, Any], style: Style | None = None) -> None:
     """Print fault → killing cases → rules, the score and the unproven rules."""
     width = max((len(v["fault"]) for v in result["faults"]), default=5)
     print(f"\n{'fault':<{width}}  {'status':<10} {'cases':>5}  rules killed (declared)")
@@ -48,7 +50,7 @@ def print_table(result: dict[str, Any]) -> None:
     for problem in result["faithful_problems"][:50]:
         print(f"  {problem}")
     print(f"unproven rules: {', '.join(result['unproven_rules']) or 'none'}")
-    print(f"self-test {'PASSED' if result['passed'] else 'FAILED'} in {result['seconds']} s")
+    print(f"self-test {(style or Style()).word('PASSED' if result['passed'] else 'FAILED')} in {result['seconds']} s")
     # One check per fault, one per faithful run, and one for "every mandatory rule is proven".
     checks = len(result["faults"]) + len(result["faithful_runs"]) + 1
     failed = (len(result["faults"]) - score["killed"]) + len({p.split(":")[0] for p in result["faithful_problems"]})

@@ -1,7 +1,8 @@
 """The ``run`` subcommand: pytest under xdist with the plugin, then the HTML report and a summary.
 
 Every case runs under pytest-xdist (at least one worker), so that a backend that crashes or
-hangs in a C call costs one case, never the run.
+hangs in a C call costs one case, never the run. :func:`configure` declares the options that
+``run`` and ``certify`` share (one name and one environment twin each).
 """
 
 from __future__ import annotations
@@ -15,40 +16,72 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..harness.options import OPTIONS, REPO_ROOT
+from ..harness.options import OPTIONS, env_value
+from ..harness.resources import generated_dir, suite_dir
+from ..results.terminal import Style
+from .preflight import SETUP_EXIT_CODES, STALE_REPORTS, Problem
+from .reporter import RUN_COMMAND_ENV
 
 PLUGIN = "conformance.session.plugin"
+EXIT_BAD_EXPECTATIONS = 2
+EXIT_NO_SUMMARY = 3
+DEFAULT_HISTORY_LIMIT = 20
 
-
-RUN_DESCRIPTION = """\
-Run the generated conformance suite (generated/conformance) against one ACL library and
-write the reports:
-
-  reports/summary.json       every rule and case with its outcome; the verdict
-  reports/junit.xml          JUnit XML
-  reports/allure-results/    Allure results (labels, ACL call traces)
-  reports/allure-report/     the HTML report (one self-contained index.html)
-
-Every case runs under pytest-xdist (at least one worker), so a backend that crashes or
-hangs inside a C call costs one case (ERROR, category crash/timeout), never the run.
-Outcomes: PASS, FAIL, NOT_APPLICABLE, WAIVED, XPASS, ERROR. The exit status is 0 when the
-verdict is PASS (no mandatory rule FAILed or ERRORed), 1 when it is FAIL, 2 for a bad
-expectations file, and pytest's own status when no summary was written.
-Arguments this command does not know are passed to pytest (e.g. -k, -x, -v).
-Every --acl-* option has an environment twin (ACL_LIB, ACL_DEVICE, ...).
+EXIT_CODES = f"""\
+exit status:
+  0   verdict PASS, or PARTIAL with no failing mandatory rule among the selected cases
+  1   verdict FAIL (a mandatory rule failed), or PARTIAL with a failing mandatory rule
+  2   bad command line or expectations file
+  3   the run ended without a summary (pytest itself failed)
+  5   the selection (-k, -m, --acl-rule, --lf) kept no case
+  {Problem.LIBRARY_NOT_FOUND:<3} set-up: the ACL library was not found (--acl-lib, ASCEND_HOME_PATH)
+  {Problem.NOT_AN_ACL_LIBRARY:<3} set-up: the library is not an ACL runtime library
+  {Problem.MISSING_SYMBOLS:<3} set-up: the library lacks ACL entry points the harness needs
+  {Problem.INIT_FAILED:<3} set-up: aclInit or aclrtSetDevice failed
+  {Problem.UNKNOWN_PRODUCT:<3} set-up: unknown --acl-product, or a SoC of no known product family
+  {Problem.UNKNOWN_SIM_FAULT:<3} set-up: ACLSIM_FAULTS names an unknown simulator fault
+  {Problem.UNKNOWN_RULE:<3} set-up: --acl-rule matches no rule of the spec
 """
+
+RUN_DESCRIPTION = f"""\
+Run the conformance suite against one ACL library and write the reports into
+--acl-report-dir (default ./reports):
+
+  summary.json       every rule and case with its outcome; the verdict
+  junit.xml          JUnit XML for CI (test name = case ID, class = rule family)
+  allure-results/    Allure results (labels, ACL call traces)
+  allure-report/     the HTML report, when the Allure renderer is installed
+                     (in a clone: make node; elsewhere: acl-conformance report DIR)
+
+Set-up mistakes (library path, product ID, ACLSIM_FAULTS, failing aclInit) stop the run
+before any case, with one message and their own exit status. Outcomes per case: PASS,
+FAIL, NOT_APPLICABLE, WAIVED, XPASS, ERROR. Select cases with -k (case or rule IDs, e.g.
+-k HM-ALIGN-MALLOC), -m (rule family, severity or interface, e.g. -m "sync and mandatory"),
+--acl-rule RULE or --lf; the verdict of such a run is PARTIAL. Arguments this command does
+not know go to pytest (e.g. -x, -v). Each option has an environment twin, shown in brackets.
+
+{EXIT_CODES}"""
+
+
+def _env_default(name: str, default: str) -> str:
+    return os.environ.get(name) or default
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Declare the options of ``run``: every --acl-* option, workers, HTML and screenshot."""
+    """Declare the options ``run`` and ``certify`` share: every --acl-* option, workers, HTML, history."""
     for spec in OPTIONS:
         parser.add_argument(spec.flag, dest=spec.dest, metavar=spec.metavar, help=spec.help
-                            + (f" [env {spec.env}]" if spec.env else ""),
+                            + (f" [{spec.env}]" if spec.env else ""),
                             action="append" if spec.multiple else "store")
-    parser.add_argument("-n", "--numprocesses", default="auto", metavar="N",
-                        help="xdist workers: a number or 'auto' (default: auto; 0 is raised to 1 so that "
-                             "crash isolation always holds)")
-    parser.add_argument("--no-html", action="store_true", help="skip rendering the HTML report")
+    parser.add_argument("-n", "--numprocesses", default=_env_default("ACL_JOBS", "auto"), metavar="N",
+                        help="parallel workers: a number or 'auto' (default: auto; at least 1, so that a crash "
+                             "costs one case) [ACL_JOBS]")
+    parser.add_argument("--no-html", action="store_true", default=bool(os.environ.get("ACL_NO_HTML")),
+                        help="do not render the HTML report [ACL_NO_HTML]")
+    parser.add_argument("--history-limit", type=int, metavar="RUNS",
+                        default=int(_env_default("ACL_HISTORY_LIMIT", str(DEFAULT_HISTORY_LIMIT))),
+                        help="runs kept in the report's trend history, history.jsonl (default: %(default)s) "
+                             "[ACL_HISTORY_LIMIT]")
     parser.add_argument("--screenshot", metavar="PNG", help="also save a headless-Chromium screenshot of the report")
 
 
@@ -58,82 +91,117 @@ def _absolute(value: str | None) -> str | None:
     return str(Path(value).expanduser().resolve())
 
 
-def pytest_command(args: argparse.Namespace, extra: Sequence[str], report_dir: Path) -> list[str]:
-    """The pytest command line that ``run`` executes (from the repository root)."""
-    workers = str(args.numprocesses)
-    if workers in ("0", ""):
-        workers = "1"
-    command = [sys.executable, "-m", "pytest", "-p", PLUGIN, "-p", "no:cacheprovider",
-               "--rootdir", str(REPO_ROOT), "-o", "addopts=", "-o", "testpaths=",
-               "-n", workers, "--max-worker-restart", "1000000",
-               "--alluredir", str(report_dir / "allure-results"),
-               "--junitxml", str(report_dir / "junit.xml"), "-o", "junit_family=xunit2",
-               "-o", "junit_suite_name=acl-conformance", "--acl-report-dir", str(report_dir)]
+def option_arguments(args: argparse.Namespace, skip: Sequence[str] = ()) -> list[str]:
+    """The --acl-* options of ``args`` as command-line arguments (paths made absolute)."""
+    command: list[str] = []
     for spec in OPTIONS:
         value = getattr(args, spec.dest, None)
-        if spec.dest == "acl_report_dir" or value is None:
+        if spec.dest in skip or value is None:
             continue
         for item in value if spec.multiple else [value]:
             if spec.dest in ("acl_lib", "acl_expectations"):
                 item = _absolute(item)
             command += [spec.flag, str(item)]
-    command += ["-q", "-rfE", *extra]
-    if not any(not arg.startswith("-") and Path(arg.split("::")[0]).exists() for arg in extra):
-        command.append(str(REPO_ROOT / "generated" / "conformance"))
     return command
 
 
-def _check_expectations(args: argparse.Namespace) -> int | None:
-    paths = list(args.acl_expectations or [])
-    if not paths and os.environ.get("ACL_EXPECTATIONS"):
-        paths = [p for p in os.environ["ACL_EXPECTATIONS"].split(os.pathsep) if p]
+def pytest_command(args: argparse.Namespace, extra: Sequence[str], report_dir: Path) -> list[str]:
+    """The pytest command line that ``run`` executes."""
+    workers = str(args.numprocesses)
+    if workers in ("0", ""):
+        workers = "1"
+    command = [sys.executable, "-m", "pytest", "-p", PLUGIN, "--rootdir", str(generated_dir()),
+               "-o", "addopts=", "-o", "testpaths=", "-o", f"cache_dir={report_dir / '.pytest_cache'}",
+               "-n", workers, "--max-worker-restart", "1000000",
+               "--alluredir", str(report_dir / "allure-results"),
+               "-o", "junit_family=xunit2", "-o", "junit_suite_name=acl-conformance",
+               "--acl-report-dir", str(report_dir), *option_arguments(args, skip=("acl_report_dir",))]
+    command += ["-q", "-rfE", *extra]
+    if not any(not arg.startswith("-") and Path(arg.split("::")[0]).exists() for arg in extra):
+        command.append(str(suite_dir()))
+    return command
+
+
+def expectation_paths(args: argparse.Namespace) -> list[Path]:
+    """The expectations files of a run (command line, else ACL_EXPECTATIONS)."""
+    spec = next(s for s in OPTIONS if s.dest == "acl_expectations")
+    return [Path(p) for p in (args.acl_expectations or env_value(spec) or [])]
+
+
+def check_expectations(args: argparse.Namespace) -> int | None:
+    """Exit status 2 with the file:line message when an expectations file is malformed, else None."""
+    paths = expectation_paths(args)
     if not paths:
         return None
+    from ..results.expectations import ExpectationError, load_expectations
+
     try:
-        from ..results.expectations import ExpectationError, load_expectations
-    except ImportError:
-        return None
-    try:
-        load_expectations([Path(p) for p in paths])
+        load_expectations(paths)
     except ExpectationError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_BAD_EXPECTATIONS
     return None
+
+
+def report_dir_of(args: argparse.Namespace) -> Path:
+    """The run's report directory (--acl-report-dir, ACL_REPORT_DIR, ./reports)."""
+    return Path(args.acl_report_dir or os.environ.get("ACL_REPORT_DIR") or "reports").resolve()
+
+
+def clear_previous(report_dir: Path) -> None:
+    """Remove an earlier run's results (its verdict must never pass for this run's)."""
+    report_dir.mkdir(parents=True, exist_ok=True)
+    if (report_dir / "allure-results").is_dir():
+        shutil.rmtree(report_dir / "allure-results")
+    for name in STALE_REPORTS:
+        (report_dir / name).unlink(missing_ok=True)
+
+
+def render_html(args: argparse.Namespace, report_dir: Path, summary: dict[str, object]) -> str | None:
+    """Render the HTML report when the renderer is installed; returns its path, or None with one line said."""
+    from ..results.html import ReportError, render_installed, screenshot
+
+    try:
+        index = render_installed(report_dir / "allure-results", report_dir, summary, history_limit=args.history_limit)
+    except (ReportError, OSError, subprocess.SubprocessError) as exc:
+        print(f"HTML report not rendered ({exc}); render it later with: acl-conformance report {report_dir}",
+              file=sys.stderr)
+        return None
+    if args.screenshot:
+        try:
+            screenshot(index, Path(args.screenshot))
+        except (ReportError, OSError, subprocess.SubprocessError) as exc:
+            print(f"warning: no screenshot: {exc}", file=sys.stderr)
+    return str(index)
+
+
+def invoked_command() -> list[str]:
+    """The command line the user typed (``python -m conformance ...`` or the console script)."""
+    head = [sys.executable, "-m", "conformance"] if Path(sys.argv[0]).name == "__main__.py" else [sys.argv[0]]
+    return head + sys.argv[1:]
 
 
 def run_suite(args: argparse.Namespace, extra: list[str]) -> int:
     """``run``: pytest under xdist, then HTML, then the printed summary; returns the exit status."""
-    bad = _check_expectations(args)
+    bad = check_expectations(args)
     if bad is not None:
         return bad
-    report_dir = Path(args.acl_report_dir or os.environ.get("ACL_REPORT_DIR") or "reports").resolve()
-    report_dir.mkdir(parents=True, exist_ok=True)
-    for stale in ("allure-results", "summary.json", "junit.xml"):
-        target = report_dir / stale
-        if target.is_dir():
-            shutil.rmtree(target)
-        elif target.exists():
-            target.unlink()
+    report_dir = report_dir_of(args)
+    clear_previous(report_dir)
     command = pytest_command(args, extra, report_dir)
-    print("+ " + " ".join(command), flush=True)
-    status = subprocess.run(command, cwd=REPO_ROOT, check=False).returncode
+    style = Style.for_stream(sys.stdout)
+    print(style.dim("+ " + " ".join(command)), flush=True)
+    env = {**os.environ, RUN_COMMAND_ENV: os.environ.get(RUN_COMMAND_ENV) or json.dumps(invoked_command())}
+    status = subprocess.run(command, env=env, check=False).returncode
     summary_path = report_dir / "summary.json"
+    if status in SETUP_EXIT_CODES:
+        return status  # the plugin has said what to fix
     if not summary_path.is_file():
         print(f"error: pytest exited {status} and wrote no {summary_path}", file=sys.stderr)
-        return status or 3
-    location = str(summary_path)
-    if not args.no_html:
-        from ..results.html import ReportError, render, screenshot
-
-        try:
-            index = render(report_dir / "allure-results", report_dir)
-            location = str(index)
-            if args.screenshot:
-                screenshot(index, Path(args.screenshot))
-        except (ReportError, OSError, subprocess.SubprocessError) as exc:
-            print(f"warning: HTML report not rendered: {exc}", file=sys.stderr)
-    from ..results.summary import format_summary
+        return status or EXIT_NO_SUMMARY
+    from ..results.summary import exit_status, format_summary
 
     summary = json.loads(summary_path.read_text(encoding="utf-8"))
-    print(format_summary(summary, location))
-    return 0 if summary.get("verdict") == "PASS" else 1
+    location = None if args.no_html else render_html(args, report_dir, summary)
+    print(format_summary(summary, location or str(summary_path), style))
+    return exit_status(summary)

@@ -25,19 +25,19 @@ import pytest
 
 from ..harness.backend import Backend, finalize_backend, open_backend
 from ..harness.context import AclContext
-from ..harness.options import REPO_ROOT, add_options, settings_from_config
+from ..harness.options import add_options, raw_values, settings_from_config
 from ..harness.product import applicability, not_supported_reason
+from ..harness.resources import catalog_path
 from ..harness.support import fails_cleanly
 from ..harness.violations import HarnessError, SpecViolation
-from ..results.allure import allure_marks
+from ..results.allure import TRACE_ATTACHMENT, allure_marks
 from ..results.environment import static_facts
 from ..results.identity import case_id_for_item
 from ..results.outcomes import CaseResult, PhaseResult, classify, exception_kind
+from .preflight import SetupError, preflight, remove_stale_reports
 from .reporter import CASE_PROPERTY, FACTS_PROPERTY, Reporter, write_reports
-from .state import OBSERVED, PHASES, STATE, SUMMARY, TRACE, RunState
-
-CATALOG_PATH = REPO_ROOT / "generated" / "catalog.json"
-
+from .selection import case_params, keep_rules, label_item, marker_names, selected_case_ids, selection_requested
+from .state import OBSERVED, PHASES, PREFLIGHT, STATE, SUMMARY, TRACE, RunState
 
 # --------------------------------------------------------------------------- configuration
 
@@ -67,15 +67,40 @@ def _load_expectations(paths: tuple[Path, ...]) -> Any:
         pytest.exit(str(exc), returncode=2)
 
 
+def _needs_backend(config: pytest.Config) -> bool:
+    option = config.option
+    return not any(getattr(option, name, False) for name in ("help", "version", "collectonly", "showfixtures",
+                                                              "show_fixtures_per_test", "markers"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> int | None:
+    """Check the set-up before anything runs; a mistake ends the run with its own exit status."""
+    if hasattr(config, "workerinput") or not _needs_backend(config):
+        return None
+    settings = settings_from_config(config)
+    catalog = json.loads(catalog_path().read_text(encoding="utf-8"))
+    try:
+        config.stash[PREFLIGHT] = preflight(settings, raw_values(config)["acl_lib"], catalog)
+    except SetupError as exc:
+        remove_stale_reports(settings.report_dir)
+        print(exc.render(), file=sys.stderr, flush=True)
+        return int(exc.problem)
+    return None
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the marker, resolve the options and set up this process's state."""
-    config.addinivalue_line("markers", "acl_rule(rule_id): the catalog rule a generated case checks")
+    """Register the markers, resolve the options and set up this process's state."""
     settings = settings_from_config(config)
-    catalog = json.loads(CATALOG_PATH.read_text(encoding="utf-8"))
+    catalog = json.loads(catalog_path().read_text(encoding="utf-8"))
+    config.addinivalue_line("markers", "acl_rule(rule_id): the catalog rule a generated case checks")
+    for name, description in marker_names(catalog).items():
+        config.addinivalue_line("markers", f"{name}: {description}")
     state = RunState(config, settings, catalog, _role(config))
     state.expectations = _load_expectations(settings.expectations)
-    state.facts = static_facts(settings.lib, settings.kernel, catalog.get("spec_hash", ""))
+    state.facts = dict(static_facts(settings.lib, settings.kernel, catalog.get("spec_hash", "")),
+                       **config.stash.get(PREFLIGHT, {}))
     config.stash[STATE] = state
     if state.reporter:
         config.pluginmanager.register(Reporter(state), "acl-conformance-reporter")
@@ -86,12 +111,42 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.allure_report_dir = str(settings.report_dir / "allure-results")
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Give every generated case a hard timeout (thread method, so a hung C call is killed)."""
+    """Label every case (markers, ID keywords), keep the --acl-rule ones, give each a hard timeout.
+
+    It runs before pytest's own ``-k``/``-m`` selection, which then sees the labels. The
+    timeout uses the thread method, so a hung C call is killed.
+    """
     state = config.stash[STATE]
     for item in items:
-        if item.get_closest_marker("acl_rule") and not item.get_closest_marker("timeout"):
+        rule = _rule_of(state, item)
+        if rule is None:
+            continue
+        label_item(item, rule)
+        if not item.get_closest_marker("timeout"):
             item.add_marker(pytest.mark.timeout(state.settings.case_timeout, method="thread"))
+    keep_rules(items, lambda item: _rule_of(state, item), state.settings.rules, config)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Serial run: remember which cases were selected (a partial run reports only those)."""
+    state = session.config.stash[STATE]
+    if state.role == "serial":
+        _record_selection(state, [item.nodeid for item in session.items])
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
+    """xdist controller: the cases a worker selected (every worker selects the same)."""
+    state = node.config.stash[STATE]
+    _record_selection(state, ids)
+
+
+def _record_selection(state: RunState, nodeids: list[str]) -> None:
+    if selection_requested(state.config, state.settings.rules):
+        state.selected = selected_case_ids(nodeids, state.rules)
 
 
 def _rule_of(state: RunState, item: pytest.Item) -> dict[str, Any] | None:
@@ -196,7 +251,7 @@ def _phase(report: pytest.TestReport, call: pytest.CallInfo[Any]) -> PhaseResult
 
 
 def _code_name(code: int) -> str:
-    from generated.acl_bindings import error_name
+    from acl_hostmem_generated.acl_bindings import error_name
 
     return f"{code} {error_name(code)}"
 
@@ -234,7 +289,8 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
         preliminary = _case_result(state, item, rule)
         extra = [("outcome", preliminary.outcome.value),
                  ("category", preliminary.category.value if preliminary.category else "")]
-        for mark in allure_marks(rule, state.facts.get("product_family"), extra):
+        params = case_params(rule, preliminary.case_id)
+        for mark in allure_marks(rule, state.facts.get("product_family"), extra, params):
             item.add_marker(mark)
     yield
     lines = item.stash.get(TRACE, None)
@@ -245,7 +301,7 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
     except ImportError:
         return
     text = "\n".join(lines) + "\n" if lines else "(no ACL call was made)\n"
-    allure.attach(text, name="ACL call trace", attachment_type=allure.attachment_type.TEXT)
+    allure.attach(text, name=TRACE_ATTACHMENT, attachment_type=allure.attachment_type.TEXT)
     observed = item.stash.get(OBSERVED, None)
     if observed:
         allure.attach(json.dumps(observed, indent=1) + "\n", name="Observations",

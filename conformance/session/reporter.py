@@ -8,6 +8,7 @@ running, and at the end writes ``summary.json`` and the Allure run files once.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -15,14 +16,17 @@ from typing import Any
 
 import pytest
 
-from ..results.allure import allure_crash_result, categories_json, environment_properties
+from ..results.allure import allure_crash_result, categories_json, environment_properties, tidy_results
 from ..results.files import write_json, write_text
 from ..results.identity import case_id_from_nodeid
+from ..results.junit import junit_text
 from ..results.outcomes import CaseResult, crash_result
 from ..results.summary import build_summary
+from ..results.waiver_use import unused_expectations
 from .state import SUMMARY, RunState
 
 CASE_PROPERTY = "acl_case"
+RUN_COMMAND_ENV = "ACL_RUN_COMMAND"
 FACTS_PROPERTY = "acl_facts"
 
 
@@ -47,7 +51,7 @@ class Reporter:
                     report.user_properties.append(("acl_outcome", result.outcome.value))
                     if result.category:
                         report.user_properties.append(("acl_category", result.category.value))
-                elif name == FACTS_PROPERTY and self.state.facts.get("soc") is None:
+                elif name == FACTS_PROPERTY and self.state.facts.get("product_family") is None:
                     self.state.facts = json.loads(value)
             report.user_properties[:] = [(n, v) for n, v in report.user_properties
                                          if n not in (CASE_PROPERTY, FACTS_PROPERTY)]
@@ -75,8 +79,14 @@ class Reporter:
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
         """xdist: take the environment facts a worker learned from the library."""
         facts = getattr(node, "workeroutput", {}).get("acl_facts")
-        if facts and self.state.facts.get("soc") is None:
+        if facts and self.state.facts.get("product_family") is None:
             self.state.facts = dict(facts)
+
+
+def run_command_line() -> list[str]:
+    """The command the user ran (``ACL_RUN_COMMAND`` from the ``run``/``certify`` wrapper), else pytest's."""
+    wrapper = os.environ.get(RUN_COMMAND_ENV)
+    return json.loads(wrapper) if wrapper else [sys.executable, *sys.argv]
 
 
 def write_reports(state: RunState) -> None:
@@ -84,11 +94,16 @@ def write_reports(state: RunState) -> None:
     settings = state.settings
     expired = [e.to_json() for e in state.expectations.expired(state.today())] if state.expectations else []
     summary = build_summary(state.catalog, state.results, environment=state.facts,
-                            command=[sys.executable, *sys.argv], expired=expired,
-                            expectation_files=[str(p) for p in settings.expectations])
+                            command=run_command_line(), expired=expired,
+                            expectation_files=[str(p) for p in settings.expectations], selected=state.selected)
+    if state.expectations:
+        summary["expectations"]["unused"] = unused_expectations(state.expectations.entries, state.catalog,
+                                                                state.results.values(), state.facts, state.today())
     write_json(settings.report_dir / "summary.json", summary)
+    write_text(settings.report_dir / "junit.xml", junit_text(summary, state.catalog))
     allure_dir = getattr(state.config.option, "allure_report_dir", None)
     if allure_dir:
         write_text(Path(allure_dir) / "environment.properties", environment_properties(state.facts))
         write_json(Path(allure_dir) / "categories.json", categories_json())
+        tidy_results(Path(allure_dir), state.results)
     state.config.stash[SUMMARY] = summary

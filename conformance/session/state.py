@@ -28,6 +28,7 @@ class RunState:
     started: dict[str, float] = field(default_factory=dict)
     facts: dict[str, Any] = field(default_factory=dict)
     facts_sent: bool = False
+    selected: set[str] | None = None  # case IDs of a run that selected cases; None: every case
 
     @property
     def rules(self) -> dict[str, dict[str, Any]]:
@@ -64,3 +65,4 @@ PHASES = pytest.StashKey[list[PhaseResult]]()
 TRACE = pytest.StashKey[list[str]]()
 SUMMARY = pytest.StashKey[dict[str, Any]]()
 OBSERVED = pytest.StashKey[dict[str, Any]]()
+PREFLIGHT = pytest.StashKey[dict[str, Any]]()

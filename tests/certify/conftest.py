@@ -2,7 +2,7 @@
 
 Two kinds of runs:
 
-- *synthetic* summaries built from generated/catalog.json (every case PASS unless told
+- *synthetic* summaries built from acl_hostmem_generated/catalog.json (every case PASS unless told
   otherwise), for the logic of verdicts, bundles and comparison;
 - *real* runs of the suite against the reference simulator, made a few times per session
   and shared: a full faithful certification, a faulted certification of the pairing

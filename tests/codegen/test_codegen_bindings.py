@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from specedit import ROOT
 
-import generated.acl_bindings as acl_bindings
+import acl_hostmem_generated.acl_bindings as acl_bindings
 
 FAKE_ACL = r"""
 #include "acl_hostmem.h"
@@ -127,7 +127,7 @@ def fake_lib(tmp_path_factory: pytest.TempPathFactory, cc: str) -> Path:
             "-shared",
             "-fPIC",
             "-I",
-            str(ROOT / "generated" / "include"),
+            str(ROOT / "acl_hostmem_generated" / "include"),
             str(source),
             "-o",
             str(lib),

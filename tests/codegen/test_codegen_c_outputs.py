@@ -15,7 +15,7 @@ from codegen.load import load_spec
 from codegen.render import render_all
 from codegen.writer import write_tree
 
-GENERATED = ROOT / "generated"
+GENERATED = ROOT / "acl_hostmem_generated"
 
 
 def _cc(cc: str, *args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -14,7 +14,7 @@ from codegen.cases import all_cases, duplicate_case_ids, matrix_cases
 from codegen.load import load_spec
 from codegen.model import Spec
 
-GENERATED = ROOT / "generated"
+GENERATED = ROOT / "acl_hostmem_generated"
 
 
 @pytest.fixture(scope="module")

@@ -161,7 +161,7 @@ def test_lint_of_the_committed_spec(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_committed_tree_is_up_to_date(capsys: pytest.CaptureFixture[str]) -> None:
-    result = run_main(capsys, "check", "--spec", str(ROOT / "spec"), "--out", str(ROOT / "generated"))
+    result = run_main(capsys, "check", "--spec", str(ROOT / "spec"), "--out", str(ROOT / "acl_hostmem_generated"))
     assert result.code == 0, result.err[:4000]
 
 
@@ -174,7 +174,7 @@ def test_generation_is_deterministic_and_fast(tmp_path: Path, capsys: pytest.Cap
         assert result.code == 0, result.err
     one, two = tree_digest(tmp_path / "one"), tree_digest(tmp_path / "two")
     assert one == two
-    assert one == {k: v for k, v in tree_digest(ROOT / "generated").items() if "__pycache__" not in k}
+    assert one == {k: v for k, v in tree_digest(ROOT / "acl_hostmem_generated").items() if "__pycache__" not in k}
     print(f"generate took {timings[0]:.3f} s and {timings[1]:.3f} s")
     assert max(timings) < 5.0
 
@@ -195,7 +195,7 @@ def test_check_reports_a_spec_edit_as_a_diff(spec_dir: Path, capsys: pytest.Capt
 
 def test_check_reports_a_hand_edit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "gen"
-    shutil.copytree(ROOT / "generated", out, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "acl_hostmem_generated", out, ignore=shutil.ignore_patterns("__pycache__"))
     header = out / "include" / "acl_hostmem.h"
     header.write_text(header.read_text(encoding="utf-8").replace("0x10000000UL", "0x20000000UL"), encoding="utf-8")
     result = run_main(capsys, "check", "--spec", str(ROOT / "spec"), "--out", str(out))
@@ -206,7 +206,7 @@ def test_check_reports_a_hand_edit(tmp_path: Path, capsys: pytest.CaptureFixture
 
 def test_check_reports_extra_and_missing_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "gen"
-    shutil.copytree(ROOT / "generated", out, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "acl_hostmem_generated", out, ignore=shutil.ignore_patterns("__pycache__"))
     (out / "traceability.md").unlink()
     (out / "conformance" / "test_stray.py").write_text("", encoding="utf-8")
     (out / "__pycache__").mkdir(exist_ok=True)

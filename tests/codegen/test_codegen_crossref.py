@@ -292,7 +292,7 @@ def test_reserved_binding_names_cover_the_generated_module() -> None:
     from codegen.validate import BINDINGS_LIBRARY_MEMBERS, BINDINGS_MODULE_NAMES
 
     spec = load_spec(ROOT / "spec")
-    tree = ast.parse((ROOT / "generated" / "acl_bindings.py").read_text(encoding="utf-8"))
+    tree = ast.parse((ROOT / "acl_hostmem_generated" / "acl_bindings.py").read_text(encoding="utf-8"))
     defined: set[str] = set()
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):

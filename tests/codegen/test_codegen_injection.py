@@ -81,7 +81,7 @@ def test_python_modules_compile_and_gain_no_code(hostile_tree: Path) -> None:
     for module in modules:
         source = module.read_text(encoding="utf-8")
         compile(source, str(module), "exec")
-        base = ROOT / "generated" / module.relative_to(hostile_tree)
+        base = ROOT / "acl_hostmem_generated" / module.relative_to(hostile_tree)
         imports, calls = _imports_and_calls(source)
         base_imports, base_calls = _imports_and_calls(base.read_text(encoding="utf-8"))
         assert imports == base_imports, module

@@ -16,14 +16,14 @@ def test_the_spec_declares_observations_and_the_catalog_carries_them() -> None:
     assert {o.name for o in declared["HM-ALIGN-MALLOC"]} == {"grain"}
     answer = next(o for o in declared["HM-CAP-QUERY-ALL"] if o.name == "answer")
     assert answer.type == "enum" and answer.key == "device" and "ACL_RT_HOST_MEM_MAP_SUPPORTED" in answer.values
-    catalog = json.loads((ROOT / "generated" / "catalog.json").read_text(encoding="utf-8"))
+    catalog = json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text(encoding="utf-8"))
     rules = {r["id"]: r for r in catalog["rules"]}
     assert rules["HM-PAIR-DOUBLE-FREE"]["observations"] == [
         {"name": "code", "type": "code", "meaning": "The code the second free returned.", "evidence": "expect",
          "values": [], "key": None, "many": False}]
     assert rules["HM-PROD-SUPPORT"]["observations"] == []
     assert "| `HM-CAP-QUERY-ALL` | `answer` | enum of ACL\\_RT\\_HOST\\_MEM\\_MAP\\_NOT\\_SUPPORTED" in (
-        ROOT / "generated" / "traceability.md").read_text(encoding="utf-8")
+        ROOT / "acl_hostmem_generated" / "traceability.md").read_text(encoding="utf-8")
 
 
 def test_unknown_rule_id(spec_dir: Path) -> None:

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 LIB = ROOT / "build" / "sim" / "libascendcl.so"
 # The generated suite; ACL_SUITE_DIR points the integration tests at another copy.
-SUITE = Path(os.environ.get("ACL_SUITE_DIR", str(ROOT / "generated" / "conformance")))
+SUITE = Path(os.environ.get("ACL_SUITE_DIR", str(ROOT / "acl_hostmem_generated" / "conformance")))
 KERNEL = "6.6.0"
 
 

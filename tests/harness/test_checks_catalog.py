@@ -9,7 +9,7 @@ import json
 import pytest
 from conftest import ROOT
 
-CATALOG = json.loads((ROOT / "generated" / "catalog.json").read_text())
+CATALOG = json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text())
 
 
 @pytest.mark.parametrize("rule", CATALOG["rules"], ids=[r["id"] for r in CATALOG["rules"]])

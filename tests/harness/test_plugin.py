@@ -8,6 +8,8 @@ from pathlib import Path
 
 from conftest import child_env, run_fake
 
+from conformance.session.preflight import Problem
+
 ALIGN = "HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]"
 REG = "HM-PAIR-REG-UNREG[api=v1]"
 SYNC_FREE = "HM-SYNC-FREE-NO-IMPLICIT[size=4096]"
@@ -106,8 +108,7 @@ def test_device_pinning_per_worker(sim_built, fake_suite, tmp_path):
     assert parallel.summary["environment"]["device_count"] == 2
 
 
-def test_missing_library_is_a_harness_error(fake_suite, tmp_path):
+def test_missing_library_stops_the_run_before_any_case(fake_suite, tmp_path):
     run = run_fake(fake_suite, tmp_path / "r", "--acl-lib", str(Path(tmp_path) / "nope.so"))
-    cases = run.ran()
-    assert {c["category"] for c in cases.values()} == {"harness_error"}
-    assert "does not exist" in cases[ALIGN]["message"]
+    assert run.returncode == Problem.LIBRARY_NOT_FOUND, run.output
+    assert "no such file" in run.output and not (tmp_path / "r" / "summary.json").exists()

@@ -27,7 +27,7 @@ from conformance.results.outcomes import (
 from conformance.session import command as run_command
 
 ROOT = Path(__file__).resolve().parents[2]
-CATALOG = json.loads((ROOT / "generated" / "catalog.json").read_text())
+CATALOG = json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text())
 RULES = {r["id"]: r for r in CATALOG["rules"]}
 FAMILIES = {f["id"]: f for f in CATALOG["families"]}
 
@@ -144,7 +144,7 @@ def test_applicability_rules():
 
 def test_case_ids_from_node_ids():
     ids = RULES.keys()
-    node = "generated/conformance/test_alignment.py::test_HM_ALIGN_MALLOC[api=malloc,cfg=null_cfg,size=1]"
+    node = "acl_hostmem_generated/conformance/test_alignment.py::test_HM_ALIGN_MALLOC[api=malloc,cfg=null_cfg,size=1]"
     assert identity.case_id_from_nodeid(node, ids) == ("HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]",
                                                         "HM-ALIGN-MALLOC")
     assert identity.case_id_from_nodeid("x.py::test_HM_CAP_STABLE", ids) == ("HM-CAP-STABLE", "HM-CAP-STABLE")
@@ -233,18 +233,13 @@ def test_strip_analytics():
 
 # ---------------------------------------------------------------- options and CLI
 
-def test_options():
+def test_options(monkeypatch):
     assert hard_timeout(10) == 35
     assert resolve_lib(None).name == "libascendcl.so"
-    with pytest.raises(pytest.UsageError):
-        import os
-
-        saved = os.environ.pop("ASCEND_HOME_PATH", None)
-        try:
-            resolve_lib("auto")
-        finally:
-            if saved is not None:
-                os.environ["ASCEND_HOME_PATH"] = saved
+    monkeypatch.delenv("ASCEND_HOME_PATH", raising=False)
+    assert resolve_lib("auto") is None  # the preflight check says to source set_env.sh
+    monkeypatch.setenv("ASCEND_HOME_PATH", "/opt/cann")
+    assert resolve_lib("auto") == Path("/opt/cann/lib64/libascendcl.so")
 
 
 def test_cli_command_always_uses_xdist(tmp_path):
@@ -253,7 +248,7 @@ def test_cli_command_always_uses_xdist(tmp_path):
     command = run_command.pytest_command(args, extra, tmp_path)
     assert command[command.index("-n") + 1] == "1"
     assert "--acl-timeout" in command and "-k" in command and "--max-worker-restart" in command
-    assert command[-1].endswith("generated/conformance")
+    assert command[-1].endswith("acl_hostmem_generated/conformance")
     assert isinstance(loaded["run"], cli.Subcommand)
 
 

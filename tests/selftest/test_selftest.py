@@ -10,7 +10,7 @@ import pytest
 from conformance.selftest import command, judge, plan, report
 
 ROOT = Path(__file__).resolve().parents[2]
-CATALOG = json.loads((ROOT / "generated" / "catalog.json").read_text())
+CATALOG = json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text())
 LIB = ROOT / "build" / "sim" / "libascendcl.so"
 
 

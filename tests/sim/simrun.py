@@ -17,9 +17,9 @@ import cffi
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from generated import acl_bindings as acl  # noqa: E402  (the repository root is not on the path)
+from acl_hostmem_generated import acl_bindings as acl  # noqa: E402  (the repository root is not on the path)
 
-GENERATED_CDEF = ROOT / "generated" / "acl_hostmem.cdef"
+GENERATED_CDEF = ROOT / "acl_hostmem_generated" / "acl_hostmem.cdef"
 
 ACLSIM_CDEF = """
 typedef struct {

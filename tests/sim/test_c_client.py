@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "tests" / "c_client" / "client.c"
-HEADER_DIR = Path(os.environ.get("ACL_INCLUDE", str(ROOT / "generated" / "include")))
+HEADER_DIR = Path(os.environ.get("ACL_INCLUDE", str(ROOT / "acl_hostmem_generated" / "include")))
 
 
 def test_c_client_builds_and_runs_clean(sim_lib: Path, base_env: dict[str, str], tmp_path: Path):

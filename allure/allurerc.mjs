@@ -1,14 +1,15 @@
-// Allure 3 configuration of the conformance report (rendered by `python -m conformance run`).
-// Paths come from the environment so that conformance/report_html.py can point them at any
-// report directory: ACL_ALLURE_OUTPUT (the report folder) and ACL_ALLURE_HISTORY (trend file).
+// Allure 3 configuration of the conformance report (rendered by conformance/results/html.py).
+// The environment points it at any report directory: ACL_ALLURE_OUTPUT (the report folder),
+// ACL_ALLURE_HISTORY (trend file) and ACL_ALLURE_NAME (the title: the run's verdict and counts).
 import { defineConfig } from "allure";
 
 const output = process.env.ACL_ALLURE_OUTPUT ?? "reports/allure-report";
 const historyPath = process.env.ACL_ALLURE_HISTORY ?? "reports/history.jsonl";
+const reportName = process.env.ACL_ALLURE_NAME ?? "ACL host-memory conformance";
 const byCategory = (category) => ({ labels: { category } });
 
 export default defineConfig({
-  name: "ACL host-memory conformance",
+  name: reportName,
   output,
   historyPath,
   hideLabels: ["thread", "host", "language", "framework", "package"],
@@ -24,7 +25,7 @@ export default defineConfig({
   plugins: {
     awesome: {
       options: {
-        reportName: "ACL host-memory conformance",
+        reportName,
         singleFile: true,
         reportLanguage: "en",
         groupBy: ["epic", "feature", "story"],

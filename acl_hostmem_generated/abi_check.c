@@ -1,8 +1,8 @@
 /* Generated from spec 031218bc72b619b6 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* ABI check: the spec's values and layouts against a set of declarations.
  *
- *   cc -std=c11 -I generated/include generated/abi_check.c -o abi_check && ./abi_check
- *   cc -std=c11 -DACL_ABI_OFFICIAL -I <cann>/include generated/abi_check.c -o abi_check && ./abi_check
+ *   cc -std=c11 -I acl_hostmem_generated/include acl_hostmem_generated/abi_check.c -o abi_check && ./abi_check
+ *   cc -std=c11 -DACL_ABI_OFFICIAL -I <cann>/include acl_hostmem_generated/abi_check.c -o abi_check && ./abi_check
  *
  * Enum values, macros, sizes, offsets and function types are compile-time assertions.
  * aclError codes are checked when the program runs, because the official headers declare

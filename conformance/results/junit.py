@@ -1,0 +1,126 @@
+"""``junit.xml`` for CI (Jenkins, GitLab): one test per case, named by its case ID, that agrees with the verdict.
+
+The layout follows the JUnit schema Jenkins' xUnit plugin validates against (``junit-10.xsd``,
+kept in tests/results/data/ with its source): ``<testsuites>`` holds one ``<testsuite>`` per
+rule family, whose ``<properties>`` carry the run's facts and verdict; each ``<testcase>``
+has the case ID as ``name`` and the rule family as ``classname``. Outcomes map as CI expects:
+
+- PASS, XPASS: a plain test (an XPASS says in its output that the waiver is stale);
+- FAIL: ``<failure>``; ERROR: ``<error>``;
+- WAIVED and NOT_APPLICABLE: ``<skipped>`` with the waiver's reason or the reason it does not apply.
+
+That schema allows no ``<properties>`` inside a ``<testcase>``, so each case's own properties
+(rule, severity, provenance, interface, outcome, observed code, waiver) are ``name: value``
+lines of its ``<system-out>``, which both CI systems show with the test.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping
+from typing import Any
+
+from .identity import case_interfaces
+
+SUITES_NAME = "acl-conformance"
+RUN_PROPERTIES = ("verdict", "spec_hash", "suite_version")
+ENVIRONMENT_PROPERTIES = ("library", "library_sha256", "soc", "product_family", "cann_version", "os_kernel")
+_ELEMENT = {"FAIL": "failure", "ERROR": "error", "WAIVED": "skipped", "NOT_APPLICABLE": "skipped"}
+
+
+def _first_line(text: str | None, limit: int = 500) -> str:
+    lines = (text or "").strip().splitlines()
+    return lines[0][:limit] if lines else ""
+
+
+def case_properties(rule: Mapping[str, Any], case_id: str, case: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(name, value) facts of one case, in a fixed order."""
+    params = next((c.get("params") for c in rule.get("cases", []) if c.get("case_id") == case_id), None)
+    waiver = case.get("waiver") if isinstance(case.get("waiver"), Mapping) else {}
+    facts = [
+        ("rule", str(rule.get("id") or "")),
+        ("severity", str(rule.get("severity") or "")),
+        ("provenance", str(rule.get("provenance") or "")),
+        ("interface", ", ".join(case_interfaces(rule, params))),
+        ("outcome", str(case.get("outcome") or "")),
+        ("category", str(case.get("category") or "")),
+        ("observed_code", str(case.get("observed_code") or "")),
+        ("waiver_reason", str(waiver.get("reason") or "")),
+        ("waiver_tracking", str(waiver.get("tracking") or "")),
+        ("doc", str(rule.get("doc_url") or "")),
+    ]
+    return [(name, value) for name, value in facts if value]
+
+
+def _skip_reason(case: Mapping[str, Any]) -> str:
+    waiver = case.get("waiver") if isinstance(case.get("waiver"), Mapping) else None
+    if case.get("outcome") == "WAIVED" and waiver:
+        tracking = f" ({waiver['tracking']})" if waiver.get("tracking") else ""
+        return f"WAIVED: {waiver.get('reason', '')}{tracking}"
+    return _first_line(case.get("message")) or str(case.get("outcome"))
+
+
+def _testcase(suite: ET.Element, family: str, rule: Mapping[str, Any], case_id: str,
+              case: Mapping[str, Any]) -> str:
+    element = ET.SubElement(suite, "testcase", name=case_id, classname=family,
+                            time=f"{float(case.get('duration_s') or 0.0):.3f}")
+    outcome = str(case.get("outcome"))
+    kind = _ELEMENT.get(outcome)
+    if kind == "skipped":
+        ET.SubElement(element, "skipped", message=_skip_reason(case))
+    elif kind is not None:
+        detail = ET.SubElement(element, kind, message=_first_line(case.get("message")),
+                               type=str(case.get("category") or outcome))
+        detail.text = str(case.get("message") or "")
+    lines = [f"{name}: {value}" for name, value in case_properties(rule, case_id, case)]
+    if outcome == "XPASS":
+        lines.append(_first_line(case.get("message")))
+    ET.SubElement(element, "system-out").text = "\n".join(lines) + "\n"
+    return kind or "passed"
+
+
+def build_junit(summary: Mapping[str, Any], catalog: Mapping[str, Any]) -> ET.Element:
+    """The ``<testsuites>`` element of a summary (only the cases the summary lists)."""
+    catalog_rules = {rule["id"]: rule for rule in catalog.get("rules", [])}
+    environment = summary.get("environment") or {}
+    root = ET.Element("testsuites", name=SUITES_NAME)
+    suites: dict[str, tuple[ET.Element, dict[str, float]]] = {}
+    for rule_id, entry in (summary.get("rules") or {}).items():
+        family = str(entry.get("family") or "unknown")
+        rule = {**entry, **catalog_rules.get(rule_id, {"cases": []}), "id": rule_id}
+        if family not in suites:
+            suite = ET.SubElement(root, "testsuite", name=family)
+            properties = ET.SubElement(suite, "properties")
+            for name in RUN_PROPERTIES:
+                ET.SubElement(properties, "property", name=name, value=str(summary.get(name) or ""))
+            for name in ENVIRONMENT_PROPERTIES:
+                ET.SubElement(properties, "property", name=name, value=str(environment.get(name) or ""))
+            suites[family] = (suite, {"tests": 0, "failure": 0, "error": 0, "skipped": 0, "time": 0.0})
+        suite, counts = suites[family]
+        for case_id, case in (entry.get("cases") or {}).items():
+            kind = _testcase(suite, family, rule, case_id, case)
+            counts["tests"] += 1
+            counts["time"] += float(case.get("duration_s") or 0.0)
+            if kind != "passed":
+                counts[kind] += 1
+    totals = {"tests": 0, "failure": 0, "error": 0, "skipped": 0, "time": 0.0}
+    for suite, counts in suites.values():
+        suite.set("tests", str(counts["tests"]))
+        suite.set("failures", str(counts["failure"]))
+        suite.set("errors", str(counts["error"]))
+        suite.set("skipped", str(counts["skipped"]))
+        suite.set("time", f"{counts['time']:.3f}")
+        for key in totals:
+            totals[key] += counts[key]
+    root.set("tests", str(totals["tests"]))
+    root.set("failures", str(totals["failure"]))
+    root.set("errors", str(totals["error"]))
+    root.set("time", f"{totals['time']:.3f}")
+    return root
+
+
+def junit_text(summary: Mapping[str, Any], catalog: Mapping[str, Any]) -> str:
+    """The junit.xml document of a summary."""
+    root = build_junit(summary, catalog)
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

@@ -1,0 +1,77 @@
+"""Terminal output: colour on a terminal (never with NO_COLOR, see no-color.org) and progress with an ETA."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import TextIO
+
+_CODES = {"red": "31", "green": "32", "yellow": "33", "bold": "1", "dim": "2"}
+#: Colour of each verdict and outcome word in the kit's tables.
+WORD_COLOURS = {"PASS": "green", "CERTIFIED": "green", "PASSED": "green", "FAIL": "red", "ERROR": "red",
+                "NOT CERTIFIED": "red", "FAILED": "red", "PARTIAL": "yellow", "WAIVED": "yellow",
+                "XPASS": "yellow"}
+
+
+@dataclass(frozen=True)
+class Style:
+    """Wraps text in ANSI colours when ``enabled``."""
+
+    enabled: bool = False
+
+    @classmethod
+    def for_stream(cls, stream: TextIO) -> Style:
+        """Colour when ``stream`` is a terminal and NO_COLOR is unset (or FORCE_COLOR is set)."""
+        if os.environ.get("NO_COLOR"):
+            return cls(False)
+        if os.environ.get("FORCE_COLOR"):
+            return cls(True)
+        isatty = getattr(stream, "isatty", None)
+        return cls(bool(isatty and isatty()) and os.environ.get("TERM") != "dumb")
+
+    def paint(self, text: str, colour: str) -> str:
+        """``text`` in ``colour`` (a key of the colour table), or unchanged without colour."""
+        return f"\033[{_CODES[colour]}m{text}\033[0m" if self.enabled else text
+
+    def word(self, text: str) -> str:
+        """A verdict or outcome word in its colour (bold)."""
+        colour = WORD_COLOURS.get(text.strip())
+        return self.paint(self.paint(text, colour), "bold") if colour else text
+
+    def dim(self, text: str) -> str:
+        """Secondary text."""
+        return self.paint(text, "dim")
+
+
+def format_duration(seconds: float) -> str:
+    """``75`` -> ``1m15s``; ``9.5`` -> ``10s``."""
+    seconds = max(0, round(seconds))
+    return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
+
+
+@dataclass
+class Progress:
+    """``[done/total] label ... elapsed, ETA`` lines for long commands; the ETA assumes steps of equal cost."""
+
+    total: int
+    stream: TextIO = sys.stderr
+    started: float = field(default_factory=time.monotonic)
+    done: int = 0
+
+    def eta(self) -> float | None:
+        """Seconds left, from the mean time per finished step; None before the first step."""
+        if not self.done:
+            return None
+        return (time.monotonic() - self.started) / self.done * (self.total - self.done)
+
+    def step(self, label: str) -> str:
+        """Count one finished step and print its line; returns the line."""
+        self.done += 1
+        elapsed = format_duration(time.monotonic() - self.started)
+        left = self.eta()
+        tail = f"{elapsed} elapsed" + (f", ETA {format_duration(left)}" if left and self.done < self.total else "")
+        line = f"[{self.done}/{self.total}] {label} ({tail})"
+        print(line, file=self.stream, flush=True)
+        return line

@@ -1,0 +1,73 @@
+"""Set-up mistakes stop the run before any case: one short message, its own exit status, no verdict."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import LIB, ROOT, child_env
+
+from conformance.session.preflight import Problem
+
+LIBZ = next((p for p in (Path("/lib/x86_64-linux-gnu/libz.so.1"), Path("/usr/lib/x86_64-linux-gnu/libz.so.1"),
+                         Path("/lib64/libz.so.1"), Path("/usr/lib64/libz.so.1")) if p.is_file()), None)
+
+#: mistake -> (arguments, extra environment, exit status, words the message must contain)
+MISTAKES = {
+    "missing --acl-lib path": (["--acl-lib", "/nonexistent/libascendcl.so"], {}, Problem.LIBRARY_NOT_FOUND,
+                               ["/nonexistent/libascendcl.so", "no such file", "set_env.sh"]),
+    "not an ACL library (libz)": (["--acl-lib", str(LIBZ)], {}, Problem.NOT_AN_ACL_LIBRARY,
+                                  ["not an ACL runtime library", "aclInit"]),
+    "unknown --acl-product": (["--acl-lib", str(LIB), "--acl-product", "atlas_a9"], {}, Problem.UNKNOWN_PRODUCT,
+                              ["atlas_a9", "atlas_a2"]),
+    "misspelt ACLSIM_FAULTS": (["--acl-lib", str(LIB)], {"ACLSIM_FAULTS": "align_malloc_of16"},
+                               Problem.UNKNOWN_SIM_FAULT, ["align_malloc_of16", "align_malloc_off16"]),
+    "wrong ASCEND_HOME_PATH": (["--acl-lib", "auto"], {"ASCEND_HOME_PATH": "/opt/no-cann"},
+                               Problem.LIBRARY_NOT_FOUND, ["ASCEND_HOME_PATH=/opt/no-cann", "set_env.sh"]),
+    "auto without ASCEND_HOME_PATH": (["--acl-lib", "auto"], {}, Problem.LIBRARY_NOT_FOUND,
+                                      ["ASCEND_HOME_PATH", "set_env.sh"]),
+    "failing aclInit": (["--acl-lib", str(LIB)], {"ACLSIM_DEVICE_COUNT": "0"}, Problem.INIT_FAILED,
+                        ["aclInit failed", "ACL_ERROR_INVALID_PARAM", "ACLSIM_DEVICE_COUNT"]),
+    "unknown --acl-rule": (["--acl-lib", str(LIB), "--acl-rule", "HM-ALIGN-MALOC"], {}, Problem.UNKNOWN_RULE,
+                           ["HM-ALIGN-MALOC", "HM-ALIGN-MALLOC"]),
+}
+
+
+@pytest.mark.parametrize("mistake", list(MISTAKES))
+def test_a_setup_mistake_is_one_message_and_its_own_exit_status(sim_built, tmp_path, mistake):
+    args, env, status, words = MISTAKES[mistake]
+    if LIBZ is None and "libz" in mistake:
+        pytest.fail("no libz.so.1 on this machine to stand in for a library that is not ACL")
+    report = tmp_path / "reports"
+    report.mkdir()
+    (report / "summary.json").write_text(json.dumps({"verdict": "PASS"}))  # an earlier run's verdict
+    proc = subprocess.run([sys.executable, "-m", "conformance", "run", "--no-html", "-n", "1",
+                           "--acl-report-dir", str(report), *args], cwd=tmp_path, env=child_env(**env),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == status, proc.stdout + proc.stderr
+    message = proc.stderr.strip().splitlines()
+    assert 1 <= len(message) <= 3 and message[0].startswith("acl-conformance: setup error: "), proc.stderr
+    assert all(word in proc.stderr for word in words), proc.stderr
+    assert "make sim" not in proc.stderr  # a CANN user is told about ASCEND_HOME_PATH, not the simulator
+    assert "Traceback" not in proc.stdout + proc.stderr and "passed" not in proc.stdout
+    assert not (report / "summary.json").exists() and not (report / "junit.xml").exists()
+
+
+def test_plain_pytest_stops_with_the_same_status(sim_built, tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "conformance.session.plugin", "-q",
+                           "--acl-report-dir", str(tmp_path), "--acl-lib", str(LIB), "--acl-product", "atlas_a9",
+                           str(ROOT / "acl_hostmem_generated" / "conformance")], cwd=tmp_path, env=child_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == Problem.UNKNOWN_PRODUCT, proc.stdout + proc.stderr
+    assert proc.stdout.strip() == "" and len(proc.stderr.strip().splitlines()) <= 3
+
+
+def test_certify_checks_the_setup_before_it_runs(sim_built, tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "conformance", "certify", "--acl-lib", str(LIB),
+                           "--acl-product", "atlas_a9", "--out-dir", str(tmp_path / "out")], cwd=tmp_path,
+                          env=child_env(), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == Problem.UNKNOWN_PRODUCT, proc.stdout + proc.stderr
+    assert not (tmp_path / "out").exists()
