@@ -52,6 +52,14 @@ def configure_certify(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", dest="numprocesses", help=argparse.SUPPRESS)
 
 
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``certify`` on its own (the CLI adds the same options to its subcommand)."""
+    parser = argparse.ArgumentParser(prog="acl-conformance certify", description=CERTIFY_DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    configure_certify(parser)
+    return parser
+
+
 def _setup_problem(args: argparse.Namespace, catalog: dict[str, object]) -> int | None:
     """Run the set-up checks in this process; print and return the exit status of a mistake."""
     from ..harness.options import OPTIONS, env_value
