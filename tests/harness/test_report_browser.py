@@ -43,3 +43,18 @@ def test_report_shows_the_verdict_and_a_failing_cases_call_trace(sim_built, tmp_
     assert "second aclrtHostUnregister succeeded but must fail" in page
     assert re.search(r"aclrtHostUnregister\(ptr=0x[0-9a-f]+\) -> 0 ACL_SUCCESS", page), page[:3000]
     assert "pytest.param" not in page and "def test_HM_" not in page  # no pytest frame or parametrize dump
+
+
+def test_report_renders_a_run_later_and_leaves_a_bundle_untouched(sim_built, tmp_path):
+    if shutil.which("node") is None or installed_cli() is None:
+        pytest.fail("the Allure renderer is not installed: run `make node` (Node.js >= 20)")
+    report = tmp_path / "r"
+    subprocess.run([sys.executable, "-m", "conformance", "run", "--no-html", "-n", "1", "--acl-lib", str(LIB),
+                    "--acl-report-dir", str(report), "--acl-rule", "HM-CAP-*"], cwd=tmp_path, env=child_env(),
+                   capture_output=True, check=False)
+    assert not (report / "allure-report").exists()
+    (report / "SHA256SUMS").write_text("")  # looks like a bundle: its files must not change
+    done = subprocess.run([sys.executable, "-m", "conformance", "report", str(report)], cwd=tmp_path,
+                          env=child_env(), capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (tmp_path / "r-html" / "allure-report" / "index.html").is_file() and not (report / "allure-report").exists()

@@ -71,3 +71,16 @@ def test_certify_checks_the_setup_before_it_runs(sim_built, tmp_path):
                           env=child_env(), capture_output=True, text=True, timeout=120)
     assert proc.returncode == Problem.UNKNOWN_PRODUCT, proc.stdout + proc.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_library_missing_required_entry_points_is_named(sim_built, tmp_path):
+    source = tmp_path / "partial.c"
+    source.write_text("int aclInit(const char *p) { (void)p; return 0; }\nint aclFinalize(void) { return 0; }\n")
+    library = tmp_path / "libpartial.so"
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(library), str(source)], check=True)
+    proc = subprocess.run([sys.executable, "-m", "conformance", "run", "--no-html", "-n", "1", "--acl-lib",
+                           str(library), "--acl-report-dir", str(tmp_path / "r")], cwd=tmp_path, env=child_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == Problem.MISSING_SYMBOLS, proc.stdout + proc.stderr
+    assert "aclrtGetDeviceCount, aclrtSetDevice, aclrtGetSocName" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) <= 3
