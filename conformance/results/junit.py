@@ -1,26 +1,30 @@
 """``junit.xml`` for CI (Jenkins, GitLab): one test per case, named by its case ID, that agrees with the verdict.
 
-The layout follows the JUnit schema Jenkins' xUnit plugin validates against (``junit-10.xsd``,
-kept in tests/results/data/ with its source): ``<testsuites>`` holds one ``<testsuite>`` per
-rule family, whose ``<properties>`` carry the run's facts and verdict; each ``<testcase>``
-has the case ID as ``name`` and the rule family as ``classname``. Outcomes map as CI expects:
+The layout is the JUnit XML that Jenkins and GitLab read, written down as our own schema in
+``junit.xsd`` beside this module: ``<testsuites>`` holds one ``<testsuite>`` per rule family,
+whose ``<properties>`` carry the run's facts and verdict; each ``<testcase>`` has the case ID
+as ``name`` and the rule family as ``classname``. Outcomes map as CI expects:
 
 - PASS, XPASS: a plain test (an XPASS says in its output that the waiver is stale);
 - FAIL: ``<failure>``; ERROR: ``<error>``;
 - WAIVED and NOT_APPLICABLE: ``<skipped>`` with the waiver's reason or the reason it does not apply.
 
-That schema allows no ``<properties>`` inside a ``<testcase>``, so each case's own properties
-(rule, severity, provenance, interface, outcome, observed code, waiver) are ``name: value``
-lines of its ``<system-out>``, which both CI systems show with the test.
+Each case carries its own ``<properties>`` (rule, severity, provenance, interface, outcome,
+observed code, waiver) for tools, and the same facts as ``name: value`` lines of its
+``<system-out>``, which both CI systems show with the test.
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from .identity import case_interfaces
+
+#: Our schema of the JUnit XML written here (see the module docstring).
+SCHEMA_FILE = Path(__file__).with_name("junit.xsd")
 
 SUITES_NAME = "acl-conformance"
 RUN_PROPERTIES = ("verdict", "spec_hash", "suite_version")
@@ -64,6 +68,10 @@ def _testcase(suite: ET.Element, family: str, rule: Mapping[str, Any], case_id: 
               case: Mapping[str, Any]) -> str:
     element = ET.SubElement(suite, "testcase", name=case_id, classname=family,
                             time=f"{float(case.get('duration_s') or 0.0):.3f}")
+    facts = case_properties(rule, case_id, case)
+    properties = ET.SubElement(element, "properties")
+    for name, value in facts:
+        ET.SubElement(properties, "property", name=name, value=value)
     outcome = str(case.get("outcome"))
     kind = _ELEMENT.get(outcome)
     if kind == "skipped":
@@ -72,7 +80,7 @@ def _testcase(suite: ET.Element, family: str, rule: Mapping[str, Any], case_id: 
         detail = ET.SubElement(element, kind, message=_first_line(case.get("message")),
                                type=str(case.get("category") or outcome))
         detail.text = str(case.get("message") or "")
-    lines = [f"{name}: {value}" for name, value in case_properties(rule, case_id, case)]
+    lines = [f"{name}: {value}" for name, value in facts]
     if outcome == "XPASS":
         lines.append(_first_line(case.get("message")))
     ET.SubElement(element, "system-out").text = "\n".join(lines) + "\n"

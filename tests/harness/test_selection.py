@@ -16,9 +16,10 @@ import xmlschema
 from conftest import ROOT, child_env, finish, start_suite
 
 from conformance.results.identity import case_interfaces
+from conformance.results.junit import SCHEMA_FILE
 
 CATALOG = json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text())
-XSD = Path(__file__).parent / "data" / "junit-10.xsd"
+XSD = SCHEMA_FILE
 WAIVED_RULE = "HM-PAIR-DOUBLE-UNREGISTER"
 FAULTS = "double_unregister_ok,double_register_ok"  # break HM-PAIR-DOUBLE-UNREGISTER and -DOUBLE-REGISTER
 
@@ -79,6 +80,11 @@ def test_last_failed_reruns_the_failures_and_junit_follows_the_schema(sim_built,
     failed = next(tc for cid, tc in cases.items() if outcomes[cid] == "FAIL")
     assert failed.find("failure") is not None
     assert "severity: mandatory" in failed.find("system-out").text and "outcome: FAIL" in failed.find("system-out").text
+    properties = {p.get("name"): p.get("value") for p in failed.find("properties")}
+    assert properties["severity"] == "mandatory" and properties["outcome"] == "FAIL"
+    assert properties["rule"] == failed.get("name").split("[")[0] and properties["interface"]
+    waived_properties = {p.get("name"): p.get("value") for p in waived.find("properties")}
+    assert waived_properties["waiver_reason"] == "known double-unregister deviation"
 
     again = finish(start_suite(report, "--lf", env=child_env(), workers="2"), report)  # same report dir: its cache
     assert again.returncode == 0, again.output[-3000:]
