@@ -7,7 +7,8 @@ JOBS ?= auto## parallel workers of a run (a number or auto)
 EXPECTATIONS ?=## expectations (waivers) files for certify, space-separated
 BASELINE ?=## previous bundle or run: history for certify, baseline for gate
 CANDIDATE ?=## the run gate compares with BASELINE
-FAIL_ON ?= regression## gate: classes that fail it (regression,new-failure,removed,code-change,waiver-change)
+FAIL_ON ?=## gate: classes that fail it (default regression,coverage-loss; python -m conformance gate --help lists them)
+SIGN ?=## certify: Ed25519 private key (PEM) to sign the bundle's manifest with
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
@@ -70,11 +71,15 @@ selftest: $(STAMP) sim ## prove the suite: no false alarm on the faithful simula
 certify: $(STAMP) $(NODE_STAMP) ## certify ACL_LIB with the full suite into reports/certification/; exit 1 when NOT CERTIFIED
 	$(PY) -m codegen generate
 	$(MAKE) -C sim
-	$(PY) -m conformance certify --acl-lib $(ACL_LIB) -n $(JOBS) $(foreach f,$(EXPECTATIONS),--acl-expectations $(f)) $(if $(BASELINE),--baseline $(BASELINE))
+	$(PY) -m conformance certify --acl-lib $(ACL_LIB) -n $(JOBS) $(foreach f,$(EXPECTATIONS),--acl-expectations $(f)) $(if $(BASELINE),--baseline $(BASELINE)) $(if $(SIGN),--sign $(SIGN))
 
-gate: $(STAMP) ## compare BASELINE and CANDIDATE runs (bundles or summary.json); exit 1 on a regression
-	@test -n "$(BASELINE)" -a -n "$(CANDIDATE)" || { echo "usage: make gate BASELINE=... CANDIDATE=... [FAIL_ON=...]"; exit 2; }
-	$(PY) -m conformance compare $(BASELINE) $(CANDIDATE) --fail-on $(FAIL_ON) $(foreach f,$(EXPECTATIONS),--expectations $(f))
+# make itself can only exit 0 or 2, so the recipe prints the gate's own status (0 pass,
+# 1 gated by a --fail-on class, 2 cannot compare) as its last line; run
+# `python -m conformance gate` directly where a caller needs that status as an exit code.
+gate: $(STAMP) ## compare BASELINE and CANDIDATE runs (bundles or summary.json); fails on a regression or lost coverage
+	@test -n "$(BASELINE)" -a -n "$(CANDIDATE)" || { echo "usage: make gate BASELINE=... CANDIDATE=... [FAIL_ON=...] [GATE_ARGS=...]"; exit 2; }
+	@status=0; $(PY) -m conformance gate "$(BASELINE)" "$(CANDIDATE)" $(if $(filter command line environment,$(origin FAIL_ON)),--fail-on "$(FAIL_ON)") $(foreach f,$(EXPECTATIONS),--expectations $(f)) $(GATE_ARGS) || status=$$?; \
+	echo "gate exit status: $$status"; exit $$status
 
 RUNS ?=
 OUT ?= reports/fleet

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass
+from typing import Any
+
+MAX_MESSAGE = 400
+
+_BOUNDED = reprlib.Repr()
+_BOUNDED.maxstring = _BOUNDED.maxother = 60
+_BOUNDED.maxlist = _BOUNDED.maxdict = _BOUNDED.maxlevel = 3
+
+
+def shown(value: Any) -> str:
+    """A repr of ``value`` for an error message, bounded whatever the value's size."""
+    return _BOUNDED.repr(value)
 
 
 @dataclass(frozen=True)
@@ -23,6 +36,10 @@ class SpecIssue:
 
     where: Where
     message: str
+
+    def __post_init__(self) -> None:
+        if len(self.message) > MAX_MESSAGE:  # a last guard: a message never carries a huge value
+            object.__setattr__(self, "message", self.message[: MAX_MESSAGE - 3] + "...")
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}"

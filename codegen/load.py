@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SpecError, SpecIssue, Where
+from .hardening import hardening_issues
 from .model import (
     Applicability,
     Callback,
@@ -55,6 +56,14 @@ def _display(path: Path) -> str:
     return str(path.resolve()) if rel.startswith("..") else rel
 
 
+def _outside(path: Path, spec_dir: Path) -> str:
+    """Why ``path`` must not be read as part of ``spec_dir`` (a link leading out of it), or ""."""
+    target = path.resolve()
+    if target.is_relative_to(spec_dir.resolve()):
+        return ""
+    return f"is a symbolic link to {_display(target)}, outside the spec directory; spec files must live in it"
+
+
 def spec_hash(spec_dir: Path) -> str:
     """SHA-256 over the spec files' names and bytes, in a fixed order (hex, 16 chars)."""
     digest = hashlib.sha256()
@@ -81,6 +90,10 @@ def read_documents(spec_dir: Path) -> dict[str, Document]:
         if not path.exists():
             issues.append(SpecIssue(Where(display, 1, ""), "required spec file is missing"))
             continue
+        outside = _outside(path, spec_dir)
+        if outside:
+            issues.append(SpecIssue(Where(display, 1, ""), outside))
+            continue
         data, parse_issues = load_yaml(path, display)
         issues += parse_issues
         if data is None:
@@ -99,6 +112,9 @@ def load_spec(spec_dir: Path) -> Spec:
     """Load, validate and model the spec in ``spec_dir``; raises SpecError when invalid."""
     docs = read_documents(spec_dir)
     issues = CrossReferences(docs).run() + observation_issues(docs)
+    if issues:
+        raise SpecError(issues)
+    issues = hardening_issues(docs)  # these rules rely on the names resolving
     if issues:
         raise SpecError(issues)
     return _build(docs, spec_hash(spec_dir))

@@ -1,9 +1,8 @@
 """Render the spec model into the files of the generated package (:data:`OUTPUT_PACKAGE`).
 
-Templates only lay text out; every value that reaches generated code passes through a
-filter here that makes it safe for its destination: identifiers were validated by the
-schema, and prose and literals are escaped for C comments, C strings, Python literals
-or Markdown.
+Templates only lay text out; every spec string that reaches generated code passes through
+the escaper of its destination (:mod:`codegen.escape`: Python literal or docstring, C string
+or comment, Markdown cell, code span or link), or is an identifier the schema validated.
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ from typing import Any
 import jinja2
 
 from .cases import Case, all_cases
+from .escape import c_comment, c_string, md, md_code, md_url, py_docstring, py_literal
 from .model import Spec
 from .pyview import py_params
 
@@ -22,53 +22,6 @@ TEMPLATE_DIR = Path(__file__).parent / "templates"
 #: The Python package the generated files form (its directory name; the kit imports it by this name).
 OUTPUT_PACKAGE = "acl_hostmem_generated"
 REGENERATE = "python -m codegen generate"
-
-
-def c_comment(text: str) -> str:
-    """Text safe inside a ``/* */`` comment: no terminator, no line breaks."""
-    return " ".join(str(text).replace("*/", "* /").replace("/*", "/ *").split())
-
-
-def py_comment(text: str) -> str:
-    """Text safe after ``#``: one line."""
-    return " ".join(str(text).split())
-
-
-def py_literal(value: Any) -> str:
-    """A Python literal for plain data (str, int, bool, None, tuples/lists/dicts of them)."""
-    if isinstance(value, bool) or value is None or isinstance(value, int):
-        return repr(value)
-    if isinstance(value, str):
-        return repr(value)
-    if isinstance(value, (list, tuple)):
-        inner = ", ".join(py_literal(v) for v in value)
-        if isinstance(value, list):
-            return f"[{inner}]"
-        return f"({inner},)" if len(value) == 1 else f"({inner})"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in value.items()) + "}"
-    raise TypeError(f"no Python literal for {type(value).__name__}")
-
-
-def py_docstring(text: str) -> str:
-    """Text safe inside a triple-quoted docstring: one line, backslashes and every quote escaped.
-
-    Escaping only triple quotes is not enough: a text ending in a quote would merge with the closing ones.
-    """
-    return py_comment(text).replace("\\", "\\\\").replace('"', '\\"')
-
-
-def c_string(text: str) -> str:
-    """A C string literal."""
-    return json.dumps(str(text), ensure_ascii=True)
-
-
-def md(text: str) -> str:
-    """Text safe in a Markdown table cell."""
-    out = py_comment(text)
-    for ch in "\\|<>*_`[]":
-        out = out.replace(ch, "\\" + ch)
-    return out
 
 
 def banner_line(spec: Spec) -> str:
@@ -85,8 +38,8 @@ def _environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(c_comment=c_comment, py_comment=py_comment, py=py_literal,
-                       py_doc=py_docstring, c_string=c_string, md=md, hex=hex)
+    env.filters.update(c_comment=c_comment, py=py_literal, py_doc=py_docstring, c_string=c_string, md=md,
+                       md_code=md_code, md_url=md_url)
     return env
 
 

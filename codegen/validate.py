@@ -6,8 +6,10 @@ line and the field path, so a spec maintainer can jump straight to the mistake.
 
 from __future__ import annotations
 
+import copy
 import fnmatch
 import re
+import reprlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -22,6 +24,7 @@ from referencing.jsonschema import DRAFT202012
 
 from .errors import SpecIssue, Where
 from .model import BUILTIN_TYPES, CType
+from .prose import prose_keyword
 from .yamlload import format_path, locate
 
 SCHEMA_DIR = Path(__file__).parent / "schema"
@@ -93,7 +96,16 @@ def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-_StrictValidator = validators.extend(Draft202012Validator, {"pattern": _pattern})
+def _is_integer(checker: Any, instance: Any) -> bool:
+    """JSON Schema's ``integer`` without floats: 1.0 is a number with a fraction in YAML, not an int."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_StrictValidator = validators.extend(
+    Draft202012Validator,
+    {"pattern": _pattern, "prose": prose_keyword},
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
 
 
 @cache
@@ -107,16 +119,47 @@ def _validator(kind: str) -> Draft202012Validator:
     return _StrictValidator(schema, registry=registry)
 
 
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 50
+_SHORT.maxlist = _SHORT.maxdict = _SHORT.maxlevel = 3
+
+
 def _short(value: Any) -> str:
-    text = repr(value)
+    """A bounded repr: never longer than about 60 characters, whatever the size of ``value``."""
+    text = _SHORT.repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _deepest(errors: list[ValidationError]) -> ValidationError | None:
+    """The error of ``errors`` or their sub-errors (``oneOf`` branches) that points deepest into the data.
+
+    For ``matrix.size: [1.5, 65]`` that is the float at ``size[0]``, not the whole list.
+    """
+    found: list[ValidationError] = []
+    pending = list(errors)
+    while pending:
+        error = pending.pop()
+        found.append(error)
+        pending.extend(error.context or [])
+    if not any(not e.context for e in found):
+        return None
+    leaves = [e for e in found if not e.context]
+    depth = max(len(e.absolute_path) for e in leaves)
+    deepest = [e for e in leaves if len(e.absolute_path) == depth]
+    types = [e.validator_value for e in deepest if e.validator == "type"]
+    if len(types) == len(deepest) > 1:  # every branch wanted another type: name them all
+        combined = copy.copy(deepest[0])
+        names = {t for value in types for t in ([value] if isinstance(value, str) else value)}
+        combined.validator_value = sorted(names)
+        return combined
+    return best_match(deepest)
 
 
 def _explain(error: ValidationError) -> tuple[list[str | int], str]:
     """Turn a schema error into (field path, message) that points at the exact key."""
     path = list(error.absolute_path)
     if error.context:
-        deepest = best_match(error.context)
+        deepest = _deepest(error.context)
         if deepest is not None and len(deepest.absolute_path) > len(path):
             return _explain(deepest)
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
@@ -135,9 +178,27 @@ def _explain(error: ValidationError) -> tuple[list[str | int], str]:
         options = ", ".join(str(v) for v in error.validator_value)
         return path, f"{_short(error.instance)} is not one of: {options}"
     if error.validator == "type":
-        return path, f"expected {error.validator_value}, got {type(error.instance).__name__} {_short(error.instance)}"
+        wanted = error.validator_value if isinstance(error.validator_value, str) else " or ".join(error.validator_value)
+        return path, f"expected {wanted}, got {type(error.instance).__name__} {_short(error.instance)}"
+    if error.validator in _BOUNDS:
+        return path, _BOUNDS[error.validator](error.instance, error.validator_value)
     message = error.message if len(error.message) <= 200 else error.message[:197] + "..."
     return path, message
+
+
+def _size(instance: Any) -> str:
+    return f"{len(instance)} characters" if isinstance(instance, str) else f"{len(instance)} items"
+
+
+# Messages for the keywords whose jsonschema message quotes the whole (possibly huge) value.
+_BOUNDS = {
+    "maxLength": lambda instance, limit: f"{_short(instance)} is too long: {_size(instance)}, the limit is {limit}",
+    "minLength": lambda instance, limit: f"{_short(instance)} is too short: at least {limit} characters",
+    "maxItems": lambda instance, limit: f"too many items: {_size(instance)}, the limit is {limit}",
+    "minItems": lambda instance, limit: f"{_short(instance)} needs at least {limit} item(s)",
+    "maximum": lambda instance, limit: f"{_short(instance)} is greater than the maximum of {limit}",
+    "minimum": lambda instance, limit: f"{_short(instance)} is less than the minimum of {limit}",
+}
 
 
 def schema_issues(doc: Document) -> list[SpecIssue]:

@@ -1,4 +1,4 @@
-# Generated from spec 031218bc72b619b6 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 124e27884054d455 by codegen; do not edit. Regenerate: python -m codegen generate
 """Invalid-argument cases: each bad argument gets its documented error, with every other argument valid."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-# Generated from spec 031218bc72b619b6 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 124e27884054d455 by codegen; do not edit. Regenerate: python -m codegen generate
 """Pairing and lifecycle cases: allocate/free and register/unregister pairs and their misuse."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-/* Generated from spec 031218bc72b619b6 by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 124e27884054d455 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The simulator's fault switches, from spec/faults.yaml. Enable with
  * ACLSIM_FAULTS=name[,name...]; each breaks the rules named in its comment. */
 #ifndef ACLSIM_FAULTS_GENERATED_H
@@ -28,32 +28,34 @@ typedef enum {
     ACLSIM_FAULT_PAGEABLE_REJECTED = 20, /* HM-REG-PAGEABLE: Memory that aclrtMallocHost did not hand out cannot be registered even on a kernel newer than 5.10. */
     ACLSIM_FAULT_LEGACY_KERNEL_ACCEPTS = 21, /* HM-REG-KERNEL-LEGACY: On an emulated 5.10 kernel, pageable memory registers anyway. */
     ACLSIM_FAULT_RESERVED_TYPE_OK = 22, /* HM-REG-RESERVED-TYPES: The reserved IOMEMORY and READONLY registration types and flag bits are accepted as if they were MAPPED. */
-    ACLSIM_FAULT_VA_FLAG_IGNORED = 23, /* HM-VA-IDENTITY: Memory allocated with VA_FLAG=1 gets a device address from the window instead of its own host address. */
-    ACLSIM_FAULT_VA_FLAG_EVERYWHERE = 24, /* HM-VA-UNSUPPORTED: VA_FLAG=1 is accepted on every product family, including those without VA identity support. */
-    ACLSIM_FAULT_DEVPTR_MISMATCH = 25, /* HM-VA-DEVPTR-CONSISTENT: aclrtHostGetDevicePointer answers an address one page past the one the registration gave. */
-    ACLSIM_FAULT_MEMCPY_DEVPTR_OK = 26, /* HM-VA-DEVPTR-HOST-ONLY: aclrtMemcpy and aclrtMemcpyAsync accept a mapped device address that is not VA-identical and copy through it. */
-    ACLSIM_FAULT_MALLOC_SYNCS = 27, /* HM-SYNC-MALLOC-NO-IMPLICIT: aclrtMallocHost waits for every stream of the current device before allocating. */
-    ACLSIM_FAULT_FREE_SYNCS = 28, /* HM-SYNC-FREE-NO-IMPLICIT: aclrtFreeHost waits for every stream of the current device before releasing. */
-    ACLSIM_FAULT_DEVSYNC_NO_WAIT = 29, /* HM-SYNC-DEVSYNC-WAITS: aclrtFreeHostWithDevSync releases at once; tasks still queued then read poison instead of the data. */
-    ACLSIM_FAULT_DEVSYNC_ONE_STREAM = 30, /* HM-SYNC-DEVSYNC-ALL-STREAMS: aclrtFreeHostWithDevSync waits only for the oldest stream of the current device. */
-    ACLSIM_FAULT_MALLOC_SIZE0_OK = 31, /* HM-INVAL-MALLOC-HOST: aclrtMallocHost with size 0 succeeds and hands out a one-granule block. */
-    ACLSIM_FAULT_CFG_ATTRS_NULL_OK = 32, /* HM-INVAL-MALLOC-CFG: aclrtMallocHostWithCfg with numAttrs > 0 and attrs NULL treats the config as empty and succeeds. */
-    ACLSIM_FAULT_FREE_NULL_OK = 33, /* HM-INVAL-FREE-HOST: aclrtFreeHost(NULL) reports success. */
-    ACLSIM_FAULT_DEVSYNC_NULL_OK = 34, /* HM-INVAL-FREE-DEVSYNC: aclrtFreeHostWithDevSync(NULL) reports success. */
-    ACLSIM_FAULT_REGISTER_TYPE_WRONG_CODE = 35, /* HM-INVAL-REGISTER: An aclrtHostRegister type outside the enumeration answers ACL_ERROR_INVALID_PARAM instead of ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
-    ACLSIM_FAULT_V2_FLAG_UNCHECKED = 36, /* HM-INVAL-REGISTER-V2: aclrtHostRegisterV2 treats flag 0 and unknown bits as MAPPED. */
-    ACLSIM_FAULT_GETDEVPTR_FLAG_IGNORED = 37, /* HM-INVAL-GETDEVPTR: aclrtHostGetDevicePointer ignores a non-zero flag. */
-    ACLSIM_FAULT_UNREGISTER_NULL_OK = 38, /* HM-INVAL-UNREGISTER: aclrtHostUnregister(NULL) reports success. */
-    ACLSIM_FAULT_CAP_BAD_HAC_OK = 39, /* HM-INVAL-CAPABILITIES: aclrtHostMemMapCapabilities answers SUPPORTED for a HAC type past the end of the enumeration. */
-    ACLSIM_FAULT_NO_DEVICE_OK = 40, /* HM-CTX-NO-DEVICE: Host-memory calls from a thread without a current device act on device 0 instead of failing. */
-    ACLSIM_FAULT_CAP_OUT_OF_RANGE = 41, /* HM-CAP-QUERY-ALL: The capability answer for SDMA is 7, outside the aclrtHostMemMapCapability enumeration. */
-    ACLSIM_FAULT_CAP_FLAKY = 42, /* HM-CAP-STABLE: The capability answer for AIC flips on every call. */
-    ACLSIM_FAULT_CAP_NONE = 43, /* HM-CAP-CONSISTENT: Every HAC type answers NOT_SUPPORTED although registration works on the product. */
-    ACLSIM_FAULT_PROD_REGISTER_MISSING = 44, /* HM-PROD-SUPPORT: aclrtHostRegisterV2 answers ACL_ERROR_RT_FEATURE_NOT_SUPPORT on a product that supports it. */
-    ACLSIM_FAULT_PROD_REGISTER_EXTRA = 45, /* HM-PROD-SUPPORT: aclrtHostRegister succeeds on a product that does not support it. */
-    ACLSIM_FAULT_CRASH_IN_REGISTER = 46, /* HM-PAIR-REG-UNREG: aclrtHostRegister raises SIGSEGV. */
-    ACLSIM_FAULT_HANG_IN_FREE = 47, /* HM-SYNC-FREE-NO-IMPLICIT: aclrtFreeHost deadlocks (blocks forever) when a stream of the current device has pending tasks. */
-    ACLSIM_FAULT_COUNT = 48
+    ACLSIM_FAULT_DEVSYNC_FREE_LEAKS = 23, /* HM-PAIR-MALLOC-FREE: aclrtFreeHostWithDevSync reports success but keeps the block allocated, so the backend's live counters never give it back. */
+    ACLSIM_FAULT_VA_FLAG_IGNORED = 24, /* HM-VA-IDENTITY: Memory allocated with VA_FLAG=1 gets a device address from the window instead of its own host address. */
+    ACLSIM_FAULT_VA_FLAG_EVERYWHERE = 25, /* HM-VA-UNSUPPORTED: VA_FLAG=1 is accepted on every product family, including those without VA identity support. */
+    ACLSIM_FAULT_DEVPTR_MISMATCH = 26, /* HM-VA-DEVPTR-CONSISTENT: aclrtHostGetDevicePointer answers an address one page past the one the registration gave. */
+    ACLSIM_FAULT_MEMCPY_DEVPTR_OK = 27, /* HM-VA-DEVPTR-HOST-ONLY: aclrtMemcpy and aclrtMemcpyAsync accept a mapped device address that is not VA-identical and copy through it. */
+    ACLSIM_FAULT_MALLOC_SYNCS = 28, /* HM-SYNC-MALLOC-NO-IMPLICIT: aclrtMallocHost waits for every stream of the current device before allocating. */
+    ACLSIM_FAULT_FREE_SYNCS = 29, /* HM-SYNC-FREE-NO-IMPLICIT: aclrtFreeHost waits for every stream of the current device before releasing. */
+    ACLSIM_FAULT_DEVSYNC_NO_WAIT = 30, /* HM-SYNC-DEVSYNC-WAITS: aclrtFreeHostWithDevSync releases at once; tasks still queued then read poison instead of the data. */
+    ACLSIM_FAULT_DEVSYNC_ONE_STREAM = 31, /* HM-SYNC-DEVSYNC-ALL-STREAMS: aclrtFreeHostWithDevSync waits only for the oldest stream of the current device. */
+    ACLSIM_FAULT_MALLOC_SIZE0_OK = 32, /* HM-INVAL-MALLOC-HOST: aclrtMallocHost with size 0 succeeds and hands out a one-granule block. */
+    ACLSIM_FAULT_CFG_ATTRS_NULL_OK = 33, /* HM-INVAL-MALLOC-CFG: aclrtMallocHostWithCfg with numAttrs > 0 and attrs NULL treats the config as empty and succeeds. */
+    ACLSIM_FAULT_FREE_NULL_OK = 34, /* HM-INVAL-FREE-HOST: aclrtFreeHost(NULL) reports success. */
+    ACLSIM_FAULT_DEVSYNC_NULL_OK = 35, /* HM-INVAL-FREE-DEVSYNC: aclrtFreeHostWithDevSync(NULL) reports success. */
+    ACLSIM_FAULT_REGISTER_TYPE_WRONG_CODE = 36, /* HM-INVAL-REGISTER: An aclrtHostRegister type outside the enumeration answers ACL_ERROR_INVALID_PARAM instead of ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
+    ACLSIM_FAULT_V2_FLAG_UNCHECKED = 37, /* HM-INVAL-REGISTER-V2: aclrtHostRegisterV2 treats flag 0 and unknown bits as MAPPED. */
+    ACLSIM_FAULT_GETDEVPTR_FLAG_IGNORED = 38, /* HM-INVAL-GETDEVPTR: aclrtHostGetDevicePointer ignores a non-zero flag. */
+    ACLSIM_FAULT_UNREGISTER_NULL_OK = 39, /* HM-INVAL-UNREGISTER: aclrtHostUnregister(NULL) reports success. */
+    ACLSIM_FAULT_CAP_BAD_HAC_OK = 40, /* HM-INVAL-CAPABILITIES: aclrtHostMemMapCapabilities answers SUPPORTED for a HAC type past the end of the enumeration. */
+    ACLSIM_FAULT_NO_DEVICE_OK = 41, /* HM-CTX-NO-DEVICE: Host-memory calls from a thread without a current device act on device 0 instead of failing. */
+    ACLSIM_FAULT_CAP_OUT_OF_RANGE = 42, /* HM-CAP-QUERY-ALL: The capability answer for SDMA is 7, outside the aclrtHostMemMapCapability enumeration. */
+    ACLSIM_FAULT_CAP_FLAKY = 43, /* HM-CAP-STABLE: The capability answer for AIC flips on every call. */
+    ACLSIM_FAULT_CAP_NONE = 44, /* HM-CAP-CONSISTENT: Every HAC type answers NOT_SUPPORTED although registration works on the product. */
+    ACLSIM_FAULT_PROD_REGISTER_MISSING = 45, /* HM-PROD-SUPPORT: aclrtHostRegisterV2 answers ACL_ERROR_RT_FEATURE_NOT_SUPPORT on a product that supports it. */
+    ACLSIM_FAULT_PROD_REGISTER_EXTRA = 46, /* HM-PROD-SUPPORT: aclrtHostRegister succeeds on a product that does not support it. */
+    ACLSIM_FAULT_CRASH_IN_REGISTER = 47, /* HM-PAIR-REG-UNREG: aclrtHostRegister raises SIGSEGV. */
+    ACLSIM_FAULT_HANG_IN_FREE = 48, /* HM-SYNC-FREE-NO-IMPLICIT: aclrtFreeHost deadlocks (blocks forever) when a stream of the current device has pending tasks. */
+    ACLSIM_FAULT_HANG_IN_MALLOC = 49, /* HM-SYNC-MALLOC-NO-IMPLICIT: aclrtMallocHost blocks forever. */
+    ACLSIM_FAULT_COUNT = 50
 } aclsimFaultId;
 
 static const char *const aclsimFaultNames[ACLSIM_FAULT_COUNT] = {
@@ -80,6 +82,7 @@ static const char *const aclsimFaultNames[ACLSIM_FAULT_COUNT] = {
     "pageable_rejected",
     "legacy_kernel_accepts",
     "reserved_type_ok",
+    "devsync_free_leaks",
     "va_flag_ignored",
     "va_flag_everywhere",
     "devptr_mismatch",
@@ -105,6 +108,7 @@ static const char *const aclsimFaultNames[ACLSIM_FAULT_COUNT] = {
     "prod_register_extra",
     "crash_in_register",
     "hang_in_free",
+    "hang_in_malloc",
 };
 
 #endif /* ACLSIM_FAULTS_GENERATED_H */

@@ -33,6 +33,8 @@ COLUMN_TITLES = {
 }
 _MD_MARKER = re.compile(r"<!-- acl-verdict: (CERTIFIED|NOT CERTIFIED) -->")
 _HTML_MARKER = re.compile(r'<meta name="acl-verdict" content="(CERTIFIED|NOT CERTIFIED)">')
+_MD_VISIBLE = re.compile(r"(?im)^#*\s*verdict\b.*$")
+_HTML_VISIBLE = re.compile(r'<p class="verdict[^"]*">([^<]*)</p>')
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,31 @@ def verdict_in_html(text: str) -> str | None:
     """The verdict marker of certificate.html, or None."""
     match = _HTML_MARKER.search(text)
     return match.group(1) if match else None
+
+
+def visible_verdicts_markdown(text: str) -> list[str]:
+    """Every verdict heading a reader of certificate.md sees (``## Verdict: **...**``), as written."""
+    return [m.group(0).strip() for m in _MD_VISIBLE.finditer(text)]
+
+
+def visible_verdicts_html(text: str) -> list[str]:
+    """The text of every verdict box of certificate.html."""
+    return [html.unescape(m.group(1)).strip() for m in _HTML_VISIBLE.finditer(text)]
+
+
+def verdict_heading(verdict: str) -> str:
+    """The visible verdict line of certificate.md."""
+    return f"## Verdict: **{verdict}**"
+
+
+def fact_lines_markdown(manifest: dict[str, Any]) -> list[str]:
+    """The identity lines of certificate.md, exactly as rendered."""
+    return [f"- **{key}:** {_md(value)}" for key, value in facts(manifest)]
+
+
+def fact_lines_html(manifest: dict[str, Any]) -> list[str]:
+    """The identity entries of certificate.html, exactly as rendered."""
+    return [f"<dt>{html.escape(key)}</dt><dd>{html.escape(value)}</dd>" for key, value in facts(manifest)]
 
 
 def _case_lines(rule: RuleAssessment, case_ids: list[str], summary: dict[str, Any]) -> list[str]:
@@ -118,6 +145,7 @@ def facts(manifest: dict[str, Any]) -> list[tuple[str, str]]:
         ("Spec hash", str(manifest.get("spec_hash"))),
         ("Suite version", str(manifest.get("suite_version"))),
         ("Host / kernel", f"{env.get('host')} / {env.get('os_kernel')}"),
+        ("Missing functions", ", ".join(env.get("missing_functions") or []) or "none (every function is exported)"),
         ("Created (UTC)", str(manifest.get("created_utc"))),
         ("Command", " ".join(manifest.get("command") or [])),
     ]
@@ -129,12 +157,12 @@ def render_markdown(assessment: Assessment, summary: dict[str, Any], manifest: d
         f"<!-- acl-verdict: {assessment.verdict} -->",
         "# ACL host-memory conformance certificate",
         "",
-        f"## Verdict: **{assessment.verdict}**",
+        verdict_heading(assessment.verdict),
         "",
         POLICY,
         "",
     ]
-    out += [f"- **{key}:** {_md(value)}" for key, value in facts(manifest)]
+    out += fact_lines_markdown(manifest)
     out += ["", "## Rule families", "", "| family | " + " | ".join(COLUMN_TITLES[c] for c in FAMILY_COLUMNS) + " |"]
     out.append("|---" * (len(FAMILY_COLUMNS) + 1) + "|")
     for family, row in assessment.families().items():
@@ -177,7 +205,7 @@ def render_html(assessment: Assessment, summary: dict[str, Any], manifest: dict[
         f'<p class="verdict {css_class}">{e(assessment.verdict)}</p>',
         f"<p>{e(POLICY)}</p><dl>",
     ]
-    out += [f"<dt>{e(key)}</dt><dd>{e(value)}</dd>" for key, value in facts(manifest)]
+    out += fact_lines_html(manifest)
     out += ["</dl><h2>Rule families</h2><table><tr><th>family</th>"]
     out += [f"<th>{e(COLUMN_TITLES[c])}</th>" for c in FAMILY_COLUMNS] + ["</tr>"]
     for family, row in assessment.families().items():

@@ -3,7 +3,8 @@
 ``certify`` takes every option of ``run`` (same names, same environment twins) plus where the
 bundles go and a baseline. It checks the set-up first (a mistake exits with its set-up status
 before anything runs), then exits 0 for CERTIFIED, 1 for NOT CERTIFIED and 2 when no verdict
-could be reached; ``verify BUNDLE`` prints one line per problem and exits 1 when there is any.
+could be reached (or the signing key is unusable); ``verify BUNDLE [--trust PUBKEY]`` prints
+one line per problem and exits 1 when there is any, 2 when the trusted key is unusable.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from ..harness.resources import catalog_path
 from ..results.terminal import Style
 from ..session.command import EXIT_CODES, check_expectations, configure, invoked_command, report_dir_of
 from ..session.preflight import SetupError, preflight
-from .bundle import verify as verify_bundle
 from .runner import CertifyError, certify
+from .signing import KeyFileError, load_private_key, load_public_key, signer
+from .verify import verify as verify_bundle
 
 EXIT_NO_VERDICT = 2
 
@@ -47,6 +49,8 @@ def configure_certify(parser: argparse.ArgumentParser) -> None:
                         help="previous bundle whose report history continues in this report")
     parser.add_argument("--catalog", type=Path, default=None,
                         help="catalog.json of the spec (default: the installed kit's)")
+    parser.add_argument("--sign", type=Path, metavar="KEY", help="sign manifest.json with this Ed25519 private key "
+                        "(PEM, e.g. from `openssl genpkey -algorithm ed25519`); check it with verify --trust")
     # Names of earlier versions, kept so that existing scripts keep working.
     parser.add_argument("--expectations", dest="acl_expectations", action="append", help=argparse.SUPPRESS)
     parser.add_argument("--jobs", dest="numprocesses", help=argparse.SUPPRESS)
@@ -81,6 +85,11 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
     """Certify: exit 0 CERTIFIED, 1 NOT CERTIFIED, 2 no verdict, or a set-up status."""
     catalog_file = args.catalog or catalog_path()
     catalog = json.loads(Path(catalog_file).read_text(encoding="utf-8"))
+    try:
+        key = load_private_key(args.sign) if getattr(args, "sign", None) else None
+    except KeyFileError as exc:
+        print(f"certify: {exc}", file=sys.stderr)
+        return EXIT_NO_VERDICT
     problem = check_expectations(args)
     if problem is None:
         problem = _setup_problem(args, catalog)
@@ -90,7 +99,7 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
     out_root = args.out_dir or report_dir_of(args) / "certification"
     try:
         result = certify(args, extra, out_root=out_root, catalog_path=Path(catalog_file),
-                         command=invoked_command())
+                         command=invoked_command(), signing_key=key)
     except (CertifyError, ValueError, OSError) as exc:
         print(f"certify: {exc}", file=sys.stderr)
         return EXIT_NO_VERDICT
@@ -112,21 +121,33 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
 def build_verify_parser() -> argparse.ArgumentParser:
     """Options of ``verify``."""
     parser = argparse.ArgumentParser(prog="acl-conformance verify", description=(
-        "Verify a certification bundle: checksums (no changed, missing or extra file), completeness "
-        "(every rule and case of the bundle's spec has an outcome) and that the verdicts written in the "
-        "certificate, manifest and summary follow from the outcomes. Exit status 1 when there is a problem."))
+        "Verify a certification bundle by recomputing what it claims: checksums and the manifest's file list "
+        "(no changed, missing or extra file), completeness, severities from the bundle's spec, the facts of "
+        "manifest, summary and certificate, waivers from bundled expectations files, the Allure results case "
+        "for case, and every verdict. Exit status 1 when there is a problem, 2 for an unusable --trust key."))
     parser.add_argument("bundle", type=Path, help="a certification bundle directory")
     parser.add_argument("--catalog", type=Path, default=None, help="catalog.json of the bundle's spec "
                         "(default: the installed kit's)")
+    parser.add_argument("--trust", type=Path, metavar="PUBKEY", help="require a valid signature by this Ed25519 "
+                        "public key (PEM). A signature binds the bundle to its signer; it cannot show that the "
+                        "signer ran the suite honestly")
     return parser
 
 
 def verify_main(argv: Sequence[str]) -> int:
-    """``verify BUNDLE``: print one line per problem; exit 1 when there is any."""
+    """``verify BUNDLE``: print one line per problem; exit 1 when there is any, 2 for an unusable key."""
     args = build_verify_parser().parse_args(argv)
-    problems = verify_bundle(args.bundle, args.catalog or catalog_path())
+    try:
+        trusted = load_public_key(args.trust) if args.trust else None
+    except KeyFileError as exc:
+        print(f"verify: {exc}", file=sys.stderr)
+        return EXIT_NO_VERDICT
+    problems = verify_bundle(args.bundle, args.catalog or catalog_path(), trusted)
     for problem in problems:
         print(problem)
     if not problems:
-        print(f"{args.bundle}: verified")
+        signed = signer(args.bundle)
+        how = f"signature by the trusted key {signed}" if trusted else (
+            f"signed by key {signed}, not checked (pass --trust PUBKEY)" if signed else "not signed")
+        print(f"{args.bundle}: verified ({how})")
     return 1 if problems else 0

@@ -12,7 +12,7 @@ from typing import Any
 from ..results.environment import sha256_file, suite_version
 
 SCHEMA = "acl-conformance-certification/1"
-PACKAGES = ("pyyaml", "jinja2", "cffi", "pytest", "pytest-xdist", "allure-pytest", "jsonschema")
+PACKAGES = ("pyyaml", "jinja2", "cffi", "pytest", "pytest-xdist", "allure-pytest", "jsonschema", "cryptography")
 
 
 def package_versions(names: tuple[str, ...] = PACKAGES) -> dict[str, str | None]:
@@ -31,12 +31,16 @@ def build_manifest(
     summary: dict[str, Any],
     library: Path,
     command: list[str],
-    expectations: list[Path],
+    expectations: list[tuple[str, Path]],
     created: datetime.datetime,
     verdict: str,
     extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The manifest of a bundle made from ``summary`` (the run's summary.json)."""
+    """The manifest of a bundle made from ``summary`` (the run's summary.json).
+
+    ``expectations`` are (path inside the bundle, original file) pairs. The caller adds
+    ``files`` (the SHA-256 of every evidence file) once the certificates are written.
+    """
     env = dict(summary.get("environment") or {})
     env.setdefault("os_kernel", platform.release())
     env.setdefault("host", platform.node())
@@ -54,7 +58,8 @@ def build_manifest(
         "packages": package_versions(),
         "command": list(command),
         "run_command": list(summary.get("command") or []),
-        "expectations": [{"path": str(p), "sha256": sha256_file(p)} for p in expectations],
+        "expectations": [{"path": rel, "source": str(source), "sha256": sha256_file(source)}
+                         for rel, source in expectations],
     }
     manifest.update(extra or {})
     return manifest

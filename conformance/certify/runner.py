@@ -5,8 +5,10 @@ runs ``python -m conformance run`` in a subprocess with its own report directory
 writes ``reports/certification/<family>-<cann version>-<YYYYmmddTHHMMSSZ>/``:
 
 - ``allure-results/``, ``allure-report/index.html``, ``junit.xml``, ``summary.json`` (the run),
-- ``run.log`` (the run's output), ``manifest.json`` (what, with what, how),
+- ``run.log`` (the run's output), ``expectations/`` (copies of the expectations files used),
+- ``manifest.json`` (what, with what, how, and the SHA-256 of every evidence file),
 - ``certificate.md`` / ``certificate.html`` (verdict CERTIFIED or NOT CERTIFIED),
+- ``manifest.sig`` with ``--sign KEY`` (Ed25519 over manifest.json),
 - ``SHA256SUMS`` over every other file.
 
 Exit status: 0 CERTIFIED, 1 NOT CERTIFIED, 2 when no verdict could be reached.
@@ -28,16 +30,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from ..harness import resources
+from ..results.expectations import ExpectationError, load_expectations
 from ..results.history import carry_history
 from ..results.summary import env_family, load_json
 from ..results.terminal import format_duration
-from ..session.command import option_arguments
+from ..session.command import expectation_paths, option_arguments
 from ..session.reporter import RUN_COMMAND_ENV
-from .bundle import verify, write_sums
+from .bundle import file_digests, write_sums
 from .certificate import render_html, render_markdown
 from .manifest import build_manifest
+from .signing import SIGNATURE, sign_manifest
 from .verdict import CERTIFIED, NOT_CERTIFIED, Assessment, assess
+from .verify import verify
 
 DEFAULT_OUT = Path("reports") / "certification"
 PROGRESS_STEP = 10  # percent of the cases between two progress lines
@@ -119,15 +126,21 @@ def certify(
     out_root: Path = DEFAULT_OUT,
     catalog_path: Path | None = None,
     command: Sequence[str] = (),
+    signing_key: Ed25519PrivateKey | None = None,
 ) -> Certification:
     """Run the suite as ``args`` say and write a certification bundle under ``out_root``.
 
     ``extra`` (pytest arguments) restrict the run (the bundle is then incomplete and NOT
     CERTIFIED); ``args.baseline`` is a previous bundle whose report history continues in this
-    report. The bundle is verified before it is announced. Raises :class:`CertifyError` when
-    the run leaves no summary.json.
+    report. The bundle is verified before it is announced, and signed with ``signing_key``.
+    Raises :class:`CertifyError` when the run leaves no summary.json, or an expectations file
+    is malformed or over-broad (checked before the run).
     """
     catalog_path = catalog_path or resources.catalog_path()
+    try:
+        load_expectations([p.resolve() for p in expectation_paths(args)])
+    except ExpectationError as exc:
+        raise CertifyError(str(exc)) from None
     created = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
     out_root = Path(out_root).resolve()
     staging = out_root / f".staging-{created.strftime('%Y%m%dT%H%M%SZ')}-{os.getpid()}"
@@ -140,7 +153,7 @@ def certify(
         if not (staging / "summary.json").is_file():
             raise CertifyError(f"the run exited {returncode} without a summary.json; see {staging / 'run.log'}")
         bundle = package_bundle(staging, out_root, args, list(command) or run, created, catalog_path, copied,
-                                list(extra))
+                                list(extra), signing_key)
     except BaseException:
         if staging.exists() and not (staging / "summary.json").is_file():
             shutil.rmtree(staging, ignore_errors=True)
@@ -149,11 +162,12 @@ def certify(
     html = (bundle / "allure-report" / "index.html").is_file()
     problems = verify(bundle, catalog_path) if assessment.verdict == CERTIFIED else []
     if problems:
-        assessment = withdraw(bundle, assessment, problems)
+        assessment = withdraw(bundle, assessment, problems, signing_key)
     return Certification(bundle, assessment, returncode, html, problems)
 
 
-def withdraw(bundle: Path, assessment: Assessment, problems: list[str]) -> Assessment:
+def withdraw(bundle: Path, assessment: Assessment, problems: list[str],
+             signing_key: Ed25519PrivateKey | None = None) -> Assessment:
     """A CERTIFIED bundle that fails ``verify`` is rewritten to say NOT CERTIFIED, naming the problems.
 
     The outcomes would certify, but a bundle that does not verify proves nothing; it must never say
@@ -163,11 +177,31 @@ def withdraw(bundle: Path, assessment: Assessment, problems: list[str]) -> Asses
     summary = load_json(bundle / "summary.json")
     manifest = load_json(bundle / "manifest.json")
     manifest.update(verdict=NOT_CERTIFIED, verify_problems=problems)
-    (bundle / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     (bundle / "certificate.md").write_text(render_markdown(withdrawn, summary, manifest), encoding="utf-8")
     (bundle / "certificate.html").write_text(render_html(withdrawn, summary, manifest), encoding="utf-8")
-    write_sums(bundle)
+    seal(bundle, manifest, signing_key)
     return withdrawn
+
+
+def seal(bundle: Path, manifest: dict[str, object], signing_key: Ed25519PrivateKey | None) -> None:
+    """Write manifest.json with the SHA-256 of every other file, sign it when a key is given, then SHA256SUMS."""
+    manifest["files"] = file_digests(bundle, frozenset({"manifest.json", SIGNATURE}))
+    (bundle / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    (bundle / SIGNATURE).unlink(missing_ok=True)
+    if signing_key is not None:
+        sign_manifest(bundle, signing_key)
+    write_sums(bundle)
+
+
+def _bundle_expectations(paths: list[Path], staging: Path) -> list[tuple[str, Path]]:
+    """Copy each expectations file into ``staging/expectations/``; returns (bundle path, source) pairs."""
+    copied = []
+    for number, source in enumerate(paths, 1):
+        rel = f"expectations/{number}-{_safe(source.name)}"
+        (staging / "expectations").mkdir(exist_ok=True)
+        shutil.copyfile(source, staging / rel)
+        copied.append((rel, source))
+    return copied
 
 
 def package_bundle(
@@ -179,12 +213,15 @@ def package_bundle(
     catalog_path: Path,
     history: list[str],
     pytest_args: list[str],
+    signing_key: Ed25519PrivateKey | None = None,
 ) -> Path:
     """Turn a run's report directory ``staging`` into a bundle under ``out_root``; returns its path.
 
-    Writes manifest.json, certificate.md/.html and SHA256SUMS into ``staging``, then renames
-    it to ``<family>-<cann version>-<timestamp>`` (suffixed -2, -3, ... if taken). Nothing in
-    the bundle names the staging folder: the run's own paths are rewritten to the bundle's.
+    Copies the expectations files the run used into ``expectations/``, writes
+    certificate.md/.html, manifest.json (with the SHA-256 of every other file), manifest.sig
+    when ``signing_key`` is given, and SHA256SUMS into ``staging``, then renames it to
+    ``<family>-<cann version>-<timestamp>`` (suffixed -2, -3, ... if taken). Nothing in the
+    bundle names the staging folder: the run's own paths are rewritten to the bundle's.
     """
     summary = load_json(staging / "summary.json")
     assessment = assess(summary, load_json(catalog_path))
@@ -198,7 +235,7 @@ def package_bundle(
         summary=summary,
         library=library,
         command=[part.replace(str(staging), str(final)) for part in command],
-        expectations=[p.resolve() for p in used],
+        expectations=_bundle_expectations([p.resolve() for p in used], staging),
         created=created,
         verdict=assessment.verdict,
         extra={
@@ -214,9 +251,8 @@ def package_bundle(
     if log.is_file():
         log.write_text(log.read_text(encoding="utf-8", errors="replace").replace(str(staging), str(final)),
                        encoding="utf-8")
-    (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     (staging / "certificate.md").write_text(render_markdown(assessment, summary, manifest), encoding="utf-8")
     (staging / "certificate.html").write_text(render_html(assessment, summary, manifest), encoding="utf-8")
-    write_sums(staging)
+    seal(staging, manifest, signing_key)
     staging.rename(final)
     return final

@@ -3,11 +3,14 @@
 Rules of certification:
 
 - a **mandatory** rule must be PASS or NOT_APPLICABLE: any FAIL or ERROR case blocks;
-- a WAIVED case blocks unless its waiver was accepted for certification (``accepted``);
+- a WAIVED case blocks unless its waiver was accepted for certification (``accepted``) and may
+  be: it names one rule or case, no wildcard, and its product families;
 - an XPASS case is a stale waiver: reported, never a failure;
 - **recommended** and **informational** rules are reported but do not decide the verdict;
 - a run that lacks an outcome for a rule of the catalog (an incomplete run) is not certified.
 
+Severities, families and titles come from the spec's catalog when one is given (``verify``
+always gives the catalog of the bundle's spec hash), never from the summary being judged.
 The same functions serve ``certify`` (which writes the verdict) and ``verify`` (which
 recomputes it and compares).
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..results.expectations import certification_problem
 from ..results.outcomes import SEVERITY_ORDER
 
 CERTIFIED = "CERTIFIED"
@@ -36,9 +40,8 @@ def aggregate(outcomes: list[str]) -> str | None:
 
 
 def waiver_accepted(case: dict[str, Any]) -> bool:
-    """Whether a WAIVED case's waiver is accepted for certification."""
-    waiver = case.get("waiver")
-    return isinstance(waiver, dict) and waiver.get("accepted") is True
+    """Whether a WAIVED case's waiver counts as accepted for certification (recomputed, not trusted)."""
+    return certification_problem(case.get("waiver")) is None
 
 
 @dataclass
@@ -143,20 +146,26 @@ def _plain_column(outcome: str | None) -> str:
     return "not_applicable" if outcome == "NOT_APPLICABLE" else ("stale" if outcome == "XPASS" else "passed")
 
 
-def assess_rule(rule_id: str, rule: dict[str, Any]) -> RuleAssessment:
-    """Recompute one rule's certification status from its case outcomes."""
+def assess_rule(rule_id: str, rule: dict[str, Any], spec_rule: dict[str, Any] | None = None) -> RuleAssessment:
+    """Recompute one rule's certification status from its case outcomes.
+
+    ``spec_rule`` is the catalog's entry for the rule: its severity, family, title and doc
+    link win over what the summary says. Without it a rule is taken as mandatory unless
+    the summary says otherwise.
+    """
     cases = rule.get("cases") or {}
+    facts = spec_rule or rule
     result = RuleAssessment(
         rule_id=rule_id,
-        title=str(rule.get("title", "")),
-        family=str(rule.get("family", "unknown")),
-        severity=str(rule.get("severity", "mandatory")),
-        doc_url=str(rule.get("doc_url") or ""),
-        doc_ref=str(rule.get("doc_ref") or ""),
-        outcome=aggregate([str(c.get("outcome")) for c in cases.values()]),
+        title=str(facts.get("title", "")),
+        family=str(facts.get("family", "unknown")),
+        severity=str(facts.get("severity", "mandatory")),
+        doc_url=str(facts.get("doc_url") or ""),
+        doc_ref=str(facts.get("doc_ref") or ""),
+        outcome=aggregate([str(c.get("outcome")) for c in cases.values() if isinstance(c, dict)]),
     )
     for case_id, case in sorted(cases.items()):
-        outcome = case.get("outcome")
+        outcome = case.get("outcome") if isinstance(case, dict) else None
         if outcome in FAILING or outcome not in OUTCOMES:
             result.failing_cases.append(case_id)
         elif outcome == "WAIVED":
@@ -175,9 +184,11 @@ def catalog_rule_ids(catalog: dict[str, Any]) -> list[str]:
 
 def assess(summary: dict[str, Any], catalog: dict[str, Any] | None = None) -> Assessment:
     """The certification verdict of a run; with ``catalog`` (same spec hash) also its completeness."""
-    rules = [assess_rule(rid, rule) for rid, rule in sorted((summary.get("rules") or {}).items())]
-    missing: list[str] = []
     checked = catalog is not None and catalog.get("spec_hash") == summary.get("spec_hash")
+    spec_rules = {str(r["id"]): r for r in (catalog or {}).get("rules", [])} if checked else {}
+    rules = [assess_rule(rid, rule, spec_rules.get(rid)) for rid, rule in sorted((summary.get("rules") or {}).items())
+             if isinstance(rule, dict)]
+    missing: list[str] = []
     if checked and catalog is not None:
         present = {r.rule_id for r in rules if r.outcome is not None}
         missing = [rid for rid in catalog_rule_ids(catalog) if rid not in present]

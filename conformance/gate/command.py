@@ -1,10 +1,13 @@
 """``compare`` / ``gate`` on the command line: gate a driver release on the differences of two runs.
 
-``python -m conformance compare BASELINE CANDIDATE [--fail-on CLASSES] [--expectations F]... [--markdown F] [--json F]``
+``python -m conformance compare BASELINE CANDIDATE [--fail-on CLASSES] [--allow-different-product]
+[--expectations F]... [--markdown F] [--json F]``
 
-The exit status is 1 when a class named in ``--fail-on`` (default ``regression``) is not
-empty (for ``drift`` classes: holds drift no expectation accepts), 0 otherwise, 2 when a run
-or an expectations file cannot be read.
+The exit status is 1 when a class named in ``--fail-on`` (default ``regression,coverage-loss``)
+is not empty (for ``drift`` classes: holds drift no expectation accepts), 0 otherwise, and 2
+when the runs cannot be compared: a run or an expectations file that cannot be read, a run
+that is not a summary, runs of different product families, SoCs or specs (unless
+``--allow-different-product``), or an empty or unknown ``--fail-on``.
 """
 
 from __future__ import annotations
@@ -23,13 +26,18 @@ from .report import default_outputs, render_markdown
 
 
 def parse_fail_on(text: str) -> list[str]:
-    """Parse the ``--fail-on`` comma list; raises ValueError naming an unknown class."""
-    names = [part.strip() for part in text.split(",") if part.strip()]
-    for name in names:
+    """Parse the ``--fail-on`` comma list; raises ValueError for an unknown class or an empty list.
+
+    An empty list would gate on nothing, so that every candidate passes: it is refused.
+    """
+    parts = [part.strip() for part in text.split(",")]
+    choices = ", ".join((*GATE_CLASSES, *DRIFT_CLASSES))
+    if not any(parts):
+        raise ValueError(f"--fail-on {text!r} names no class (choose from {choices})")
+    for name in parts:
         if name not in GATE_CLASSES and not is_drift_class(name):
-            choices = ", ".join((*GATE_CLASSES, *DRIFT_CLASSES))
             raise ValueError(f"unknown --fail-on class {name!r} (choose from {choices})")
-    return names
+    return list(dict.fromkeys(parts))
 
 
 def accept_drift(comparison: Comparison, paths: Sequence[Path], today: datetime.date) -> None:
@@ -59,7 +67,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--fail-on",
         default=",".join(DEFAULT_FAIL_ON),
         help=f"comma list of classes that fail the gate: {', '.join(GATE_CLASSES)}; drift (any behaviour drift "
-        "not accepted by an expectation) or drift:documented|runtime-source|unspecified (default: regression)",
+        "not accepted by an expectation) or drift:documented|runtime-source|unspecified "
+        f"(default: {','.join(DEFAULT_FAIL_ON)})",
+    )
+    parser.add_argument(
+        "--allow-different-product",
+        action="store_true",
+        help="compare runs of different product families, SoCs or specs (refused by default); the report says so",
     )
     parser.add_argument("--expectations", type=Path, action="append", default=[],
                         help="expectations file whose 'observation:' entries accept known drift; may repeat")
@@ -73,24 +87,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         fail_on = parse_fail_on(args.fail_on)
-        comparison = compare(args.baseline, args.candidate)
+        comparison = compare(args.baseline, args.candidate, allow_different_product=args.allow_different_product)
         accept_drift(comparison, args.expectations, datetime.date.today())
     except ValueError as exc:
         print(f"gate: {exc}", file=sys.stderr)
         return 2
     md_path, json_path = default_outputs(args.candidate)
     md_path, json_path = args.markdown or md_path, args.json or json_path
-    for path, text in (
-        (md_path, render_markdown(comparison, fail_on)),
-        (json_path, json.dumps(comparison.to_json(fail_on), indent=2, sort_keys=True) + "\n"),
-    ):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    try:
+        for path, text in (
+            (md_path, render_markdown(comparison, fail_on)),
+            (json_path, json.dumps(comparison.to_json(fail_on), indent=2, sort_keys=True) + "\n"),
+        ):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"gate: cannot write the report: {exc}", file=sys.stderr)
+        return 2
     gated = comparison.gating(fail_on)
     counts = ", ".join(f"{n} {name}" for name, n in comparison.to_json(fail_on)["counts"].items() if n)
     print(f"gate: {'FAIL' if gated else 'PASS'} ({counts or 'no changes'}); report: {md_path}, {json_path}")
     for rule_id in comparison.regressed_rules:
         print(f"regressed rule: {rule_id}")
+    for warning in comparison.warnings:
+        print(f"warning: {warning}")
     for name in gated:
         if is_drift_class(name):
             drifts = gating_drift(name, comparison.drift)

@@ -8,11 +8,18 @@ summary.json file. Every case is classified by its outcome in the two runs:
 - ``fix``: FAIL or ERROR in the baseline, PASS now;
 - ``new`` / ``new-failure``: only in the candidate (failing: FAIL or ERROR);
 - ``removed``: only in the baseline;
+- ``coverage-loss``: judged in the baseline (any outcome but NOT_APPLICABLE) and
+  NOT_APPLICABLE or absent now: a check that no longer runs cannot find a failure;
 - ``code-change``: failing (FAIL, ERROR, WAIVED) in both with another observed aclError;
 - ``waiver-change``: WAIVED or XPASS appears or disappears (an expectation changed the outcome);
-- ``other``: any other outcome change (e.g. PASS to NOT_APPLICABLE), reported only.
+- ``other``: any other outcome change (e.g. NOT_APPLICABLE to PASS), reported only.
 
 Beside the classes, :attr:`Comparison.drift` lists behaviour drift (see :mod:`.drift`).
+
+Two runs are compared only when they are of one product and one spec: the same product
+family, SoC and spec hash. Otherwise every difference could come from the product or the
+spec rather than the library, and :func:`compare` refuses unless told to allow it, in
+which case the report says so.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..results.summary import env_family, load_json
+from ..results.summary import env_family, load_json, summary_problem
 from .drift import Drift, gating_drift, observation_drift
 
 SCHEMA = "acl-conformance-gate/1"
@@ -30,8 +37,16 @@ PASSED = frozenset({"PASS", "XPASS"})
 FAILING = frozenset({"FAIL", "ERROR"})
 CODED = frozenset({"FAIL", "ERROR", "WAIVED"})
 EXPECTATION_OUTCOMES = frozenset({"WAIVED", "XPASS"})
-GATE_CLASSES = ("regression", "new-failure", "removed", "code-change", "waiver-change")
-DEFAULT_FAIL_ON = ("regression",)
+GATE_CLASSES = ("regression", "coverage-loss", "new-failure", "removed", "code-change", "waiver-change")
+DEFAULT_FAIL_ON = ("regression", "coverage-loss")
+REPORTED_CLASSES = ("regression", "coverage-loss", "fix", "new", "new-failure", "removed", "code-change",
+                    "waiver-change", "other")
+#: The facts of the identity two runs must share to be compared.
+PRODUCT_FACTS = ("family", "soc", "spec_hash")
+
+
+class CompareError(ValueError):
+    """Two runs that cannot be compared (unreadable, not summaries, or of different products)."""
 
 
 @dataclass(frozen=True)
@@ -128,8 +143,11 @@ def classify(old: CaseResult | None, new: CaseResult | None) -> list[str]:
     if old is None and new is not None:
         return ["new", "new-failure"] if new.outcome in FAILING else ["new"]
     if new is None:
-        return ["removed"]
+        assert old is not None
+        return ["removed", "coverage-loss"] if old.outcome != "NOT_APPLICABLE" else ["removed"]
     assert old is not None
+    if new.outcome == "NOT_APPLICABLE" and old.outcome != "NOT_APPLICABLE":
+        return ["coverage-loss"]
     if old.outcome == new.outcome:
         return ["code-change"] if old.outcome in CODED and old.code != new.code else []
     found = []
@@ -162,8 +180,7 @@ def compare_summaries(
     """Classify every case of two summaries."""
     old_cases, new_cases = flatten(baseline), flatten(candidate)
     result = Comparison(_identity(baseline, base_path), _identity(candidate, cand_path))
-    result.classes = {name: [] for name in ("regression", "fix", "new", "new-failure", "removed")}
-    result.classes.update({name: [] for name in ("code-change", "waiver-change", "other")})
+    result.classes = {name: [] for name in REPORTED_CLASSES}
     for case_id in sorted(set(old_cases) | set(new_cases)):
         old, new = old_cases.get(case_id), new_cases.get(case_id)
         any_side = new or old
@@ -187,15 +204,44 @@ def compare_summaries(
             rules.add(rule_id)
     result.regressed_rules = sorted(rules)
     result.drift = observation_drift(baseline, candidate)
-    if baseline.get("spec_hash") != candidate.get("spec_hash"):
-        result.warnings.append(
-            f"the runs use different specs ({baseline.get('spec_hash')} vs {candidate.get('spec_hash')}): "
-            "new and removed cases may come from the spec, not the library"
-        )
     return result
 
 
-def compare(baseline: Path, candidate: Path) -> Comparison:
-    """Compare two runs given as bundles, report directories or summary.json files."""
-    base_path, cand_path = summary_path(baseline), summary_path(candidate)
-    return compare_summaries(load_json(base_path), load_json(cand_path), base_path, cand_path)
+def product_differences(baseline: dict[str, Any], candidate: dict[str, Any]) -> list[str]:
+    """How the two runs' products differ: family, SoC, spec hash (empty when comparable)."""
+    old, new = _identity(baseline, Path()), _identity(candidate, Path())
+    return [f"{key} {old.get(key)} vs {new.get(key)}" for key in PRODUCT_FACTS if old.get(key) != new.get(key)]
+
+
+def _load(path: Path, role: str) -> dict[str, Any]:
+    try:
+        summary = load_json(path)
+    except ValueError as exc:
+        raise CompareError(f"{role}: {exc}") from None
+    problem = summary_problem(summary)
+    if problem:
+        raise CompareError(f"{role} {path}: {problem}")
+    return summary
+
+
+def compare(baseline: Path, candidate: Path, *, allow_different_product: bool = False) -> Comparison:
+    """Compare two runs given as bundles, report directories or summary.json files.
+
+    Raises :class:`CompareError` (one line) for a run that cannot be read or is not a
+    summary, and for runs of different products or specs unless ``allow_different_product``,
+    with which the differences head the report's warnings.
+    """
+    try:
+        base_path, cand_path = summary_path(baseline), summary_path(candidate)
+    except ValueError as exc:
+        raise CompareError(str(exc)) from None
+    old, new = _load(base_path, "baseline"), _load(cand_path, "candidate")
+    differences = product_differences(old, new)
+    if differences and not allow_different_product:
+        raise CompareError(f"the runs are of different products or specs ({'; '.join(differences)}); a gate "
+                           "compares one product with itself (pass --allow-different-product to compare anyway)")
+    result = compare_summaries(old, new, base_path, cand_path)
+    if differences:
+        result.warnings.insert(0, f"compared across different products or specs ({'; '.join(differences)}): "
+                                  "differences may come from the product or the spec, not the library")
+    return result

@@ -13,6 +13,7 @@ _TITLES = {
     "fix": "Fixes (FAIL/ERROR before, PASS now)",
     "new-failure": "New failing cases",
     "new": "New cases",
+    "coverage-loss": "Coverage lost (judged before, NOT_APPLICABLE or absent now)",
     "removed": "Removed cases",
     "code-change": "Error-code changes on failing cases",
     "waiver-change": "Outcome changes caused by expectations (WAIVED/XPASS)",

@@ -1,7 +1,8 @@
 """The backend of a process: open one ACL library, initialise it, learn what product it is.
 
-Each process that runs cases opens the library once (aclInit, aclrtSetDevice, family
-detection from aclrtGetSocName) and finalizes it once, with a bound, at the end.
+Each process that runs cases opens the library once (the functions it does not export,
+aclInit, aclrtSetDevice, family detection from aclrtGetSocName) and finalizes it once,
+with a bound, at the end.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import Any
 from .context import Product
 from .options import SIM_HOST_MEM_LIMIT, Settings
 from .product import family_by_id, family_for_soc
+from .simstats import SimCounters, open_counters
+from .symbols import missing_functions, stand_in_for_missing
 from .violations import HarnessError
 
 FINALIZE_LIMIT_S = 10.0
@@ -29,6 +32,8 @@ class Backend:
     family: dict[str, Any]
     device: int
     facts: dict[str, Any]
+    missing: tuple[str, ...] = ()  # functions of the spec the library does not export
+    counters: SimCounters | None = None  # the simulator's live counters, when the backend is the simulator
 
 
 def open_backend(settings: Settings, catalog: dict[str, Any], worker_index: int) -> Backend:
@@ -44,6 +49,9 @@ def open_backend(settings: Settings, catalog: dict[str, Any], worker_index: int)
         if settings.lib is None or not settings.lib.is_file():
             raise HarnessError(f"the ACL library {settings.lib} does not exist (pass --acl-lib)")
         lib = acl.load(settings.lib)
+        missing = missing_functions(lib.lib, catalog["interfaces"])
+        if "aclInit" in missing:
+            raise HarnessError(f"{settings.lib} does not export aclInit: not an ACL library")
         code = lib.aclInit(None, raw=True)
         if code not in (acl.ACL_SUCCESS, acl.ACL_ERROR_REPEAT_INITIALIZE):
             raise HarnessError(f"aclInit failed: {code} {acl.error_name(code)}")
@@ -61,13 +69,14 @@ def open_backend(settings: Settings, catalog: dict[str, Any], worker_index: int)
         except Exception:  # noqa: BLE001 - a version string is a nice-to-have
             cann = None
         product = Product(soc, family["id"], settings.kernel, count, bool(family["va_flag"]), bool(family["rc_form"]))
+        stand_in_for_missing(lib, missing, catalog, family)
     except HarnessError:
         raise
     except Exception as exc:  # noqa: BLE001 - every case reports why the backend is unusable
         raise HarnessError(f"could not open {settings.lib}: {type(exc).__name__}: {exc}") from exc
     facts = {"soc": soc, "product_family": family["id"], "product_name": family["name"], "cann_version": cann,
-             "device_count": count}
-    return Backend(lib, product, family, device, facts)
+             "device_count": count, "missing_functions": list(missing)}
+    return Backend(lib, product, family, device, facts, missing, open_counters(settings.lib))
 
 
 def finalize_backend(backend: Backend, timeout: float) -> None:

@@ -8,6 +8,7 @@ default) into one frozen :class:`Settings` that every process reads through ``co
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,9 @@ import pytest
 from .resources import catalog_path, default_sim_lib
 
 SIM_HOST_MEM_LIMIT = 512 * 1024 * 1024
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_DEADLINE = 1800.0
+MAX_SECONDS = 7 * 24 * 3600.0
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
                f"the SoC name; one of: {_product_ids()}", "ID"),
     OptionSpec("--acl-timeout", "ACL_TIMEOUT", "acl_timeout", "seconds to wait for a call that blocks "
                "(default 10); a case is stopped after 3 x this + 5 s", "SECONDS"),
+    OptionSpec("--acl-deadline", "ACL_DEADLINE", "acl_deadline", "seconds the whole run may take, counted from its "
+               f"start (default {DEFAULT_DEADLINE:.0f}); cases still waiting then are ERROR (category deadline)",
+               "SECONDS"),
     OptionSpec("--acl-os-kernel", "ACL_OS_KERNEL", "acl_os_kernel", "OS kernel release the kernel-dependent "
                "rules are judged against (default: this machine's, uname -r)", "RELEASE"),
     OptionSpec("--acl-expectations", "ACL_EXPECTATIONS", "acl_expectations", "expectations (waivers) file; "
@@ -74,6 +81,7 @@ class Settings:
     expectations: tuple[Path, ...]
     report_dir: Path
     rules: tuple[str, ...] = ()
+    deadline: float = DEFAULT_DEADLINE
 
     @property
     def case_timeout(self) -> float:
@@ -135,15 +143,31 @@ class OptionError(ValueError):
     """A malformed option value (not a number, not positive)."""
 
 
+def seconds(flag: str, value: Any, default: float) -> float:
+    """A duration option: a finite, positive number of seconds (at most a week); raises OptionError.
+
+    ``nan`` would make every comparison false and ``inf`` overflows the timers, so both are refused.
+    """
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise OptionError(f"{flag} {value!r}: not a number of seconds") from None
+    if not math.isfinite(number) or not 0 < number <= MAX_SECONDS:
+        raise OptionError(f"{flag} {value!r}: must be a finite number of seconds, above 0 and at most "
+                          f"{MAX_SECONDS:.0f}")
+    return number
+
+
 def settings_from_values(values: dict[str, Any]) -> Settings:
     """Resolve raw option values (by destination) into :class:`Settings`; raises OptionError."""
     try:
         device = int(values["acl_device"]) if values.get("acl_device") is not None else None
-        timeout = float(values["acl_timeout"]) if values.get("acl_timeout") is not None else 10.0
     except ValueError as exc:
-        raise OptionError(f"--acl-device / --acl-timeout: {exc}") from exc
-    if timeout <= 0:
-        raise OptionError("--acl-timeout must be positive")
+        raise OptionError(f"--acl-device: {exc}") from exc
+    timeout = seconds("--acl-timeout", values.get("acl_timeout"), DEFAULT_TIMEOUT)
+    deadline = seconds("--acl-deadline", values.get("acl_deadline"), DEFAULT_DEADLINE)
     report_dir = Path(values.get("acl_report_dir") or "reports")
     return Settings(
         lib=resolve_lib(values.get("acl_lib")),
@@ -154,6 +178,7 @@ def settings_from_values(values: dict[str, Any]) -> Settings:
         expectations=tuple(Path(p) for p in values.get("acl_expectations") or ()),
         report_dir=report_dir.resolve(),
         rules=tuple(values.get("acl_rule") or ()),
+        deadline=deadline,
     )
 
 

@@ -6,6 +6,8 @@ exception it raised, so these names are part of the contract between checks and 
 
 from __future__ import annotations
 
+import pytest
+
 
 class SpecViolation(AssertionError):
     """The backend behaved against a rule of the spec; ``code`` is the aclError it gave, if any."""
@@ -25,3 +27,27 @@ class CallTimeout(SpecViolation):
 
 class HarnessError(RuntimeError):
     """The harness itself could not set a case up (not a verdict on the backend)."""
+
+
+class MissingFunction(SpecViolation):
+    """The library does not export a function of the spec that its product family supports."""
+
+
+class AbsentAsDocumented(pytest.skip.Exception):
+    """The library does not export a function its product family does not support: not applicable.
+
+    A skip whose reason starts with NOT_APPLICABLE, so pytest, Allure and the outcome model
+    all see the case as not applicable.
+    """
+
+
+class BackendLeak(SpecViolation):
+    """After the case released everything it held, the backend still counts some of it as live."""
+
+
+class DeadlineReached(HarnessError):
+    """The run's deadline passed before the case could run (ERROR, category deadline)."""
+
+
+class CallHung(HarnessError):
+    """The call hung in earlier cases of this run; it is not called again (ERROR, category timeout)."""

@@ -22,13 +22,20 @@ compare component by component (numbers numerically, ``RCn`` before any number),
 shorter version being lower than any longer one that extends it, and ``==``/``!=``
 compare by prefix (``==8.0`` holds for 8.0, 8.0.RC1 and 8.0.1).
 
+The scope of an entry must name one rule and at least one product family: the rule part
+(``rule``, or the part of ``case`` before ``[``) is an exact rule ID, and ``families`` is
+required. Wildcards are allowed only in the parameters of a ``case`` pattern, and an
+entry with a wildcard is never accepted for certification (``accepted: true`` is refused).
+
 The plugin applies the entries: a FAIL that matches becomes WAIVED, a PASS that matches
-becomes XPASS (a stale waiver), an ERROR is never waived. An entry whose ``expires`` date
-lies before today never matches and is listed by :meth:`ExpectationSet.expired`.
+becomes XPASS (a stale waiver), an ERROR is never waived, and neither is a FAIL whose
+call timed out or whose teardown could not release what the case held
+(:func:`~conformance.results.outcomes.apply_waiver`). An entry whose ``expires`` date lies
+before today never matches and is listed by :meth:`ExpectationSet.expired`.
 
 An entry with ``observation:`` (a name pattern, e.g. ``grain`` or ``*``) waives no outcome:
 it accepts a known behaviour drift of that observation in the gate, and needs a ``reason``
-and an ``expires`` date.
+and an ``expires`` date; the scope rules above are for waivers of outcomes.
 """
 
 from __future__ import annotations
@@ -48,7 +55,9 @@ SCHEMA = "acl-conformance-expectations/1"
 
 _TOP_KEYS = {"schema", "expectations"}
 _ENTRY_KEYS = {"rule", "case", "families", "soc", "cann", "reason", "tracking", "expires", "accepted", "observation"}
+_RULE_ID = re.compile(r"^[A-Za-z0-9_.-]+$")
 _RULE_PATTERN = re.compile(r"^[A-Za-z0-9_.*?-]+$")
+WILDCARDS = frozenset("*?")
 _FAMILY_ID = re.compile(r"^[a-z0-9_]+$")
 _SOC_PATTERN = re.compile(r"^[A-Za-z0-9_.*?-]+$")
 _OBSERVATION = re.compile(r"^[a-z0-9_*?]+$")
@@ -255,12 +264,18 @@ def _parse_entry(file: str, prefix: str, line: int, data: Any) -> Expectation:
     for key in data:
         if key not in _ENTRY_KEYS:
             raise entry.fail(key, f"unknown key (allowed: {', '.join(sorted(_ENTRY_KEYS))})")
-    rule = entry.text("rule", _RULE_PATTERN, "a rule ID pattern (letters, digits, - _ . * ?)")
+    observation = entry.text("observation", _OBSERVATION, "an observation name pattern (a-z 0-9 _ * ?)")
+    waiver = observation is None  # a waiver of outcomes names its rule exactly; a drift acceptance may use a glob
+    if waiver:
+        rule = entry.text("rule", _RULE_ID, "one rule ID (letters, digits, - _ .; a waiver names its rule, no "
+                                            "wildcards)")
+    else:
+        rule = entry.text("rule", _RULE_PATTERN, "a rule ID pattern (letters, digits, - _ . * ?)")
     case = entry.text("case")
     if (rule is None) == (case is None):
         raise entry.fail(None, "needs exactly one of 'rule' or 'case'")
     if case is not None:
-        _check_case_pattern(entry, case)
+        _check_case_pattern(entry, case, exact_rule=waiver)
     reason = entry.text("reason")
     if reason is None:
         raise entry.fail(None, "needs a 'reason'")
@@ -271,15 +286,21 @@ def _parse_entry(file: str, prefix: str, line: int, data: Any) -> Expectation:
     expires = _parse_date(entry, data.get("expires"))
     if accepted and (tracking is None or expires is None):
         raise entry.fail("accepted", "a waiver accepted for certification needs 'tracking' and 'expires'")
-    observation = entry.text("observation", _OBSERVATION, "an observation name pattern (a-z 0-9 _ * ?)")
     if observation is not None and expires is None:
         raise entry.fail("observation", "accepting a drift needs an 'expires' date")
+    if accepted and WILDCARDS & set(case or rule or ""):
+        raise entry.fail("accepted", "a wildcard waiver is never accepted for certification: name each case")
+    families = _parse_families(entry, data.get("families"))
+    soc = entry.text("soc", _SOC_PATTERN, "a SoC name pattern (letters, digits, - _ . * ?)")
+    cann = _parse_cann(entry, data.get("cann"))
+    if not families and observation is None:
+        raise entry.fail(None, "needs 'families': a waiver names the product families it covers")
     return Expectation(
         rule=rule,
         case=case,
-        families=_parse_families(entry, data.get("families")),
-        soc=entry.text("soc", _SOC_PATTERN, "a SoC name pattern (letters, digits, - _ . * ?)"),
-        cann=_parse_cann(entry, data.get("cann")),
+        families=families,
+        soc=soc,
+        cann=cann,
         reason=reason,
         tracking=tracking,
         expires=expires,
@@ -290,12 +311,14 @@ def _parse_entry(file: str, prefix: str, line: int, data: Any) -> Expectation:
     )
 
 
-def _check_case_pattern(entry: _Entry, case: str) -> None:
+def _check_case_pattern(entry: _Entry, case: str, *, exact_rule: bool) -> None:
     if any(char.isspace() for char in case):
         raise entry.fail("case", f"{case!r} contains white space")
     if case.count("[") != case.count("]") or case.count("[") > 1:
         raise entry.fail("case", f"{case!r} is not RULE-ID[params] (brackets are literal, not a character class)")
     head = case.split("[", 1)[0]
+    if exact_rule and not _RULE_ID.match(head):
+        raise entry.fail("case", f"{case!r} does not start with one rule ID (wildcards only inside [...])")
     if not _RULE_PATTERN.match(head):
         raise entry.fail("case", f"{case!r} does not start with a rule ID pattern")
 
@@ -335,3 +358,22 @@ def _parse_date(entry: _Entry, value: Any) -> datetime.date | None:
         except ValueError:
             pass
     raise entry.fail("expires", f"{value!r} is not a date in the form YYYY-MM-DD")
+
+
+# --------------------------------------------------------------------------- rules of certification
+
+
+def certification_problem(waiver: Any) -> str | None:
+    """Why a recorded waiver (``Expectation.to_json()``) cannot count as accepted for certification, or None.
+
+    Certification recomputes this instead of trusting ``accepted``: the waiver must say
+    ``accepted: true``, name exactly one rule or case (no wildcard) and name its families.
+    """
+    if not isinstance(waiver, dict) or waiver.get("accepted") is not True:
+        return "the waiver is not accepted for certification"
+    pattern = waiver.get("case") or waiver.get("rule")
+    if not isinstance(pattern, str) or not pattern or WILDCARDS & set(pattern):
+        return "a wildcard waiver is never accepted for certification"
+    if not waiver.get("families"):
+        return "the waiver names no product family"
+    return None

@@ -37,6 +37,9 @@ class Category(str, enum.Enum):
     NOT_APPLICABLE = "not_applicable"
     HARNESS_ERROR = "harness_error"
     WAIVED = "waived"
+    MISSING_SYMBOL = "missing_symbol"
+    LEAK = "leak"
+    DEADLINE = "deadline"
 
 
 # Worst first: a rule's outcome is the first of these that any of its cases has.
@@ -52,7 +55,12 @@ CATEGORY_TITLES: dict[Category, str] = {
     Category.NOT_APPLICABLE: "Not applicable",
     Category.HARNESS_ERROR: "Harness error",
     Category.WAIVED: "Waived",
+    Category.MISSING_SYMBOL: "Missing function",
+    Category.LEAK: "Backend leak",
+    Category.DEADLINE: "Run deadline reached",
 }
+#: Categories a waiver never turns into WAIVED: a call that must return and did not.
+UNWAIVABLE = frozenset({Category.TIMEOUT})
 
 
 @dataclass(frozen=True)
@@ -80,6 +88,8 @@ class CaseResult:
     duration_s: float
     waiver: dict[str, Any] | None = None
     observations: dict[str, Any] = field(default_factory=dict)
+    teardown_problem: str = ""
+    stderr: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict (enum members become their values)."""
@@ -97,19 +107,31 @@ class CaseResult:
             message=data.get("message", ""), observed_code=data.get("observed_code"),
             duration_s=float(data.get("duration_s", 0.0)), waiver=data.get("waiver"),
             observations=dict(data.get("observations") or {}),
+            teardown_problem=data.get("teardown_problem", ""), stderr=data.get("stderr", ""),
         )
 
 
 def exception_kind(exc: BaseException) -> str:
     """The name the classifier keys on: the harness's violation types by name, else the type name."""
     names = [cls.__name__ for cls in type(exc).__mro__]
-    for known in ("CallTimeout", "WrongErrorCode", "SpecViolation", "HarnessError"):
+    for known in ("MissingFunction", "BackendLeak", "DeadlineReached", "CallHung",
+                  "CallTimeout", "WrongErrorCode", "SpecViolation", "HarnessError"):
         if known in names:
             return known
     return type(exc).__name__
 
 
+_FAILURES: dict[str, tuple[Outcome, Category]] = {
+    "MissingFunction": (Outcome.FAIL, Category.MISSING_SYMBOL),
+    "BackendLeak": (Outcome.FAIL, Category.LEAK),
+    "DeadlineReached": (Outcome.ERROR, Category.DEADLINE),
+    "CallHung": (Outcome.ERROR, Category.TIMEOUT),
+}
+
+
 def _failure(phase: PhaseResult) -> tuple[Outcome, Category]:
+    if phase.exception in _FAILURES:
+        return _FAILURES[phase.exception]
     if phase.exception == "CallTimeout":
         return Outcome.FAIL, Category.TIMEOUT
     if phase.exception == "WrongErrorCode":
@@ -147,13 +169,20 @@ def classify(phases: Iterable[PhaseResult], case_id: str, rule_id: str, code_nam
             primary = (outcome, category, phase.message, phase.code)
             break
     outcome, category, message, code = primary
+    teardown = next((p for p in phases if p.when == "teardown" and p.outcome == "failed"), None)
+    if teardown is not None and teardown.exception in _FAILURES and outcome in (Outcome.PASS, Outcome.NOT_APPLICABLE):
+        # A verdict reached at teardown (a backend leak): the case's outcome, not a harness error.
+        outcome, category = _FAILURES[teardown.exception]
+        return CaseResult(case_id, rule_id, outcome, category, teardown.message, None, round(duration, 4))
     if teardown_note:
         if outcome in (Outcome.PASS, Outcome.NOT_APPLICABLE):
             outcome, category, message = Outcome.ERROR, Category.HARNESS_ERROR, teardown_note
         else:
             message = f"{message}\n{teardown_note}" if message else teardown_note
     observed = namer(code) if code is not None else None
-    return CaseResult(case_id, rule_id, outcome, category, message, observed, round(duration, 4))
+    unreleased = teardown_note if teardown is not None and teardown.exception not in _FAILURES else ""
+    return CaseResult(case_id, rule_id, outcome, category, message, observed, round(duration, 4),
+                      teardown_problem=unreleased)
 
 
 def crash_result(case_id: str, rule_id: str, elapsed_s: float | None, hard_timeout_s: float | None,
@@ -171,15 +200,37 @@ def crash_result(case_id: str, rule_id: str, elapsed_s: float | None, hard_timeo
     return CaseResult(case_id, rule_id, Outcome.ERROR, category, message, None, round(elapsed_s or 0.0, 4))
 
 
+def unwaivable_reason(result: CaseResult) -> str | None:
+    """Why no waiver may turn this FAIL into WAIVED, or None.
+
+    A call that must return and did not (a timeout) leaves the backend wedged, and a case
+    whose teardown could not release what it held leaves it dirty for every later case:
+    neither is a known deviation that can be accepted.
+    """
+    if result.category in UNWAIVABLE:
+        return "a call that must return timed out"
+    if result.teardown_problem:
+        return "its teardown could not release the case's resources"
+    return None
+
+
 def apply_waiver(result: CaseResult, waiver: Any) -> CaseResult:
-    """FAIL + matching waiver -> WAIVED; PASS + waiver -> XPASS (stale); others unchanged."""
+    """FAIL + matching waiver -> WAIVED; PASS + waiver -> XPASS (stale); others unchanged.
+
+    A FAIL with an :func:`unwaivable_reason` stays FAIL, its message saying which waiver was refused.
+    """
     if waiver is None:
         return result
     data = waiver.to_json() if hasattr(waiver, "to_json") else dict(waiver)
+    refused = unwaivable_reason(result) if result.outcome is Outcome.FAIL else None
+    if refused:
+        return replace(result, message=f"not waivable ({refused}); waiver {data.get('where', '')} ignored\n"
+                                       f"{result.message}")
     if result.outcome is Outcome.FAIL:
         reason = data.get("reason", "")
         original = result.category.value if result.category else "failure"
         message = f"waived ({original}): {reason} [{data.get('where', '')}]\n{result.message}"
+        data["waived_category"] = original
         return replace(result, outcome=Outcome.WAIVED, category=Category.WAIVED, message=message, waiver=data)
     if result.outcome is Outcome.PASS:
         message = f"passed, but waived by {data.get('where', '')}: the waiver is stale and can be dropped"

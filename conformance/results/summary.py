@@ -17,6 +17,7 @@ from .outcomes import CaseResult, Category, Outcome, count, worst
 from .terminal import Style
 
 SCHEMA = "acl-conformance-summary/2"  # /2: cases carry their observations
+READABLE_SCHEMAS = frozenset({"acl-conformance-summary/1", SCHEMA})  # what readers (gate, verify) accept
 PARTIAL = "PARTIAL"
 NOTHING_SELECTED = 5  # pytest's own status when no test ran
 FAILING = (Outcome.FAIL, Outcome.ERROR)
@@ -71,6 +72,9 @@ def build_summary(catalog: Mapping[str, Any], results: Mapping[str, CaseResult],
                 "waiver": result.waiver,
                 "observations": case_observations(rule, catalog_cases.get(cid), result.observations),
             }
+            for evidence in ("teardown_problem", "stderr"):  # present only when there is something to keep
+                if getattr(result, evidence):
+                    cases[cid][evidence] = getattr(result, evidence)
         rule_outcome = worst(outcomes)
         message = ""
         if rule_outcome is None:
@@ -131,6 +135,30 @@ def run_verdict(rules: Mapping[str, Mapping[str, Any]]) -> str:
         if outcome is None or outcome in FAILING:
             return "FAIL"
     return "PASS"
+
+
+def summary_problem(summary: Any) -> str | None:
+    """Why ``summary`` is not structurally a summary.json (one line), or None.
+
+    Checks the shape that every reader relies on: the schema name, a ``rules`` object of
+    rule objects, each with a ``cases`` object of case objects carrying a known outcome.
+    """
+    if not isinstance(summary, Mapping):
+        return "not a JSON object"
+    if summary.get("schema") not in READABLE_SCHEMAS:
+        return f"not a conformance summary (schema is {str(summary.get('schema'))[:60]!r}, not {SCHEMA!r})"
+    rules = summary.get("rules")
+    if not isinstance(rules, Mapping):
+        return "'rules' is not an object"
+    if not isinstance(summary.get("environment"), Mapping):
+        return "'environment' is not an object"
+    for rule_id, rule in rules.items():
+        if not isinstance(rule, Mapping) or not isinstance(rule.get("cases"), Mapping):
+            return f"rule {str(rule_id)[:80]!r} is not an object with a 'cases' object"
+        for case_id, case in rule["cases"].items():
+            if not isinstance(case, Mapping) or case.get("outcome") not in OUTCOME_VALUES:
+                return f"case {str(case_id)[:120]!r} is not an object with a known outcome"
+    return None
 
 
 def load_json(path: Path) -> dict[str, Any]:

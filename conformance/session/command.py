@@ -13,17 +13,20 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..harness.options import OPTIONS, env_value
+from ..harness.options import DEFAULT_DEADLINE, OPTIONS, OptionError, env_value, seconds
 from ..harness.resources import generated_dir, suite_dir
 from ..results.terminal import Style
+from .deadline import ENV_AT as DEADLINE_AT
 from .preflight import SETUP_EXIT_CODES, STALE_REPORTS, Problem
 from .reporter import RUN_COMMAND_ENV
 
 PLUGIN = "conformance.session.plugin"
 EXIT_BAD_EXPECTATIONS = 2
+EXIT_BAD_OPTION = 2
 EXIT_NO_SUMMARY = 3
 DEFAULT_HISTORY_LIMIT = 20
 
@@ -186,12 +189,18 @@ def run_suite(args: argparse.Namespace, extra: list[str]) -> int:
     bad = check_expectations(args)
     if bad is not None:
         return bad
+    try:
+        deadline = seconds("--acl-deadline", args.acl_deadline or os.environ.get("ACL_DEADLINE"), DEFAULT_DEADLINE)
+    except OptionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_OPTION
     report_dir = report_dir_of(args)
     clear_previous(report_dir)
     command = pytest_command(args, extra, report_dir)
     style = Style.for_stream(sys.stdout)
     print(style.dim("+ " + " ".join(command)), flush=True)
-    env = {**os.environ, RUN_COMMAND_ENV: os.environ.get(RUN_COMMAND_ENV) or json.dumps(invoked_command())}
+    env = {**os.environ, RUN_COMMAND_ENV: os.environ.get(RUN_COMMAND_ENV) or json.dumps(invoked_command()),
+           DEADLINE_AT: str(time.time() + deadline)}  # the run's deadline counts from here
     status = subprocess.run(command, env=env, check=False).returncode
     summary_path = report_dir / "summary.json"
     if status in SETUP_EXIT_CODES:

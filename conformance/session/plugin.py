@@ -28,16 +28,24 @@ from ..harness.context import AclContext
 from ..harness.options import add_options, raw_values, settings_from_config
 from ..harness.product import applicability, not_supported_reason
 from ..harness.resources import catalog_path
+from ..harness.sanitizer import asan_runtime_missing
+from ..harness.simstats import leaked
 from ..harness.support import fails_cleanly
-from ..harness.violations import HarnessError, SpecViolation
+from ..harness.violations import BackendLeak, HarnessError, SpecViolation
 from ..results.allure import TRACE_ATTACHMENT, allure_marks
 from ..results.environment import static_facts
 from ..results.identity import case_id_for_item
 from ..results.outcomes import CaseResult, PhaseResult, classify, exception_kind
+from .crashes import journal_path
+from .deadline import WORKER_KEY as DEADLINE_KEY
+from .deadline import RunDeadline
+from .hangs import CallJournal, HungCalls
 from .preflight import SetupError, preflight, remove_stale_reports
 from .reporter import CASE_PROPERTY, FACTS_PROPERTY, Reporter, write_reports
+from .rundir import RUN_DIR_KEY, WorkerHandoff, remove_run_dir, run_dir_for_process
 from .selection import case_params, keep_rules, label_item, marker_names, selected_case_ids, selection_requested
 from .state import OBSERVED, PHASES, PREFLIGHT, STATE, SUMMARY, TRACE, RunState
+from .workerlog import WorkerLog, log_path
 
 # --------------------------------------------------------------------------- configuration
 
@@ -101,6 +109,7 @@ def pytest_configure(config: pytest.Config) -> None:
     state.expectations = _load_expectations(settings.expectations)
     state.facts = dict(static_facts(settings.lib, settings.kernel, catalog.get("spec_hash", "")),
                        **config.stash.get(PREFLIGHT, {}))
+    _bound_the_run(config, state)
     config.stash[STATE] = state
     if state.reporter:
         config.pluginmanager.register(Reporter(state), "acl-conformance-reporter")
@@ -109,6 +118,31 @@ def pytest_configure(config: pytest.Config) -> None:
     if state.reporter and getattr(config.option, "allure_report_dir", None) is None \
             and config.pluginmanager.hasplugin("allure_pytest"):
         config.option.allure_report_dir = str(settings.report_dir / "allure-results")
+
+
+def _bound_the_run(config: pytest.Config, state: RunState) -> None:
+    """Deadline, scratch directory, hung calls and (in a worker) kept stderr; the ASan hint, once."""
+    state.run_dir, state.owns_run_dir = run_dir_for_process(config)
+    state.deadline = RunDeadline.for_process(config, state.settings.deadline)
+    state.hung = HungCalls(state.run_dir / "hung")
+    if state.role == "worker":
+        config.pluginmanager.register(WorkerLog(log_path(state.run_dir, state.worker_id)), "acl-worker-log")
+    if state.role == "controller":
+        handoff = {RUN_DIR_KEY: str(state.run_dir), DEADLINE_KEY: state.deadline.at}
+        config.pluginmanager.register(WorkerHandoff(handoff), "acl-worker-handoff")
+    if state.reporter:
+        hint = asan_runtime_missing(state.settings.lib)
+        if hint:
+            print(f"acl: {hint}", file=sys.stderr)
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """Cut the case's hard timeout to the time left before the run deadline (pytest-timeout reads it next)."""
+    state = item.config.stash[STATE]
+    if state.deadline is not None and item.get_closest_marker("acl_rule"):
+        state.deadline.cut_timeout(item, state.settings.case_timeout)
+    yield
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -174,6 +208,9 @@ def _backend(state: RunState) -> Backend:
         raise
     state.facts = dict(state.facts, **backend.facts)
     backend.facts = state.facts
+    if state.role == "worker":  # a worker that dies leaves the call it was in behind
+        state.journal = CallJournal(journal_path(state.run_dir, state.worker_id))
+        state.journal.watch(backend.lib, state.catalog["interfaces"])
     state.backend = backend
     return backend
 
@@ -202,7 +239,10 @@ def acl(request: pytest.FixtureRequest) -> Iterator[Any]:
     rule = _rule_of(state, item)
     if rule is None:
         raise HarnessError("the case has no @pytest.mark.acl_rule marker")
+    state.deadline.check()  # before the backend is touched: it may be what hangs
     backend = _backend(state)
+    state.hung.apply(backend.lib)
+    before = backend.counters.read() if backend.counters else None
     ctx = AclContext(backend.lib, backend.product, device=backend.device, timeout=state.settings.timeout,
                      catalog=state.catalog, observations=rule.get("observations", []))
     _allure_parameters(item, rule["id"])
@@ -215,6 +255,11 @@ def acl(request: pytest.FixtureRequest) -> Iterator[Any]:
         item.stash[OBSERVED] = ctx.observed.to_json()
         if problems:
             raise HarnessError("teardown could not release everything (leak?): " + "; ".join(problems))
+        if before is not None:
+            kept = leaked(before, backend.counters.read())
+            if kept:
+                raise BackendLeak("leak: after the case released everything, the backend still holds "
+                                  + ", ".join(kept) + " (aclsimGetStats)")
 
 
 def _allure_parameters(item: pytest.Item, rule_id: str) -> None:
@@ -319,6 +364,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         state.backend = None
     if state.reporter and not session.config.option.collectonly:
         write_reports(state)
+    if state.owns_run_dir:
+        remove_run_dir(state.run_dir)
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

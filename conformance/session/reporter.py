@@ -16,13 +16,15 @@ from typing import Any
 
 import pytest
 
-from ..results.allure import allure_crash_result, categories_json, environment_properties, tidy_results
+from ..results.allure import categories_json, environment_properties, tidy_results
 from ..results.files import write_json, write_text
 from ..results.identity import case_id_from_nodeid
 from ..results.junit import junit_text
-from ..results.outcomes import CaseResult, crash_result
+from ..results.outcomes import CaseResult
 from ..results.summary import build_summary
 from ..results.waiver_use import unused_expectations
+from .crashes import crashed_case, write_crash_allure
+from .deadline import deadline_result
 from .state import SUMMARY, RunState
 
 CASE_PROPERTY = "acl_case"
@@ -37,8 +39,10 @@ class Reporter:
         self.state = state
 
     def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
-        """Remember when each case started (tells a timeout from a crash when its worker dies)."""
+        """Remember when each case started and its hard limit (tell a timeout from a crash when its worker dies)."""
         self.state.started[nodeid] = time.monotonic()
+        if self.state.deadline is not None:
+            self.state.limits[nodeid] = self.state.deadline.case_limit(self.state.settings.case_timeout)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -57,6 +61,36 @@ class Reporter:
                                          if n not in (CASE_PROPERTY, FACTS_PROPERTY)]
         elif report.when == "???":  # xdist: the worker died while running this case
             self._record_crash(report)
+        self._stop_when_time_is_up()
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        """Keep the session: a run whose deadline passed is stopped through it."""
+        self.session = session
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """Serial run: the selected cases (those the deadline may leave unstarted)."""
+        self.state.collected.update(item.nodeid for item in session.items)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        """xdist: the selected cases, as the workers collected them."""
+        self.state.collected.update(ids)
+
+    def _stop_when_time_is_up(self) -> None:
+        """After the deadline, stop dispatching: the cases not started yet are ERROR deadline in the summary."""
+        deadline = self.state.deadline
+        if deadline is None or deadline.left() > 0:
+            return
+        reason = f"the run deadline (--acl-deadline {deadline.seconds:g} s) passed"
+        dsession = self.state.config.pluginmanager.getplugin("dsession")
+        if dsession is not None and not getattr(dsession, "shouldstop", False):
+            dsession.shouldstop = reason
+            if hasattr(dsession, "_max_worker_restart"):
+                # xdist would boot a replacement for a worker killed at the deadline only to stop it again;
+                # it reads no public setting after start, so its own attribute says "no more restarts".
+                dsession._max_worker_restart = 0
+        elif dsession is None and getattr(self, "session", None) is not None:
+            self.session.shouldstop = reason
 
     def _record_crash(self, report: pytest.TestReport) -> None:
         state = self.state
@@ -67,13 +101,12 @@ class Reporter:
         start = state.started.get(report.nodeid)
         elapsed = time.monotonic() - start if start is not None else None
         worker = getattr(getattr(getattr(report, "node", None), "gateway", None), "id", "")
-        result = crash_result(case_id, rule_id, elapsed, state.settings.case_timeout,
-                              f"worker {worker} died" if worker else "")
+        limit = state.limits.get(report.nodeid, state.settings.case_timeout)
+        result = crashed_case(state, case_id, rule_id, elapsed, limit, worker)
         state.results[case_id] = result
         allure_dir = getattr(state.config.option, "allure_report_dir", None)
         if allure_dir:
-            data = allure_crash_result(result, state.rules[rule_id], report.nodeid, state.facts)
-            write_json(Path(allure_dir) / f"{data['uuid']}-result.json", data)
+            write_crash_allure(result, state.rules[rule_id], report.nodeid, state.facts, Path(allure_dir))
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
@@ -89,9 +122,20 @@ def run_command_line() -> list[str]:
     return json.loads(wrapper) if wrapper else [sys.executable, *sys.argv]
 
 
+def _unstarted_after_deadline(state: RunState) -> None:
+    """Selected cases without a result once the deadline passed: ERROR deadline (not "not run")."""
+    if state.deadline is None or state.deadline.left() > 0:
+        return
+    for nodeid in state.collected:
+        ids = case_id_from_nodeid(nodeid, state.rules)
+        if ids is not None and ids[0] not in state.results:
+            state.results[ids[0]] = deadline_result(ids[0], ids[1], state.deadline)
+
+
 def write_reports(state: RunState) -> None:
     """Write summary.json (every rule and case of the catalog) and the Allure run files."""
     settings = state.settings
+    _unstarted_after_deadline(state)
     expired = [e.to_json() for e in state.expectations.expired(state.today())] if state.expectations else []
     summary = build_summary(state.catalog, state.results, environment=state.facts,
                             command=run_command_line(), expired=expired,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +12,8 @@ import pytest
 from ..harness.backend import Backend
 from ..harness.options import Settings
 from ..results.outcomes import CaseResult, PhaseResult, apply_waiver
+from .deadline import RunDeadline
+from .hangs import CallJournal, HungCalls
 
 
 @dataclass
@@ -29,6 +32,13 @@ class RunState:
     facts: dict[str, Any] = field(default_factory=dict)
     facts_sent: bool = False
     selected: set[str] | None = None  # case IDs of a run that selected cases; None: every case
+    run_dir: Path = field(default_factory=Path)  # scratch files shared with the workers (session/rundir.py)
+    owns_run_dir: bool = False
+    deadline: RunDeadline | None = None
+    hung: HungCalls | None = None
+    journal: CallJournal | None = None
+    limits: dict[str, float] = field(default_factory=dict)  # nodeid -> the hard limit the case started with
+    collected: set[str] = field(default_factory=set)  # node IDs of the selected cases (reporting process)
 
     @property
     def rules(self) -> dict[str, dict[str, Any]]:
@@ -39,6 +49,11 @@ class RunState:
     def reporter(self) -> bool:
         """Whether this process gathers results and writes the reports."""
         return self.role in ("serial", "controller")
+
+    @property
+    def worker_id(self) -> str:
+        """xdist worker id (``gw3``); "" outside a worker."""
+        return str(getattr(self.config, "workerinput", {}).get("workerid", ""))
 
     @property
     def worker_index(self) -> int:

@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from conformance.certify import runner as certify_mod
-from conformance.certify.bundle import DEFAULT_CATALOG
+from conformance.certify.bundle import DEFAULT_CATALOG, file_digests, write_sums
+from conformance.certify.signing import SIGNATURE
+from conformance.results.environment import sha256_file
 
 REPO = Path(__file__).resolve().parents[2]
 SIM_LIB = REPO / "build" / "sim" / "libascendcl.so"
@@ -18,6 +20,8 @@ FAULT = "double_unregister_ok"
 SECOND_FAULTED_RULE = "HM-PAIR-DOUBLE-REGISTER"
 SECOND_FAULT = "double_register_ok"
 PASSING_PAIR_RULE = "HM-PAIR-DOUBLE-FREE"
+#: The library synthetic summaries and bundles name (any file will do: its path and sha256 must agree).
+FAKE_LIB = SIM_LIB if SIM_LIB.is_file() else Path(sys.executable)
 #: pytest -k expression selecting the pairing family's generated tests (a subset run).
 PAIRING_ONLY = ["-k", "test_HM_PAIR_"]
 
@@ -60,8 +64,8 @@ def build_summary(catalog: dict[str, Any], outcomes: dict[str, Any] | None = Non
         for c in r["cases"].values()
     )
     environment = {
-        "library": str(SIM_LIB),
-        "library_sha256": "0" * 64,
+        "library": str(FAKE_LIB.resolve()),
+        "library_sha256": sha256_file(FAKE_LIB),
         "soc": "Ascend910B3",
         "family": "atlas_a2",
         "cann_version": "8.0.RC3",
@@ -95,17 +99,49 @@ def first_case(catalog: dict[str, Any], rule_id: str) -> str:
     return next(r for r in catalog["rules"] if r["id"] == rule_id)["cases"][0]["case_id"]
 
 
-def write_fake_bundle(root: Path, summary: dict[str, Any]) -> Path:
+ALLURE_STATUS = {"PASS": "passed", "XPASS": "passed", "FAIL": "failed", "WAIVED": "failed",
+                 "NOT_APPLICABLE": "skipped", "ERROR": "broken"}
+
+
+def allure_result(case_id: str, rule_id: str, outcome: str) -> dict[str, Any]:
+    """An Allure result as allure-pytest writes it for a generated case (the fields verify reads)."""
+    param = case_id[len(rule_id) + 1 : -1] if case_id != rule_id else None
+    name = "test_" + rule_id.replace("-", "_") + (f"[{param}]" if param is not None else "")
+    parameters = [{"name": "case", "value": repr(param), "mode": "hidden"}] if param is not None else []
+    return {"name": name, "status": ALLURE_STATUS[outcome], "parameters": parameters,
+            "labels": [{"name": "rule", "value": rule_id}, {"name": "outcome", "value": outcome}]}
+
+
+def write_allure_results(directory: Path, summary: dict[str, Any]) -> None:
+    """One Allure result per case of ``summary`` that ran, agreeing with its outcome."""
+    directory.mkdir(parents=True, exist_ok=True)
+    number = 0
+    for rule_id, rule in summary["rules"].items():
+        for case_id, case in rule["cases"].items():
+            number += 1
+            data = allure_result(case_id, rule_id, case["outcome"])
+            (directory / f"{number:04d}-result.json").write_text(json.dumps(data), encoding="utf-8")
+
+
+def write_fake_bundle(root: Path, summary: dict[str, Any], *, expectations: list[Path] = (),
+                      catalog: Path = DEFAULT_CATALOG, key: Any = None) -> Path:
     """A bundle packaged from a synthetic run (no suite run): the real packaging code."""
     staging = root / "staging"
-    (staging / "allure-results").mkdir(parents=True)
-    (staging / "allure-results" / "0-result.json").write_text('{"name": "x"}\n', encoding="utf-8")
+    write_allure_results(staging / "allure-results", summary)
+    if expectations:
+        summary = dict(summary, expectations={"files": [str(p) for p in expectations], "expired": []})
     (staging / "allure-report").mkdir()
     (staging / "allure-report" / "index.html").write_text("<html></html>\n", encoding="utf-8")
     (staging / "junit.xml").write_text("<testsuites/>\n", encoding="utf-8")
     (staging / "history.jsonl").write_text('{"uuid": "baseline-run"}\n', encoding="utf-8")
     (staging / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     created = datetime.datetime(2026, 11, 29, 8, 0, 0, tzinfo=datetime.timezone.utc)
-    return certify_mod.package_bundle(
-        staging, root, SIM_LIB if SIM_LIB.is_file() else Path(sys.executable), ["run"], created, DEFAULT_CATALOG, [], []
-    )
+    return certify_mod.package_bundle(staging, root, FAKE_LIB, ["run"], created, catalog, [], [], key)
+
+
+def reseal(bundle: Path) -> None:
+    """What a forger without the signing key can do: recompute manifest.json's file list and SHA256SUMS."""
+    manifest = json.loads((bundle / "manifest.json").read_text(encoding="utf-8"))
+    manifest["files"] = file_digests(bundle, frozenset({"manifest.json", SIGNATURE}))
+    (bundle / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    write_sums(bundle)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import subprocess
 
 import pytest
-from certify_helpers import FAULTED_RULE, PASSING_PAIR_RULE, first_case, write_fake_bundle
+from certify_helpers import FAULTED_RULE, PASSING_PAIR_RULE, REPO, first_case, write_fake_bundle
 
-from conformance.certify.bundle import verify
+from conformance.certify.verify import verify
 from conformance.gate.command import main, parse_fail_on
 from conformance.gate.compare import compare_summaries
 from conformance.results.history import carry_history
@@ -103,3 +104,76 @@ def test_history_is_carried_from_baseline(tmp_path, layout):
     else:
         assert (cand / "allure-results" / "history" / "history-trend.json").read_text() == "[]"
     assert carry_history(tmp_path / "empty", tmp_path / "cand2") == []
+
+
+# ----------------------------------------------------------------------------- gate rules of issue 10
+
+
+def _gate(tmp_path, *args):
+    out = tmp_path / "reports"
+    return main([*map(str, args), "--markdown", str(out / "g.md"), "--json", str(out / "g.json")])
+
+
+def test_pass_to_not_applicable_is_coverage_loss_and_fails_the_default_gate(catalog, make_summary, tmp_path, capsys):
+    case = first_case(catalog, FAULTED_RULE)
+    base = save(tmp_path, "base", make_summary())
+    cand = save(tmp_path, "cand", make_summary({case: "NOT_APPLICABLE"}))
+    assert _gate(tmp_path, base, cand) == 1
+    report = json.loads((tmp_path / "reports" / "g.json").read_text())
+    assert report["gated_by"] == ["coverage-loss"] and report["fail_on"] == ["regression", "coverage-loss"]
+    assert [c["case_id"] for c in report["classes"]["coverage-loss"]] == [case]
+    assert "gating class coverage-loss: 1 case(s)" in capsys.readouterr().out
+    assert _gate(tmp_path, base, cand, "--fail-on", "regression") == 0
+
+
+def test_another_family_is_refused_unless_allowed_and_then_reported(catalog, make_summary, tmp_path, capsys):
+    base = save(tmp_path, "base", make_summary())
+    other = make_summary(family="atlas_inference", soc="Ascend310P3")
+    for rule in other["rules"].values():  # registration is unsupported there: the cases are NOT_APPLICABLE
+        for case in rule["cases"].values():
+            case["outcome"] = "NOT_APPLICABLE"
+    cand = save(tmp_path, "cand", other)
+    assert _gate(tmp_path, base, cand) == 2
+    err = capsys.readouterr().err
+    assert "different products or specs (family atlas_a2 vs atlas_inference; soc Ascend910B3 vs Ascend310P3)" in err
+    assert "--allow-different-product" in err and "\n" not in err.strip()
+    assert _gate(tmp_path, base, cand, "--allow-different-product") == 1
+    md = (tmp_path / "reports" / "g.md").read_text()
+    assert "> warning: compared across different products or specs (family atlas_a2 vs atlas_inference" in md
+    assert "gating class coverage-loss: 176 case(s)" in capsys.readouterr().out
+
+
+def test_another_spec_is_refused(catalog, make_summary, tmp_path, capsys):
+    base = save(tmp_path, "base", make_summary())
+    cand = save(tmp_path, "cand", dict(make_summary(), spec_hash="0123456789abcdef"))
+    assert _gate(tmp_path, base, cand) == 2
+    assert f"spec_hash {catalog['spec_hash']} vs 0123456789abcdef" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("junk", ["{}", "[]", '{"schema": "acl-conformance-summary/1"}', "{", '"x"',
+                                  '{"schema": "acl-conformance-summary/1", "environment": {}, "rules": {"R": 1}}'])
+def test_structurally_wrong_runs_are_one_line_errors(make_summary, tmp_path, capsys, junk):
+    base = save(tmp_path, "base", make_summary())
+    cand = tmp_path / "cand.json"
+    cand.write_text(junk)
+    assert _gate(tmp_path, base, cand) == 2
+    assert _gate(tmp_path, cand, base) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 2 and "Traceback" not in err and err.startswith("gate: ")
+
+
+@pytest.mark.parametrize("fail_on", [",", "", " , ", "regression,,bogus"])
+def test_empty_or_unparsable_fail_on_is_an_error(make_summary, tmp_path, capsys, fail_on):
+    base = save(tmp_path, "base", make_summary())
+    assert _gate(tmp_path, base, base, "--fail-on", fail_on) == 2
+    assert "--fail-on" in capsys.readouterr().err
+
+
+def test_make_gate_prints_the_gates_own_status(catalog, make_summary, tmp_path):
+    base = save(tmp_path, "base", make_summary())
+    cand = save(tmp_path, "cand", make_summary({first_case(catalog, FAULTED_RULE): "FAIL"}))
+    for args, status in ((["FAIL_ON=regression"], 1), (["FAIL_ON=,"], 2), ([], 1), (["FAIL_ON=waiver-change"], 0)):
+        done = subprocess.run(["make", "-s", "gate", f"BASELINE={base}", f"CANDIDATE={cand}", *args], cwd=REPO,
+                              capture_output=True, text=True)
+        assert done.stdout.strip().splitlines()[-1] == f"gate exit status: {status}", done.stdout + done.stderr
+        assert done.returncode == (0 if status == 0 else 2)  # make's own convention

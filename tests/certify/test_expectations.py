@@ -30,10 +30,10 @@ def entries(body: str) -> str:
 
 def test_example_file_loads():
     expectations = load_expectations([EXAMPLE])
-    assert len(expectations) == 2
+    assert len(expectations) == 3
     assert expectations.files == [EXAMPLE]
     rule_entry = expectations.entries[0]
-    assert rule_entry.where == f"{EXAMPLE}:32"
+    assert rule_entry.where == f"{EXAMPLE}:35"
     assert rule_entry.to_json()["cann"] == ">=8.0,<8.5"
 
 
@@ -78,9 +78,9 @@ def test_match_by_rule_case_family_soc_and_cann(tmp_path):
     path = write(
         tmp_path,
         entries(
-            "  - rule: HM-PAIR-*\n    families: [atlas_a2]\n    soc: 'Ascend910B*'\n    cann: '>=8.0,<8.5'\n"
-            "    reason: pairing broken\n"
-            "  - case: 'HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=6?]'\n    reason: one case\n"
+            "  - rule: HM-PAIR-DOUBLE-UNREGISTER\n    families: [atlas_a2]\n    soc: 'Ascend910B*'\n"
+            "    cann: '>=8.0,<8.5'\n    reason: pairing broken\n"
+            "  - case: 'HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=6?]'\n    families: [x]\n    reason: one case\n"
         ),
     )
     exp = load_expectations([path])
@@ -99,7 +99,8 @@ def test_match_by_rule_case_family_soc_and_cann(tmp_path):
 
 
 def test_case_entries_win_over_rule_entries(tmp_path):
-    path = write(tmp_path, entries("  - rule: HM-A\n    reason: rule\n  - case: 'HM-A[x=1]'\n    reason: case\n"))
+    path = write(tmp_path, entries("  - rule: HM-A\n    families: [f]\n    reason: rule\n"
+                                   "  - case: 'HM-A[x=1]'\n    families: [f]\n    reason: case\n"))
     exp = load_expectations([path])
     assert exp.match("HM-A[x=1]", "HM-A", "f", "s", "8.0", TODAY).reason == "case"
     assert exp.match("HM-A[x=2]", "HM-A", "f", "s", "8.0", TODAY).reason == "rule"
@@ -109,8 +110,8 @@ def test_expired_entries_never_match_and_are_listed(tmp_path):
     path = write(
         tmp_path,
         entries(
-            "  - rule: HM-A\n    reason: old\n    expires: 2026-11-28\n"
-            "  - rule: HM-B\n    reason: today is fine\n    expires: 2026-11-29\n"
+            "  - rule: HM-A\n    families: [f]\n    reason: old\n    expires: 2026-11-28\n"
+            "  - rule: HM-B\n    families: [f]\n    reason: today is fine\n    expires: 2026-11-29\n"
         ),
     )
     exp = load_expectations([path])
@@ -118,6 +119,24 @@ def test_expired_entries_never_match_and_are_listed(tmp_path):
     assert exp.match("HM-A[x=1]", "HM-A", "f", "s", "8.0", datetime.date(2026, 11, 28)) is not None
     assert exp.match("HM-B[x=1]", "HM-B", "f", "s", "8.0", TODAY) is not None
     assert [e.rule for e in exp.expired(TODAY)] == ["HM-A"]
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "message"),
+    [
+        ("  - rule: '*'\n    families: [atlas_a2]\n    reason: r\n", "expectations[0].rule", "is not one rule ID"),
+        ("  - rule: HM-PAIR-*\n    families: [atlas_a2]\n    reason: r\n", "expectations[0].rule", "no wildcards"),
+        ("  - case: 'HM-*[a=1]'\n    families: [atlas_a2]\n    reason: r\n", "expectations[0].case", "one rule ID"),
+        ("  - rule: HM-X\n    reason: r\n", "expectations[0]", "needs 'families'"),
+        ("  - case: 'HM-X[a=*]'\n    families: [f]\n    reason: r\n    tracking: T-1\n    expires: 2099-01-01\n"
+         "    accepted: true\n", "expectations[0].accepted", "a wildcard waiver is never accepted for certification"),
+    ],
+)
+def test_a_waiver_names_one_rule_and_its_families(tmp_path, body, field, message):
+    path = write(tmp_path, entries(body))
+    with pytest.raises(ExpectationError) as info:
+        load_expectations([path])
+    assert f" {field}: " in str(info.value) and message in str(info.value), str(info.value)
 
 
 def test_brackets_are_literal_in_patterns():

@@ -12,8 +12,9 @@ import shutil
 
 from certify_helpers import FAULTED_RULE, PASSING_PAIR_RULE, SECOND_FAULTED_RULE
 
-from conformance.certify.bundle import verify, write_sums
+from conformance.certify.bundle import write_sums
 from conformance.certify.verdict import CERTIFIED, NOT_CERTIFIED
+from conformance.certify.verify import verify
 from conformance.gate.command import main as gate_main
 from conformance.results.summary import load_json
 

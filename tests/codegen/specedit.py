@@ -95,3 +95,26 @@ def tree_digest(root: Path) -> dict[str, str]:
         for p in sorted(root.rglob("*"))
         if p.is_file()
     }
+
+
+def yaml_quoted(text: str) -> str:
+    """``text`` as a YAML double-quoted scalar: every character that is not printable ASCII escaped.
+
+    Unlike ``json.dumps`` it writes a character outside the BMP as one ``\\U`` escape, not a
+    surrogate pair (which YAML would read as two lone surrogates).
+    """
+    out = ['"']
+    for ch in text:
+        code = ord(ch)
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif 0x20 <= code < 0x7F:
+            out.append(ch)
+        elif code <= 0xFF:
+            out.append(f"\\x{code:02x}")
+        elif code <= 0xFFFF:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    out.append('"')
+    return "".join(out)

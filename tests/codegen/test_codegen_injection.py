@@ -11,24 +11,26 @@ import ast
 import json
 import re
 import subprocess
+import tokenize
 from pathlib import Path
 
 import pytest
-from specedit import ROOT, edit, find_issue, issues, line_of
+from specedit import ROOT, edit, find_issue, issues, line_of, yaml_quoted
 
 from codegen.load import load_spec
 from codegen.render import render_all
 from codegen.writer import write_tree
 
-# Each payload tries to leave its string or comment and run something; the marker Q..Q
-# shows whether Jinja evaluated it (Q49Q) or kept it literal.
+# Each payload tries to leave its string or comment and run something, within what lint
+# allows in prose (no docstring or comment delimiters, no invisible characters); the
+# marker Q..Q shows whether Jinja evaluated it (Q49Q) or kept it literal.
 PAYLOADS = {
     "rule_title": 'title"); import os; os.system("echo pwned") # Q{{ 7*7 }}Q "',
-    "rule_statement": "stmt */ int pwned = 1; /* ''' \"\"\" {% raw %} Q{{ 7*7 }}Q {% endraw %} \\",
-    "enum_meaning": 'enum */ #include "/etc/passwd" /* ??/ \\" Q{{ 7*7 }}Q',
-    "interface_summary": 'summary """; import os  # \\ Q{{ 7*7 }}Q {# c #} \\',
-    "error_meaning": "err */ #define ACL_SUCCESS 1 /* `x` | <b> [a](b) Q{{ 7*7 }}Q",
-    "fault_description": 'fault "; system("x"); " */ \\ Q{{ 7*7 }}Q',
+    "rule_statement": "stmt ' \" '' \"\" {% raw %} Q{{ 7*7 }}Q {% endraw %} ??/ \\",
+    "enum_meaning": 'enum * / #include "/etc/passwd" ??/ \\" Q{{ 7*7 }}Q \u00e9\U0001F600',
+    "interface_summary": 'summary ""; import os  # \\ Q{{ 7*7 }}Q {# c #} \\',
+    "error_meaning": "err #define ACL_SUCCESS 1 `x` | <b> [a](b) Q{{ 7*7 }}Q &amp; $x$ ~~y~~",
+    "fault_description": 'fault "; system("x"); " \\ Q{{ 7*7 }}Q ??= r"x" \\0 \\x41',
     "advisory": "adv ``` </td> | *x* ]] Q{{ 7*7 }}Q {{ spec.__class__ }}",
 }
 # (file, exact text to replace) for each payload.
@@ -48,12 +50,15 @@ TARGETS = {
         "      - Frequent allocate/free pairs are costly; allocate up front or manage a pool.",
     ),
 }
+# The repro of issue 10: a triple quote in a meaning once closed the raw string the
+# bindings embedded the C declarations in, and `import` of the bindings ran `id`.
+ISSUE_REPRO = 'x """ + str(__import__("os").system("id")) + r""" y'
 
 
 def _inject(spec_dir: Path) -> None:
     for key, (name, old) in TARGETS.items():
         field, _, _ = old.strip().partition(":") if not old.strip().startswith("-") else ("", "", "")
-        quoted = json.dumps(PAYLOADS[key])  # a JSON string is a YAML double-quoted scalar
+        quoted = yaml_quoted(PAYLOADS[key])
         new = f"{field}: {quoted}" if field else f"      - {quoted}"
         edit(spec_dir, name, old, new)
 
@@ -93,8 +98,7 @@ def test_injected_prose_survives_as_data(hostile_tree: Path) -> None:
     bindings = ast.parse((hostile_tree / "acl_bindings.py").read_text(encoding="utf-8"))
     strings = {n.value for n in ast.walk(bindings) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     assert any(PAYLOADS["error_meaning"] == s for s in strings)
-    summary = " ".join(PAYLOADS["interface_summary"].split())
-    assert any(s.startswith(summary + " (02_initialization") for s in strings)
+    assert PAYLOADS["interface_summary"] + " (02_initialization_and_deinitialization.md#aclFinalize)" in strings
     cases = ast.parse((hostile_tree / "conformance" / "test_alignment.py").read_text(encoding="utf-8"))
     docs = [ast.get_docstring(n) for n in ast.walk(cases) if isinstance(n, ast.FunctionDef)]
     assert PAYLOADS["rule_title"] in docs
@@ -167,10 +171,41 @@ def test_hostile_identifiers_are_rejected(spec_dir: Path, file: str, old: str, n
     find_issue(issues(spec_dir), f"spec/{file}:{line}: {path}: ", "does not match the required form")
 
 
-@pytest.mark.parametrize("text", ["two\nlines", "tab\there", "nul\x00", "bell\x07", "trailing newline\n", "cr\rlf"])
-def test_prose_with_control_characters_is_rejected(spec_dir: Path, text: str) -> None:
-    edit(
-        spec_dir, "rules.yaml", "title: aclrtMallocHost returns a 64-byte aligned pointer", f"title: {json.dumps(text)}"
-    )
+def test_the_issue_repro_is_rejected_by_lint(spec_dir: Path) -> None:
+    edit(spec_dir, "types.yaml", "meaning: The call succeeded.", f"meaning: {yaml_quoted(ISSUE_REPRO)}")
+    line = line_of(spec_dir, "types.yaml", "__import__")
+    find_issue(issues(spec_dir), f"spec/types.yaml:{line}: errors[0].meaning: ", 'contains """', "docstring")
+
+
+@pytest.mark.parametrize("delimiter", ['"""', "\'\'\'", "/*", "*/"])
+def test_docstring_and_comment_delimiters_are_rejected_in_prose(spec_dir: Path, delimiter: str) -> None:
+    edit(spec_dir, "types.yaml", "meaning: AI CPU.", f"meaning: {yaml_quoted('AI ' + delimiter + ' CPU')}")
+    line = line_of(spec_dir, "types.yaml", "ACL_RT_HAC_TYPE_AICPU")
+    find_issue(issues(spec_dir), f"spec/types.yaml:{line}: enums[2].members[", f"contains {delimiter} at offset 3")
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ("two\nlines", "U+000A"), ("tab\there", "U+0009"), ("nul\x00", "U+0000"), ("bell\x07", "U+0007"),
+        ("trailing newline\n", "U+000A"), ("cr\rlf", "U+000D"), ("next\x85line", "U+0085"),
+        ("bidi \u202e override", "U+202E RIGHT-TO-LEFT OVERRIDE"), ("isolate \u2066x\u2069", "U+2066"),
+        ("zero\u200bwidth", "U+200B ZERO WIDTH SPACE"), ("bom\ufeff", "U+FEFF"), ("line\u2028sep", "U+2028"),
+        ("no\u00a0break", "U+00A0 NO-BREAK SPACE"), ("private \ue000", "U+E000"),
+    ],
+)
+def test_invisible_characters_are_rejected_in_prose(spec_dir: Path, text: str, what: str) -> None:
+    title = "title: aclrtMallocHost returns a 64-byte aligned pointer"
+    edit(spec_dir, "rules.yaml", title, f"title: {yaml_quoted(text)}")
     line = line_of(spec_dir, "rules.yaml", "id: HM-ALIGN-MALLOC") + 1
-    find_issue(issues(spec_dir), f"spec/rules.yaml:{line}: rules[0].title: ", "does not match the required form")
+    find_issue(issues(spec_dir), f"spec/rules.yaml:{line}: rules[0].title: character {what}", "prose may not contain")
+
+
+def test_generated_python_has_no_raw_strings() -> None:
+    # A raw string cannot hold every text (a trailing backslash, its own quotes), so prose never goes into one.
+    for module in sorted((ROOT / "acl_hostmem_generated").rglob("*.py")):
+        with module.open("rb") as handle:
+            for token in tokenize.tokenize(handle.readline):
+                if token.type == tokenize.STRING:
+                    prefix = token.string[: len(token.string) - len(token.string.lstrip("rRbBuUfF"))]
+                    assert "r" not in prefix.lower(), f"{module}:{token.start[0]}: raw string {token.string[:40]}"

@@ -85,8 +85,8 @@ def test_waivers_and_bad_expectations(sim_built, fake_suite, tmp_path):
     waivers = tmp_path / "w.yaml"
     waivers.write_text(
         "schema: acl-conformance-expectations/1\nexpectations:\n"
-        f"  - case: \"{FREE_NULL}\"\n    reason: forced\n"
-        "  - rule: HM-ALIGN-MALLOC\n    reason: stale on purpose\n"
+        f"  - case: \"{FREE_NULL}\"\n    families: [atlas_a2]\n    reason: forced\n"
+        "  - rule: HM-ALIGN-MALLOC\n    families: [atlas_a2]\n    reason: stale on purpose\n"
     )
     run = run_fake(fake_suite, tmp_path / "r", "--acl-expectations", str(waivers),
                    env=child_env(FAKE_MODE="violation"))

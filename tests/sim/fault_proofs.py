@@ -286,6 +286,18 @@ PROOFS: dict[str, str] = {
         register(p, PAGE)
         print("survived")
     """,
+    "devsync_free_leaks": """
+        init()
+        p = malloc_host(4096)
+        before = stats().live_host_allocs
+        expect(lib.aclrtFreeHostWithDevSync(p), SUCCESS, "free")
+        print("VIOLATED" if stats().live_host_allocs == before else "intact")
+    """,
+    "hang_in_malloc": """
+        init()
+        malloc_host(64)
+        print("returned")
+    """,
     "hang_in_free": _with_stream("""
         init(); p = malloc_host(64); blocked_stream(0.3)
         lib.aclrtFreeHost(p)

@@ -1,0 +1,64 @@
+"""The check procedures rules name, read from ``conformance/checks/<family>.py`` without importing it.
+
+A generated case calls ``checks.<check>(acl, expect=..., **params)``. Lint needs to know
+that the function exists in the family's module and takes exactly those keyword
+arguments; reading the source with :mod:`ast` answers that without running anything.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+CHECKS_DIR = Path(__file__).resolve().parent.parent / "conformance" / "checks"
+
+
+@dataclass(frozen=True)
+class CheckSignature:
+    """One public top-level function of a check module."""
+
+    name: str
+    positional: tuple[str, ...]
+    keyword_only: frozenset[str]
+    has_var_keyword: bool
+    line: int
+
+
+@cache
+def check_functions(family: str, checks_dir: Path = CHECKS_DIR) -> dict[str, CheckSignature] | None:
+    """Public functions defined in ``<checks_dir>/<family>.py``, or None when the module is absent."""
+    path = checks_dir / f"{family}.py"
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
+            args = node.args
+            found[node.name] = CheckSignature(
+                node.name,
+                tuple(a.arg for a in [*args.posonlyargs, *args.args]),
+                frozenset(a.arg for a in args.kwonlyargs),
+                args.kwarg is not None,
+                node.lineno,
+            )
+    return found
+
+
+def signature_problem(signature: CheckSignature, wanted: set[str]) -> str | None:
+    """Why ``signature`` cannot take a context plus exactly the keyword arguments ``wanted``, or None."""
+    if len(signature.positional) != 1 or signature.has_var_keyword:
+        return f"{signature.name} must take the context positionally and everything else by keyword only"
+    missing = sorted(wanted - signature.keyword_only)
+    extra = sorted(signature.keyword_only - wanted)
+    if not missing and not extra:
+        return None
+    parts = []
+    if missing:
+        parts.append(f"does not accept {', '.join(missing)}")
+    if extra:
+        parts.append(f"also requires {', '.join(extra)}, which the cases do not pass")
+    return f"{signature.name} " + " and ".join(parts)

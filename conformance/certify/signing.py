@@ -1,0 +1,124 @@
+"""Ed25519 signatures of certification bundles (the ``cryptography`` package; no crypto of our own).
+
+``certify --sign KEY`` signs ``manifest.json``, which lists the SHA-256 of every other
+evidence file of the bundle (``files``); the signature goes to ``manifest.sig``.
+``verify --trust PUBKEY`` checks the signature with the trusted public key, and the
+manifest's file list against the bundle. Keys are PEM files, as
+``openssl genpkey -algorithm ed25519`` and ``openssl pkey -pubout`` write them.
+
+What a signature proves: the manifest, and through its hashes every file of the bundle, is
+exactly what the holder of the private key signed. What it does not prove: that the
+signer ran the suite honestly, on the library it names, with an unmodified kit.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+SIGNATURE = "manifest.sig"
+ALGORITHM = "Ed25519"
+
+
+class KeyFileError(ValueError):
+    """A key file that is not a usable Ed25519 key (the message names the file)."""
+
+
+def _read_pem(path: Path) -> bytes:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise KeyFileError(f"{path}: cannot read the key: {exc.strerror or exc}") from None
+    if len(data) > 64 * 1024:
+        raise KeyFileError(f"{path}: not a PEM key file (too large)")
+    return data
+
+
+def load_private_key(path: Path) -> Ed25519PrivateKey:
+    """The Ed25519 private key in a PEM file (unencrypted PKCS#8)."""
+    try:
+        key = serialization.load_pem_private_key(_read_pem(path), password=None)
+    except (ValueError, TypeError) as exc:
+        raise KeyFileError(f"{path}: not an unencrypted PEM private key: {exc}") from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise KeyFileError(f"{path}: not an Ed25519 key ({type(key).__name__})")
+    return key
+
+
+def load_public_key(path: Path) -> Ed25519PublicKey:
+    """The Ed25519 public key in a PEM file."""
+    try:
+        key = serialization.load_pem_public_key(_read_pem(path))
+    except (ValueError, TypeError) as exc:
+        raise KeyFileError(f"{path}: not a PEM public key: {exc}") from None
+    if not isinstance(key, Ed25519PublicKey):
+        raise KeyFileError(f"{path}: not an Ed25519 key ({type(key).__name__})")
+    return key
+
+
+def fingerprint(key: Ed25519PublicKey) -> str:
+    """SHA-256 of the raw public key, hex: how a signature names its key."""
+    raw = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return hashlib.sha256(raw).hexdigest()
+
+
+def sign_manifest(bundle: Path, key: Ed25519PrivateKey) -> Path:
+    """Write ``manifest.sig`` for the bundle's manifest.json; returns its path."""
+    message = (bundle / "manifest.json").read_bytes()
+    record = {
+        "algorithm": ALGORITHM,
+        "key_sha256": fingerprint(key.public_key()),
+        "signature": base64.b64encode(key.sign(message)).decode("ascii"),
+    }
+    target = bundle / SIGNATURE
+    target.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    return target
+
+
+def _record(bundle: Path) -> tuple[dict[str, Any] | None, str]:
+    path = bundle / SIGNATURE
+    if not path.is_file():
+        return None, f"{SIGNATURE}: missing: the bundle is not signed"
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return None, f"{SIGNATURE}: unreadable: {exc}"
+    if not isinstance(record, dict) or record.get("algorithm") != ALGORITHM or not isinstance(
+        record.get("signature"), str
+    ):
+        return None, f"{SIGNATURE}: not an {ALGORITHM} signature record"
+    return record, ""
+
+
+def check_signature(bundle: Path, trusted: Ed25519PublicKey) -> list[str]:
+    """Problems with the bundle's signature under the trusted key (empty: the manifest is what the key signed)."""
+    record, problem = _record(bundle)
+    if record is None:
+        return [problem]
+    try:
+        signature = base64.b64decode(record["signature"], validate=True)
+    except ValueError:
+        return [f"{SIGNATURE}: the signature is not base64"]
+    want = fingerprint(trusted)
+    if record.get("key_sha256") != want:
+        return [f"{SIGNATURE}: signed by key {record.get('key_sha256')}, not by the trusted key {want}"]
+    try:
+        trusted.verify(signature, (bundle / "manifest.json").read_bytes())
+    except InvalidSignature:
+        return [f"{SIGNATURE}: the signature does not match manifest.json (edited after signing, or forged)"]
+    except OSError as exc:
+        return [f"manifest.json: unreadable: {exc}"]
+    return []
+
+
+def signer(bundle: Path) -> str | None:
+    """The key fingerprint a bundle says it is signed with (unchecked), or None when unsigned."""
+    record, _ = _record(bundle)
+    return str(record.get("key_sha256")) if record else None

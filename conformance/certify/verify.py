@@ -1,0 +1,306 @@
+"""``verify``: recompute what a certification bundle claims instead of trusting it.
+
+A bundle verifies when every check below finds nothing; each problem is one line that
+names the file and the inconsistency:
+
+- integrity: SHA256SUMS and the manifest's own file list match the bundle byte for byte,
+  and with ``--trust PUBKEY`` the manifest carries a valid Ed25519 signature by that key;
+- shape: summary.json and manifest.json are what the kit writes (no traceback on junk);
+- completeness: every rule and case of the spec the bundle names has one outcome;
+- severities: the summary's severities and families are the spec catalog's (pinned by
+  the spec hash), and the verdicts are recomputed with the catalog's;
+- facts: library path and sha256, SoC, family, CANN, kernel, host ... agree between the
+  manifest, the summary and the certificate;
+- waivers: a WAIVED or XPASS case carries an entry of an expectations file that is inside
+  the bundle, listed in the manifest with its sha256, and covers that case;
+- evidence: the Allure results agree with the summary case for case;
+- verdicts: the machine-readable and the visible verdict of each certificate, the
+  manifest's and the summary's follow from the outcomes.
+
+What verification cannot show: that the run itself was honest. A signature binds the
+bundle to its signer; see :mod:`conformance.certify.signing`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..results.environment import sha256_of
+from ..results.expectations import ExpectationError, load_expectations
+from ..results.outcomes import UNWAIVABLE
+from ..results.summary import load_json, summary_problem, summary_verdict
+from .bundle import (
+    DEFAULT_CATALOG,
+    HTML_INDEX,
+    REQUIRED,
+    REQUIRED_DIRS,
+    bundle_files,
+    check_sums,
+    load_json_strict,
+)
+from .certificate import (
+    fact_lines_html,
+    fact_lines_markdown,
+    facts,
+    verdict_heading,
+    verdict_in_html,
+    verdict_in_markdown,
+    visible_verdicts_html,
+    visible_verdicts_markdown,
+)
+from .evidence import check_allure
+from .manifest import SCHEMA as MANIFEST_SCHEMA
+from .observations import check_observations
+from .signing import SIGNATURE, check_signature
+from .verdict import OUTCOMES, aggregate, assess
+
+#: Fields of a waiver that identify its expectation entry (``where`` is the file it came from).
+WAIVER_FIELDS = ("rule", "case", "families", "soc", "cann", "reason", "tracking", "expires", "accepted")
+
+
+def html_expected(manifest: dict[str, Any] | None) -> bool:
+    """Whether the bundle must hold the HTML report: unless its manifest records that none was rendered.
+
+    (A kit installed without Node.js writes the Allure results only; the checksums cover what is there.)
+    """
+    html = (manifest or {}).get("html_report")
+    return not (isinstance(html, dict) and html.get("rendered") is False)
+
+
+def manifest_problem(manifest: Any) -> str | None:
+    """Why ``manifest`` is not structurally a manifest.json of this kit (one line), or None."""
+    if not isinstance(manifest, dict):
+        return "not a JSON object"
+    if manifest.get("schema") != MANIFEST_SCHEMA:
+        return f"not a certification manifest (schema is {str(manifest.get('schema'))[:60]!r})"
+    for key, kind in (("library", dict), ("environment", dict), ("expectations", list), ("files", dict)):
+        if not isinstance(manifest.get(key), kind):
+            return f"{key!r} is not a JSON {'object' if kind is dict else 'array'}"
+    return None
+
+
+def check_cases(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]:
+    """Completeness and identity: every catalog rule and case has an outcome, nothing unknown or doubled."""
+    problems: list[str] = []
+    known = {str(r["id"]): [str(c["case_id"]) for c in r.get("cases", [])] for r in catalog.get("rules", [])}
+    rules = summary.get("rules") or {}
+    owner: dict[str, str] = {}
+    for rule_id, rule in sorted(rules.items()):
+        if rule_id not in known:
+            problems.append(f"summary.json: unknown rule {rule_id} (not in the catalog)")
+            continue
+        cases = rule.get("cases") or {}
+        for case_id, case in sorted(cases.items()):
+            if case_id in owner:
+                problems.append(f"summary.json: duplicate case {case_id} (under {owner[case_id]} and {rule_id})")
+            owner[case_id] = rule_id
+            if case_id not in known[rule_id]:
+                problems.append(f"summary.json: unknown case {case_id} for rule {rule_id}")
+            if not isinstance(case, dict) or case.get("outcome") not in OUTCOMES:
+                problems.append(f"summary.json: case {case_id} has no valid outcome")
+    for rule_id, rule in sorted(rules.items()):
+        derived = aggregate([str(c.get("outcome")) for c in (rule.get("cases") or {}).values() if isinstance(c, dict)])
+        if derived is not None and rule.get("outcome") != derived:
+            problems.append(
+                f"summary.json: rule {rule_id} outcome {rule.get('outcome')} does not follow from its cases ({derived})"
+            )
+    if (summary.get("selection") or {}).get("partial"):
+        return problems  # a run of selected cases says so; it lists only those (and is never certified)
+    for rule_id, case_ids in known.items():
+        rule = rules.get(rule_id)
+        if rule is None or rule.get("outcome") not in OUTCOMES:
+            problems.append(f"summary.json: rule {rule_id} has no outcome (incomplete run)")
+            continue
+        for case_id in case_ids:
+            if case_id not in (rule.get("cases") or {}):
+                problems.append(f"summary.json: case {case_id} of rule {rule_id} has no outcome")
+    return problems
+
+
+def check_manifest_files(bundle: Path, manifest: dict[str, Any]) -> list[str]:
+    """The manifest's ``files`` (what a signature covers) match the bundle exactly."""
+    listed = manifest["files"]
+    present = {rel for rel in bundle_files(bundle) if rel not in ("manifest.json", SIGNATURE)}
+    problems = [f"{rel}: not listed in manifest.json (extra file)" for rel in sorted(present - set(listed))]
+    problems += [f"{rel}: listed in manifest.json but missing" for rel in sorted(set(listed) - present)]
+    for rel in sorted(present & set(listed)):
+        if sha256_of(bundle / rel) != listed[rel]:
+            problems.append(f"{rel}: differs from the sha256 manifest.json lists")
+    return problems
+
+
+def check_severities(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]:
+    """The summary's severity and family of each rule are the spec catalog's."""
+    problems = []
+    spec_rules = {str(r["id"]): r for r in catalog.get("rules", [])}
+    for rule_id, rule in sorted((summary.get("rules") or {}).items()):
+        spec_rule = spec_rules.get(rule_id)
+        if spec_rule is None:
+            continue
+        for key in ("severity", "family"):
+            if rule.get(key) != spec_rule.get(key):
+                problems.append(f"summary.json: rule {rule_id} has {key} {rule.get(key)!r}; the spec "
+                                f"({catalog.get('spec_hash')}) says {spec_rule.get(key)!r}")
+    return problems
+
+
+def check_facts(bundle: Path, summary: dict[str, Any], manifest: dict[str, Any]) -> list[str]:
+    """Library and environment facts agree between manifest, summary and certificate."""
+    problems = []
+    env = summary["environment"]
+    library = manifest["library"]
+    if library.get("sha256") != env.get("library_sha256"):
+        problems.append(f"manifest.json: library sha256 {library.get('sha256')} differs from summary.json's "
+                        f"{env.get('library_sha256')} (the summary is of another library)")
+    if library.get("path") != env.get("library"):
+        problems.append(f"manifest.json: library {library.get('path')} differs from summary.json's "
+                        f"{env.get('library')}")
+    for key, value in sorted(env.items()):
+        if manifest["environment"].get(key) != value:
+            problems.append(f"manifest.json: environment {key} {manifest['environment'].get(key)!r} differs from "
+                            f"summary.json's {value!r}")
+    if manifest.get("spec_hash") != summary.get("spec_hash"):
+        problems.append(f"summary.json: spec hash {summary.get('spec_hash')} differs from the manifest's "
+                        f"{manifest.get('spec_hash')}")
+    shown = facts(manifest)
+    for name, lines in (("certificate.md", fact_lines_markdown(manifest)),
+                        ("certificate.html", fact_lines_html(manifest))):
+        text = _text(bundle / name)
+        problems += [f"{name}: {key} is not shown as manifest.json has it ({value})"
+                     for (key, value), line in zip(shown, lines) if line not in text]
+    return problems
+
+
+def _waiver_key(waiver: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(tuple(v) if isinstance(v, list) else v for v in (waiver.get(f) for f in WAIVER_FIELDS))
+
+
+def check_waivers(bundle: Path, summary: dict[str, Any], manifest: dict[str, Any]) -> list[str]:
+    """Each WAIVED/XPASS case carries an entry of a bundled, manifest-listed expectations file that covers it."""
+    problems: list[str] = []
+    paths: list[Path] = []
+    for index, item in enumerate(manifest["expectations"]):
+        rel = str(item.get("path", "")) if isinstance(item, dict) else ""
+        if not rel or Path(rel).is_absolute() or ".." in Path(rel).parts:
+            problems.append(f"manifest.json: expectations[{index}] {rel!r} is not a file inside the bundle")
+            continue
+        if sha256_of(bundle / rel) != item.get("sha256"):
+            problems.append(f"{rel}: missing, or not the file manifest.json lists (sha256 differs)")
+            continue
+        paths.append(bundle / rel)
+    used = (summary.get("expectations") or {}).get("files") or []
+    if len(used) != len(manifest["expectations"]):
+        problems.append(f"manifest.json: lists {len(manifest['expectations'])} expectations file(s); the run "
+                        f"used {len(used)}")
+    entries = []
+    try:
+        entries = load_expectations(paths).entries if paths and not problems else []
+    except ExpectationError as exc:
+        problems.append(str(exc).replace(str(bundle) + "/", ""))
+    known = {_waiver_key(e.to_json()): e for e in entries}
+    env = summary["environment"]
+    family = env.get("family") or env.get("product_family") or ""
+    for rule_id, rule in sorted(summary["rules"].items()):
+        for case_id, case in sorted(rule["cases"].items()):
+            if case.get("outcome") not in ("WAIVED", "XPASS"):
+                continue
+            waiver = case.get("waiver")
+            entry = known.get(_waiver_key(waiver)) if isinstance(waiver, dict) else None
+            if entry is None:
+                problems.append(f"summary.json: case {case_id} is {case['outcome']} by a waiver that no expectations "
+                                "file of the bundle holds")
+            elif not entry.applies(case_id, rule_id, family, env.get("soc") or "", env.get("cann_version") or ""):
+                problems.append(f"summary.json: case {case_id} is {case['outcome']} by {entry.where}, which does "
+                                "not cover it")
+            elif case["outcome"] == "WAIVED" and waiver.get("waived_category") in {c.value for c in UNWAIVABLE}:
+                problems.append(f"summary.json: case {case_id} waives a {waiver.get('waived_category')}, which is "
+                                "never waivable")
+    return problems
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def check_verdicts(
+    bundle: Path, summary: dict[str, Any], manifest: dict[str, Any], catalog: dict[str, Any]
+) -> list[str]:
+    """Every verdict the bundle shows, machine-readable and visible, follows from the outcomes."""
+    problems = []
+    expected = assess(summary, catalog).verdict
+    md, page = _text(bundle / "certificate.md"), _text(bundle / "certificate.html")
+    written = {
+        "certificate.md": verdict_in_markdown(md),
+        "certificate.html": verdict_in_html(page),
+        "manifest.json": manifest.get("verdict"),
+    }
+    for name, verdict in written.items():
+        if verdict is None:
+            problems.append(f"{name}: no verdict found")
+        elif verdict != expected:
+            problems.append(f"{name}: verdict {verdict} does not follow from the outcomes ({expected})")
+    if visible_verdicts_markdown(md) != [verdict_heading(expected)]:
+        shown = "; ".join(visible_verdicts_markdown(md)) or "none"
+        problems.append(f"certificate.md: the visible verdict ({shown}) is not the verdict of the outcomes "
+                        f"({expected})")
+    if visible_verdicts_html(page) != [expected]:
+        shown = "; ".join(visible_verdicts_html(page)) or "none"
+        problems.append(f"certificate.html: the visible verdict ({shown}) is not the verdict of the outcomes "
+                        f"({expected})")
+    severities = {str(r["id"]): r.get("severity") for r in catalog.get("rules", [])}
+    judged = {rid: dict(rule, severity=severities.get(rid, rule.get("severity")))
+              for rid, rule in summary["rules"].items()}
+    derived = summary_verdict(dict(summary, rules=judged))
+    if summary.get("verdict") != derived:
+        problems.append(f"summary.json: verdict {summary.get('verdict')} does not follow from the outcomes ({derived})")
+    return problems
+
+
+def verify(bundle: Path, catalog_path: Path = DEFAULT_CATALOG, trusted: Any = None) -> list[str]:
+    """Every problem of a certification bundle, one line each; an empty list means it verifies.
+
+    ``trusted`` is an Ed25519 public key (:func:`~conformance.certify.signing.load_public_key`):
+    with it the bundle must carry a valid signature by that key.
+    """
+    bundle = Path(bundle)
+    if not bundle.is_dir():
+        return [f"{bundle}: not a directory"]
+    problems = check_sums(bundle)
+    summary = load_json_strict(bundle / "summary.json", problems) if (bundle / "summary.json").is_file() else None
+    manifest = load_json_strict(bundle / "manifest.json", problems) if (bundle / "manifest.json").is_file() else None
+    required = [rel for rel in REQUIRED if rel != HTML_INDEX or html_expected(manifest)]
+    problems += [f"{rel}: missing (bundle incomplete)" for rel in required if not (bundle / rel).is_file()]
+    problems += [f"{rel}/: missing (bundle incomplete)" for rel in REQUIRED_DIRS if not (bundle / rel).is_dir()]
+    if trusted is not None:
+        problems += check_signature(bundle, trusted)
+    if summary is None or manifest is None:
+        return problems
+    shape = [f"summary.json: {p}" for p in [summary_problem(summary)] if p]
+    shape += [f"manifest.json: {p}" for p in [manifest_problem(manifest)] if p]
+    if shape:
+        return problems + shape
+    problems += check_manifest_files(bundle, manifest)
+    try:
+        catalog = load_json(catalog_path)
+    except ValueError as exc:
+        return problems + [str(exc)]
+    spec_hash = manifest.get("spec_hash")
+    if catalog.get("spec_hash") != spec_hash:
+        return problems + [
+            f"completeness not verifiable: the bundle was made with spec {spec_hash}, the catalog "
+            f"{catalog_path} is of spec {catalog.get('spec_hash')}; check out the spec of {spec_hash} "
+            "(or pass --catalog) and verify again"
+        ]
+    problems += check_facts(bundle, summary, manifest)
+    problems += check_cases(summary, catalog)
+    problems += check_severities(summary, catalog)
+    problems += check_observations(summary, catalog)
+    problems += check_waivers(bundle, summary, manifest)
+    problems += check_allure(bundle, summary)
+    problems += check_verdicts(bundle, summary, manifest, catalog)
+    return problems
+

@@ -1,0 +1,59 @@
+"""The reference simulator's live counters (``aclsimGetStats``), read around every case.
+
+When the backend exports ``aclsimGetStats`` (the simulator does, a real libascendcl.so
+does not), the harness reads its counters before a case and again after the case's
+teardown released everything the case held. A counter that grew is a resource the backend
+kept although the case gave it back: a leak, which FAILs the case's rule. The declaration
+below is the simulator's own introspection interface (``sim/aclsim.h``), not part of the
+spec, so it lives here rather than in the generated bindings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cffi
+
+from .symbols import exported
+
+#: Counters that must not grow across a case, and what each counts.
+COUNTERS = {
+    "live_host_allocs": "host allocation(s)",
+    "live_host_bytes": "byte(s) of host memory",
+    "live_registrations": "registration(s)",
+    "live_streams": "stream(s)",
+    "live_device_allocs": "device allocation(s)",
+}
+_CDEF = (
+    "typedef struct { uint64_t live_host_allocs; uint64_t live_host_bytes; uint64_t live_registrations;"
+    " uint64_t live_streams; uint64_t live_device_allocs; uint64_t unlocked_host_allocs; } aclsimStats;"
+    " int aclsimGetStats(aclsimStats *out);"
+)
+
+
+class SimCounters:
+    """``aclsimGetStats`` of an opened simulator library."""
+
+    def __init__(self, path: Path) -> None:
+        self.ffi = cffi.FFI()
+        self.ffi.cdef(_CDEF)
+        self.lib = self.ffi.dlopen(str(path))  # the library is already loaded: this shares its handle
+        self.out = self.ffi.new("aclsimStats *")
+
+    def read(self) -> dict[str, int]:
+        """The current counters; empty when the call fails."""
+        if self.lib.aclsimGetStats(self.out) != 0:
+            return {}
+        return {name: int(getattr(self.out, name)) for name in COUNTERS}
+
+
+def open_counters(path: Path) -> SimCounters | None:
+    """The counters of the backend at ``path`` when it is the simulator (it exports aclsimGetStats), else None."""
+    counters = SimCounters(path)
+    return counters if exported(counters.lib, "aclsimGetStats") else None
+
+
+def leaked(before: dict[str, int], after: dict[str, int]) -> list[str]:
+    """What grew from ``before`` to ``after``, e.g. ``["1 host allocation(s)", "4096 byte(s) of host memory"]``."""
+    return [f"{after[name] - before[name]} {what}" for name, what in COUNTERS.items()
+            if name in before and name in after and after[name] > before[name]]

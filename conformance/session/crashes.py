@@ -1,0 +1,65 @@
+"""The result of a case whose worker died, with the evidence the death left behind.
+
+The reporting process learns from xdist that a worker died while running a case. It
+turns that into the case's ERROR: ``deadline`` when the run deadline cut the case's time
+and it ran out, ``timeout`` when it ran into its own hard limit, ``crash`` otherwise. It
+names the ACL call the worker was in (from its call journal), counts that call towards
+giving it up when it hung, and keeps the last 64 KiB of the worker's stderr with the case
+(summary.json, and an attachment of the case's Allure result).
+"""
+
+from __future__ import annotations
+
+import sys
+import uuid
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from ..results.allure import allure_crash_result
+from ..results.files import write_json, write_text
+from ..results.outcomes import CaseResult, Category, Outcome, crash_result
+from .hangs import call_in_flight
+from .state import RunState
+from .workerlog import TAIL_BYTES, log_path, tail
+
+GRACE_S = 0.5
+
+
+def journal_path(run_dir: Path, worker: str) -> Path:
+    """The call journal of xdist worker ``worker``."""
+    return run_dir / f"{worker}.calls"
+
+
+def crashed_case(state: RunState, case_id: str, rule_id: str, elapsed: float | None, limit: float | None,
+                 worker: str) -> CaseResult:
+    """The ERROR of a case whose worker died after ``elapsed`` seconds, its hard limit having been ``limit``."""
+    call = call_in_flight(journal_path(state.run_dir, worker)) if worker else None
+    detail = ", ".join(part for part in (f"worker {worker} died" if worker else "",
+                                         f"in {call}" if call else "") if part)
+    hard = state.settings.case_timeout
+    killed = elapsed is not None and limit is not None and elapsed >= limit - GRACE_S
+    if killed and limit is not None and limit < hard - GRACE_S:
+        message = (f"deadline: the run deadline (--acl-deadline {state.settings.deadline:g} s) passed while the case "
+                   f"ran; its process was killed after {elapsed:.0f} s")
+        result = CaseResult(case_id, rule_id, Outcome.ERROR, Category.DEADLINE,
+                            f"{message} [{detail}]" if detail else message, None, round(elapsed or 0.0, 4))
+    else:
+        result = crash_result(case_id, rule_id, elapsed, limit if killed else hard, detail)
+    if killed and call and state.hung.record(call):
+        print(f"acl: {call} hung in two cases; the remaining cases that call it are ERROR without waiting",
+              file=sys.stderr)
+    stderr = tail(log_path(state.run_dir, worker)) if worker else ""
+    return replace(result, stderr=stderr) if stderr else result
+
+
+def write_crash_allure(result: CaseResult, rule: dict[str, Any], nodeid: str, facts: dict[str, Any],
+                       allure_dir: Path) -> None:
+    """The Allure result of a crashed case, with its stderr attached."""
+    data = allure_crash_result(result, rule, nodeid, facts)
+    if result.stderr:
+        source = f"{uuid.uuid4()}-attachment.txt"
+        write_text(allure_dir / source, result.stderr)
+        data["attachments"] = [{"name": f"stderr of the worker (last {TAIL_BYTES // 1024} KiB)", "source": source,
+                                "type": "text/plain"}]
+    write_json(allure_dir / f"{data['uuid']}-result.json", data)
