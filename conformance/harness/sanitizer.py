@@ -1,8 +1,9 @@
 """A library built with AddressSanitizer needs the ASan runtime loaded first, or every process dies opening it.
 
 Loaded by a plain Python, such a library aborts with "ASan runtime does not come first in
-initial library list", which a run would report as a crash of every case. The reporting
-process looks once, before any worker starts, and says what to do instead.
+initial library list", which a run would report as a crash of every case. The set-up check
+(:mod:`conformance.session.preflight`), which opens the library once in a child process
+before any case, asks this module why that child died and says what to do instead.
 """
 
 from __future__ import annotations
@@ -29,6 +30,5 @@ def asan_runtime_missing(library: Path, environ: dict[str, str] | None = None) -
     runtime = match.group(0).decode()
     if match.group(1).decode() in environ.get("LD_PRELOAD", ""):
         return None
-    return (f"{library} is built with AddressSanitizer and needs {runtime} loaded first; without it every "
-            f"case crashes when the library opens. Run with LD_PRELOAD=$(cc -print-file-name={runtime}) "
-            "ASAN_OPTIONS=detect_leaks=0 (or use the plain build)")
+    return (f"the library is built with AddressSanitizer and needs {runtime} loaded first; run with "
+            f"LD_PRELOAD=$(cc -print-file-name={runtime}) ASAN_OPTIONS=detect_leaks=0, or use a plain build")

@@ -28,7 +28,6 @@ from ..harness.context import AclContext
 from ..harness.options import add_options, raw_values, settings_from_config
 from ..harness.product import applicability, not_supported_reason
 from ..harness.resources import catalog_path
-from ..harness.sanitizer import asan_runtime_missing
 from ..harness.simstats import leaked
 from ..harness.support import fails_cleanly
 from ..harness.violations import BackendLeak, HarnessError, SpecViolation
@@ -121,7 +120,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _bound_the_run(config: pytest.Config, state: RunState) -> None:
-    """Deadline, scratch directory, hung calls and (in a worker) kept stderr; the ASan hint, once."""
+    """Deadline, scratch directory, hung calls and (in a worker) kept stderr."""
     state.run_dir, state.owns_run_dir = run_dir_for_process(config)
     state.deadline = RunDeadline.for_process(config, state.settings.deadline)
     state.hung = HungCalls(state.run_dir / "hung")
@@ -130,10 +129,6 @@ def _bound_the_run(config: pytest.Config, state: RunState) -> None:
     if state.role == "controller":
         handoff = {RUN_DIR_KEY: str(state.run_dir), DEADLINE_KEY: state.deadline.at}
         config.pluginmanager.register(WorkerHandoff(handoff), "acl-worker-handoff")
-    if state.reporter:
-        hint = asan_runtime_missing(state.settings.lib)
-        if hint:
-            print(f"acl: {hint}", file=sys.stderr)
 
 
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)

@@ -25,6 +25,7 @@ from typing import Any
 from ..harness.options import Settings
 from ..harness.product import family_by_id, family_for_soc
 from ..harness.resources import default_sim_lib, source_checkout
+from ..harness.sanitizer import asan_runtime_missing
 from .selection import unknown_rule_patterns
 
 #: Entry points the harness calls to open any backend; a library without them cannot be tested.
@@ -130,8 +131,10 @@ def probe_library(lib: Path, device: int | None, timeout: float = PROBE_TIMEOUT_
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if not lines:
         detail = (proc.stderr.strip().splitlines() or [f"exit status {proc.returncode}"])[-1][:200]
+        fix = asan_runtime_missing(lib) or "check the driver and device (npu-smi info) and that the library " \
+                                           "matches them."
         raise SetupError(Problem.INIT_FAILED, f"opening {lib} killed the process that loaded it ({detail}).\n"
-                         "Fix: check the driver and device (npu-smi info) and that the library matches them.")
+                         f"Fix: {fix}")
     answer = json.loads(lines[-1])
     if "problem" in answer:
         said = [line for line in proc.stderr.splitlines() if line.strip()]

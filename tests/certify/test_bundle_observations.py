@@ -7,7 +7,8 @@ import json
 import pytest
 from certify_helpers import first_case, write_fake_bundle
 
-from conformance.certify.bundle import verify, write_sums
+from conformance.certify.bundle import write_sums
+from conformance.certify.verify import verify
 
 RULE = "HM-PAIR-DOUBLE-UNREGISTER"  # declares `code`, evidence expect; its expected code is runtime-source
 GOOD = {"code": {"value": 507911, "type": "code", "provenance": "runtime-source"}}

@@ -13,7 +13,7 @@ import time
 import pytest
 from conftest import CATALOG_CASES, ROOT, child_env, finish, start_suite
 
-from conformance.harness.options import seconds
+from conformance.harness.options import OptionError, seconds
 
 ASAN_LIB = ROOT / "build" / "sim-asan" / "libascendcl.so"
 
@@ -82,13 +82,13 @@ def test_an_asan_library_without_its_runtime_is_said_once(tmp_path):
     env = {k: v for k, v in child_env().items() if k != "LD_PRELOAD"}
     run = finish(start_suite(tmp_path / "r", "--acl-lib", str(ASAN_LIB), "-k", "HM_CAP_CONSISTENT", workers="2",
                              env=env), tmp_path / "r")
+    assert run.returncode == 13, run.output[-2000:]  # a set-up error: no case is run, let alone crashes
     assert run.output.count("is built with AddressSanitizer and needs libasan") == 1, run.output[-2000:]
-    case = run.ran()["HM-CAP-CONSISTENT"]
-    assert case["category"] == "crash" and "ASan runtime does not come first" in case["stderr"]
+    assert "LD_PRELOAD=$(cc -print-file-name=libasan" in run.output
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0", "-1", "1e9", "soon"])
 def test_durations_must_be_finite_and_positive(value):
-    with pytest.raises(pytest.UsageError, match="--acl-timeout"):
+    with pytest.raises(OptionError, match="--acl-timeout"):
         seconds("--acl-timeout", value, 10.0)
     assert seconds("--acl-deadline", "2.5", 1800.0) == 2.5 and seconds("--acl-deadline", None, 1800.0) == 1800.0

@@ -60,7 +60,8 @@ def test_a_selection_reports_exactly_the_selected_cases_as_partial(sim_built, tm
 def test_last_failed_reruns_the_failures_and_junit_follows_the_schema(sim_built, tmp_path):
     waivers = tmp_path / "waivers.yaml"
     waivers.write_text("schema: acl-conformance-expectations/1\nexpectations:\n"
-                       f"  - rule: {WAIVED_RULE}\n    reason: known double-unregister deviation\n"
+                       f"  - rule: {WAIVED_RULE}\n    families: [atlas_a2]\n"
+                       "    reason: known double-unregister deviation\n"
                        "    tracking: SIM-1\n")
     report = tmp_path / "r"
     first = finish(start_suite(report, "-m", "pairing", "--acl-expectations", str(waivers),
