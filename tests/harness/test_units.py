@@ -15,6 +15,7 @@ from conformance.results import allure, identity
 from conformance.results import summary as summary_module
 from conformance.results.html import external_scripts, strip_analytics
 from conformance.results.outcomes import (
+    CATEGORY_TITLES,
     CaseResult,
     Category,
     Outcome,
@@ -264,3 +265,10 @@ def test_cli_help(capsys):
     with pytest.raises(SystemExit):
         cli.main(["run", "--help"])
     assert "NOT_APPLICABLE" in capsys.readouterr().out
+
+
+def test_every_category_has_its_bucket_in_the_allure_report():
+    """allurerc.mjs groups failing cases by the category label; a category without a bucket would vanish."""
+    config = (ROOT / "allure" / "allurerc.mjs").read_text(encoding="utf-8")
+    for category, title in CATEGORY_TITLES.items():
+        assert f'name: "{title}", matchers: byCategory("{category.value}")' in config, category
