@@ -1,4 +1,4 @@
-/* Generated from spec 124e27884054d455 by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 2aa0b05e1b7a2327 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* ABI check: the spec's values and layouts against a set of declarations.
  *
  *   cc -std=c11 -I acl_hostmem_generated/include acl_hostmem_generated/abi_check.c -o abi_check && ./abi_check
@@ -38,6 +38,8 @@ _Static_assert(ACL_RT_HAC_TYPE_UDMA == 8, "aclrtHacType: ACL_RT_HAC_TYPE_UDMA mu
 _Static_assert(ACL_RT_HAC_TYPE_CCU == 9, "aclrtHacType: ACL_RT_HAC_TYPE_CCU must be 9");
 _Static_assert(ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED == 0, "aclrtHostMemMapCapability: ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED must be 0");
 _Static_assert(ACL_RT_HOST_MEM_MAP_SUPPORTED == 1, "aclrtHostMemMapCapability: ACL_RT_HOST_MEM_MAP_SUPPORTED must be 1");
+_Static_assert(ACL_DEVICE == 0, "aclrtRunMode: ACL_DEVICE must be 0");
+_Static_assert(ACL_HOST == 1, "aclrtRunMode: ACL_HOST must be 1");
 _Static_assert(ACL_STREAM_STATUS_COMPLETE == 0, "aclrtStreamStatus: ACL_STREAM_STATUS_COMPLETE must be 0");
 _Static_assert(ACL_STREAM_STATUS_NOT_READY == 1, "aclrtStreamStatus: ACL_STREAM_STATUS_NOT_READY must be 1");
 _Static_assert(ACL_STREAM_STATUS_RESERVED == 65535, "aclrtStreamStatus: ACL_STREAM_STATUS_RESERVED must be 65535");
@@ -95,6 +97,7 @@ _Static_assert(SAME_TYPE(((aclrtMallocConfig *)0)->numAttrs, size_t), "aclrtMall
 /* typedefs and callbacks */
 _Static_assert(SAME_TYPE((aclError){0}, int), "aclError must be int");
 _Static_assert(SAME_TYPE((aclrtStream){0}, void *), "aclrtStream must be void *");
+_Static_assert(SAME_TYPE((aclrtContext){0}, void *), "aclrtContext must be void *");
 _Static_assert(SAME_TYPE((aclrtHostFunc)0, void (*)(void *)), "aclrtHostFunc has the wrong type");
 
 /* function types */
@@ -111,10 +114,18 @@ _Static_assert(SAME_TYPE(&aclInit, aclError (*)(const char *)), "aclInit must be
 _Static_assert(SAME_TYPE(&aclFinalize, aclError (*)(void)), "aclFinalize must be aclError (*)(void)");
 _Static_assert(SAME_TYPE(&aclrtSetDevice, aclError (*)(int32_t)), "aclrtSetDevice must be aclError (*)(int32_t)");
 _Static_assert(SAME_TYPE(&aclrtResetDevice, aclError (*)(int32_t)), "aclrtResetDevice must be aclError (*)(int32_t)");
+_Static_assert(SAME_TYPE(&aclrtResetDeviceForce, aclError (*)(int32_t)), "aclrtResetDeviceForce must be aclError (*)(int32_t)");
+_Static_assert(SAME_TYPE(&aclrtGetDevice, aclError (*)(int32_t *)), "aclrtGetDevice must be aclError (*)(int32_t *)");
+_Static_assert(SAME_TYPE(&aclrtGetRunMode, aclError (*)(aclrtRunMode *)), "aclrtGetRunMode must be aclError (*)(aclrtRunMode *)");
+_Static_assert(SAME_TYPE(&aclrtCreateContext, aclError (*)(aclrtContext *, int32_t)), "aclrtCreateContext must be aclError (*)(aclrtContext *, int32_t)");
+_Static_assert(SAME_TYPE(&aclrtDestroyContext, aclError (*)(aclrtContext)), "aclrtDestroyContext must be aclError (*)(aclrtContext)");
+_Static_assert(SAME_TYPE(&aclrtSetCurrentContext, aclError (*)(aclrtContext)), "aclrtSetCurrentContext must be aclError (*)(aclrtContext)");
+_Static_assert(SAME_TYPE(&aclrtGetCurrentContext, aclError (*)(aclrtContext *)), "aclrtGetCurrentContext must be aclError (*)(aclrtContext *)");
 _Static_assert(SAME_TYPE(&aclrtGetDeviceCount, aclError (*)(uint32_t *)), "aclrtGetDeviceCount must be aclError (*)(uint32_t *)");
 _Static_assert(SAME_TYPE(&aclrtGetSocName, const char * (*)(void)), "aclrtGetSocName must be const char * (*)(void)");
 _Static_assert(SAME_TYPE(&aclrtCreateStream, aclError (*)(aclrtStream *)), "aclrtCreateStream must be aclError (*)(aclrtStream *)");
 _Static_assert(SAME_TYPE(&aclrtDestroyStream, aclError (*)(aclrtStream)), "aclrtDestroyStream must be aclError (*)(aclrtStream)");
+_Static_assert(SAME_TYPE(&aclrtDestroyStreamForce, aclError (*)(aclrtStream)), "aclrtDestroyStreamForce must be aclError (*)(aclrtStream)");
 _Static_assert(SAME_TYPE(&aclrtSynchronizeStream, aclError (*)(aclrtStream)), "aclrtSynchronizeStream must be aclError (*)(aclrtStream)");
 _Static_assert(SAME_TYPE(&aclrtSynchronizeDevice, aclError (*)(void)), "aclrtSynchronizeDevice must be aclError (*)(void)");
 _Static_assert(SAME_TYPE(&aclrtStreamQuery, aclError (*)(aclrtStream, aclrtStreamStatus *)), "aclrtStreamQuery must be aclError (*)(aclrtStream, aclrtStreamStatus *)");
@@ -156,7 +167,7 @@ int main(void)
     failures += check_code("ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED", (long)ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, 507910L);
     failures += check_code("ACL_ERROR_HOST_MEMORY_NOT_REGISTERED", (long)ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, 507911L);
     if (failures == 0) {
-        printf("abi_check: OK (41 enum members, 5 macros, 3 layouts, 27 functions, 17 error codes)\n");
+        printf("abi_check: OK (43 enum members, 5 macros, 3 layouts, 35 functions, 17 error codes)\n");
     }
     return failures == 0 ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-# Generated from spec 124e27884054d455 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 2aa0b05e1b7a2327 by codegen; do not edit. Regenerate: python -m codegen generate
 """cffi ABI-mode bindings of the ACL host-memory interfaces and the harness calls.
 
 ``load(path)`` opens a library (the real libascendcl.so or the simulator) and returns an
@@ -19,7 +19,7 @@ from typing import Any
 
 from cffi import FFI
 
-SPEC_HASH = '124e27884054d455'
+SPEC_HASH = '2aa0b05e1b7a2327'
 
 # The declarations have one home, acl_hostmem.cdef beside this module (generated from the
 # same spec); no prose from the spec is embedded in this file's source.
@@ -65,6 +65,8 @@ ACL_RT_HAC_TYPE_UDMA = 8
 ACL_RT_HAC_TYPE_CCU = 9
 ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED = 0
 ACL_RT_HOST_MEM_MAP_SUPPORTED = 1
+ACL_DEVICE = 0
+ACL_HOST = 1
 ACL_STREAM_STATUS_COMPLETE = 0
 ACL_STREAM_STATUS_NOT_READY = 1
 ACL_STREAM_STATUS_RESERVED = 65535
@@ -123,6 +125,7 @@ ENUMS: dict[str, dict[str, int]] = {
     'aclrtMallocAttrType': {'ACL_RT_MEM_ATTR_RSV': 0, 'ACL_RT_MEM_ATTR_MODULE_ID': 1, 'ACL_RT_MEM_ATTR_DEVICE_ID': 2, 'ACL_RT_MEM_ATTR_VA_FLAG': 3},
     'aclrtHacType': {'ACL_RT_HAC_TYPE_STARS': 0, 'ACL_RT_HAC_TYPE_AICPU': 1, 'ACL_RT_HAC_TYPE_AIC': 2, 'ACL_RT_HAC_TYPE_AIV': 3, 'ACL_RT_HAC_TYPE_PCIEDMA': 4, 'ACL_RT_HAC_TYPE_RDMA': 5, 'ACL_RT_HAC_TYPE_SDMA': 6, 'ACL_RT_HAC_TYPE_DVPP': 7, 'ACL_RT_HAC_TYPE_UDMA': 8, 'ACL_RT_HAC_TYPE_CCU': 9},
     'aclrtHostMemMapCapability': {'ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED': 0, 'ACL_RT_HOST_MEM_MAP_SUPPORTED': 1},
+    'aclrtRunMode': {'ACL_DEVICE': 0, 'ACL_HOST': 1},
     'aclrtStreamStatus': {'ACL_STREAM_STATUS_COMPLETE': 0, 'ACL_STREAM_STATUS_NOT_READY': 1, 'ACL_STREAM_STATUS_RESERVED': 65535},
     'aclrtMemcpyKind': {'ACL_MEMCPY_HOST_TO_HOST': 0, 'ACL_MEMCPY_HOST_TO_DEVICE': 1, 'ACL_MEMCPY_DEVICE_TO_HOST': 2, 'ACL_MEMCPY_DEVICE_TO_DEVICE': 3, 'ACL_MEMCPY_DEFAULT': 4, 'ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE': 5, 'ACL_MEMCPY_INNER_DEVICE_TO_DEVICE': 6, 'ACL_MEMCPY_INTER_DEVICE_TO_DEVICE': 7},
     'aclrtMemMallocPolicy': {'ACL_MEM_MALLOC_HUGE_FIRST': 0, 'ACL_MEM_MALLOC_HUGE_ONLY': 1, 'ACL_MEM_MALLOC_NORMAL_ONLY': 2, 'ACL_MEM_MALLOC_HUGE_FIRST_P2P': 3, 'ACL_MEM_MALLOC_HUGE_ONLY_P2P': 4, 'ACL_MEM_MALLOC_NORMAL_ONLY_P2P': 5, 'ACL_MEM_MALLOC_HUGE1G_ONLY': 6, 'ACL_MEM_MALLOC_HUGE1G_ONLY_P2P': 7, 'ACL_MEM_TYPE_LOW_BAND_WIDTH': 256, 'ACL_MEM_TYPE_HIGH_BAND_WIDTH': 4096, 'ACL_MEM_ACCESS_USER_SPACE_READONLY': 1048576},
@@ -360,10 +363,53 @@ class AclLibrary:
         return self._finish('aclrtSetDevice', result, raw, ())
 
     def aclrtResetDevice(self, deviceId: int, *, raw: bool = False) -> Any:
-        """Releases the resources of a device for the calling process. (04_device_management.md#aclrtResetDevice)"""
+        """Drops one reference to a device; at zero its default context, default stream and the streams created in it are released (after their tasks finish). (04_device_management.md#aclrtResetDevice)"""
         c_deviceId = deviceId
         result = self._invoke('aclrtResetDevice', (c_deviceId, ), {'deviceId': deviceId})
         return self._finish('aclrtResetDevice', result, raw, ())
+
+    def aclrtResetDeviceForce(self, deviceId: int, *, raw: bool = False) -> Any:
+        """Releases a device's resources at once whatever its reference count; a second forced reset of the released device fails. (04_device_management.md#aclrtResetDeviceForce)"""
+        c_deviceId = deviceId
+        result = self._invoke('aclrtResetDeviceForce', (c_deviceId, ), {'deviceId': deviceId})
+        return self._finish('aclrtResetDeviceForce', result, raw, ())
+
+    def aclrtGetDevice(self, *, deviceId: Any = OUT, raw: bool = False) -> Any:
+        """Reports the device of the calling thread's current context; fails when no device was set. (04_device_management.md#aclrtGetDevice)"""
+        c_deviceId, r_deviceId = _out(deviceId, 'int32_t *', _read_int)
+        result = self._invoke('aclrtGetDevice', (c_deviceId, ), {'deviceId': deviceId})
+        return self._finish('aclrtGetDevice', result, raw, (r_deviceId, ))
+
+    def aclrtGetRunMode(self, *, runMode: Any = OUT, raw: bool = False) -> Any:
+        """Reports where the software stack runs - ACL_HOST (EP form) or ACL_DEVICE (RC / Control-CPU-open form). (04_device_management.md#aclrtGetRunMode)"""
+        c_runMode, r_runMode = _out(runMode, 'aclrtRunMode *', _read_int)
+        result = self._invoke('aclrtGetRunMode', (c_runMode, ), {'runMode': runMode})
+        return self._finish('aclrtGetRunMode', result, raw, (r_runMode, ))
+
+    def aclrtCreateContext(self, deviceId: int, *, context: Any = OUT, raw: bool = False) -> Any:
+        """Creates a context on a device and makes it the calling thread's current context. (05_context_management.md#aclrtCreateContext)"""
+        c_context, r_context = _out(context, 'aclrtContext *', _read_handle)
+        c_deviceId = deviceId
+        result = self._invoke('aclrtCreateContext', (c_context, c_deviceId, ), {'context': context, 'deviceId': deviceId})
+        return self._finish('aclrtCreateContext', result, raw, (r_context, ))
+
+    def aclrtDestroyContext(self, context: Any, *, raw: bool = False) -> Any:
+        """Destroys a context created by aclrtCreateContext; a thread whose current context it was has none afterwards. (05_context_management.md#aclrtDestroyContext)"""
+        c_context = _ptr(context, 'aclrtContext')
+        result = self._invoke('aclrtDestroyContext', (c_context, ), {'context': context})
+        return self._finish('aclrtDestroyContext', result, raw, ())
+
+    def aclrtSetCurrentContext(self, context: Any, *, raw: bool = False) -> Any:
+        """Makes a context the calling thread's current context (the last call wins). (05_context_management.md#aclrtSetCurrentContext)"""
+        c_context = _ptr(context, 'aclrtContext')
+        result = self._invoke('aclrtSetCurrentContext', (c_context, ), {'context': context})
+        return self._finish('aclrtSetCurrentContext', result, raw, ())
+
+    def aclrtGetCurrentContext(self, *, context: Any = OUT, raw: bool = False) -> Any:
+        """Reports the calling thread's current context. (05_context_management.md#aclrtGetCurrentContext)"""
+        c_context, r_context = _out(context, 'aclrtContext *', _read_handle)
+        result = self._invoke('aclrtGetCurrentContext', (c_context, ), {'context': context})
+        return self._finish('aclrtGetCurrentContext', result, raw, (r_context, ))
 
     def aclrtGetDeviceCount(self, *, count: Any = OUT, raw: bool = False) -> Any:
         """Reports the number of usable devices. (04_device_management.md#aclrtGetDeviceCount)"""
@@ -387,6 +433,12 @@ class AclLibrary:
         c_stream = _ptr(stream, 'aclrtStream')
         result = self._invoke('aclrtDestroyStream', (c_stream, ), {'stream': stream})
         return self._finish('aclrtDestroyStream', result, raw, ())
+
+    def aclrtDestroyStreamForce(self, stream: Any, *, raw: bool = False) -> Any:
+        """Destroys a stream at once, without waiting for its unfinished tasks. (06_stream_management.md#aclrtDestroyStreamForce)"""
+        c_stream = _ptr(stream, 'aclrtStream')
+        result = self._invoke('aclrtDestroyStreamForce', (c_stream, ), {'stream': stream})
+        return self._finish('aclrtDestroyStreamForce', result, raw, ())
 
     def aclrtSynchronizeStream(self, stream: Any, *, raw: bool = False) -> Any:
         """Waits until every task of a stream has finished. (06_stream_management.md#aclrtSynchronizeStream)"""

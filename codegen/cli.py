@@ -11,11 +11,13 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 from .cases import all_cases, duplicate_case_ids
 from .errors import SpecError, SpecIssue, Where
-from .load import load_spec
+from .evidence_verify import CitationVerifier
+from .load import load_spec, read_documents
 from .model import Spec
 from .render import OUTPUT_PACKAGE, render_all
 from .writer import stale_report, write_tree
@@ -61,10 +63,18 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    """Validate the spec only."""
+    """Validate the spec only; with --reference/--runtime-git also check every citation against them."""
     spec = _load(args.spec)
-    print(f"spec {spec.spec_hash} is valid: {len(spec.interfaces)} interfaces, {len(spec.rules)} rules, "
-          f"{len(spec.families)} product families, {len(spec.faults)} faults")
+    if args.reference or args.runtime_git:
+        verifier = CitationVerifier(args.reference, args.runtime_git, spec.sources.runtime_commit)
+        issues = verifier.run(read_documents(args.spec)["rules"])
+        if issues:
+            raise SpecError(issues)
+    by_provenance = Counter(r.provenance for r in spec.rules)
+    print(f"spec {spec.spec_hash} is valid: {len(spec.interfaces)} interfaces, {len(spec.rules)} rules "
+          f"({', '.join(f'{n} {p}' for p, n in sorted(by_provenance.items()))}), "
+          f"{len(spec.families)} product families, {len(spec.mutations)} faults, "
+          f"{len(spec.legal_variants)} legal variants")
     return 0
 
 
@@ -73,12 +83,14 @@ def cmd_sim_faults(args: argparse.Namespace) -> int:
     spec = _load(args.spec)
     if args.json:
         rows = [{"name": f.name, "family": f.family, "violates": list(f.violates), "description": f.description,
-                 "soc": f.soc, "env": dict(f.env)} for f in spec.faults]
+                 "soc": f.soc, "env": dict(f.env), "legal": f.legal, "covers": list(f.covers),
+                 "families": list(f.families)} for f in spec.faults]
         print(json.dumps(rows, indent=1))
         return 0
     width = max(len(f.name) for f in spec.faults)
     for f in spec.faults:
-        print(f"{f.name:<{width}}  {f.family:<16} {','.join(f.violates):<34} {f.description}")
+        rules = f"legal: {','.join(f.covers)}" if f.legal else ",".join(f.violates)
+        print(f"{f.name:<{width}}  {f.family:<16} {rules:<34} {f.description}")
     return 0
 
 
@@ -103,7 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     add("generate", "Validate the spec and regenerate the output tree atomically.", cmd_generate)
     add("check", "Exit 1 with a diff when the output tree is stale.", cmd_check)
-    add("lint", "Validate the spec (schema and cross-references) and write nothing.", cmd_lint, out=False)
+    lint = add("lint", "Validate the spec (schema, cross-references, evidence and severity policy) and write nothing.",
+               cmd_lint, out=False)
+    lint.add_argument("--reference", type=Path, help="directory of the pinned API pages: check every doc citation "
+                      "(page, anchor, lines inside the anchor's section)")
+    lint.add_argument("--runtime-git", type=Path, help="git directory of hicann/runtime: check every source citation "
+                      "(file and lines exist at the pinned commit)")
     faults = add("sim-faults", "List the simulator fault switches and the rules they break.", cmd_sim_faults, out=False)
     faults.add_argument("--json", action="store_true", help="print JSON instead of a table")
     return parser

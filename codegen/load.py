@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SpecError, SpecIssue, Where
+from .evidence import Citation, Sources, code_decides, code_level, derive_provenance, weakest
+from .evidence_lint import EvidencePolicy
 from .hardening import hardening_issues
 from .model import (
     Applicability,
@@ -111,7 +113,7 @@ def read_documents(spec_dir: Path) -> dict[str, Document]:
 def load_spec(spec_dir: Path) -> Spec:
     """Load, validate and model the spec in ``spec_dir``; raises SpecError when invalid."""
     docs = read_documents(spec_dir)
-    issues = CrossReferences(docs).run() + observation_issues(docs)
+    issues = CrossReferences(docs).run() + observation_issues(docs) + EvidencePolicy(docs).run()
     if issues:
         raise SpecError(issues)
     issues = hardening_issues(docs)  # these rules rely on the names resolving
@@ -176,7 +178,7 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
         ),
         families=tuple(
             Family(f["id"], f["name"], f["doc_tag"], tuple(f["soc_patterns"]), f["sample_soc"], f["va_flag"],
-                   f["rc_form"], f.get("confirmed", True))
+                   f["device_run_mode"], f.get("confirmed", True))
             for f in docs["products"].data["families"]
         ),
         rules=tuple(
@@ -184,12 +186,14 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
             for i, raw in enumerate(rules_doc.data["rules"])
         ),
         faults=tuple(
-            Fault(f["name"], f["family"], tuple(f["violates"]), f["description"], f.get("soc"),
-                  tuple(sorted(f.get("env", {}).items())))
+            Fault(f["name"], f["family"], tuple(f.get("violates", [])), f["description"], f.get("soc"),
+                  tuple(sorted(f.get("env", {}).items())), f.get("legal", False), tuple(f.get("covers", [])),
+                  tuple(f.get("families", [])))
             for f in docs["faults"].data["faults"]
         ),
         matrices=tuple(matrices.items()),
-        rc_form_note=docs["products"].data.get("rc_form_note", ""),
+        sources=Sources(rules_doc.data["sources"]["runtime"]["commit"], rules_doc.data["sources"]["docs"]["snapshot"]),
+        retired=tuple((r["id"], r["reason"]) for r in rules_doc.data.get("retired", [])),
     )
 
 
@@ -216,6 +220,7 @@ def _interface(doc: Document, index: int, raw: dict[str, Any]) -> Interface:
         pairs_with=tuple(raw.get("pairs_with", [])),
         implicit_sync=raw.get("implicit_sync", "none"),
         advisories=tuple(raw.get("advisories", [])),
+        support_disputed=tuple(raw.get("support_disputed", [])),
         where=doc.where(["interfaces", index]),
     )
 
@@ -246,36 +251,58 @@ def _resolve_matrix(raw: dict[str, Any], matrices: dict[str, tuple[Any, ...]]) -
     return tuple(out)
 
 
+def _citations(raw: list[dict[str, str]] | None) -> tuple[Citation, ...]:
+    return tuple(Citation.parse(c) for c in raw or [])
+
+
+def _expectation(raw: dict[str, Any] | None, severity: str) -> Expectation | None:
+    """The expected code with its provenance and the level it is judged at (None: any failure)."""
+    if raw is None:
+        return None
+    evidence = _citations(raw["evidence"])
+    provenance = derive_provenance(evidence)
+    return Expectation(raw["name"], provenance, code_level(severity, provenance), code_decides(severity, provenance),
+                       evidence, raw.get("strict", False))
+
+
 def _rule(doc: Document, index: int, raw: dict[str, Any], matrices: dict[str, tuple[Any, ...]]) -> Rule:
     applies_raw = raw.get("applies", {})
     kernel = applies_raw.get("kernel", {})
-    expect_raw = raw.get("expect")
+    severity = raw["severity"]
     errors = []
     for err in raw.get("errors", []):
         when = dict(err["when"])
         param = when.pop("param")
         kind, value = next(iter(when.items()))
-        errors.append(ErrorExpectation(Condition(param, kind, value), Expectation(err["provenance"], err.get("code"))))
+        evidence = _citations(err["evidence"])
+        errors.append(ErrorExpectation(Condition(param, kind, value), evidence, derive_provenance(evidence),
+                                       _expectation(err.get("code"), severity)))
+    evidence = _citations(raw.get("evidence"))
+    # A rule with its own citations takes their provenance; an invalid-argument rule without
+    # them is as strong as its weakest condition.
+    provenance = derive_provenance(evidence) if evidence else weakest(e.provenance for e in errors)
     return Rule(
         id=raw["id"],
         title=raw["title"],
         statement=raw["statement"],
         family=raw["family"],
         check=raw["check"],
-        severity=raw["severity"],
+        severity=severity,
         doc=Doc(raw["doc"]["page"], raw["doc"]["anchor"]),
-        provenance=raw["provenance"],
+        provenance=provenance,
+        evidence=evidence,
         interfaces=tuple(raw.get("interfaces", [])),
         applies=Applicability(
             reason=applies_raw.get("reason", ""),
             families=tuple(applies_raw.get("families", [])),
-            rc_form=applies_raw.get("rc_form"),
+            run_mode=applies_raw.get("run_mode"),
+            min_devices=applies_raw.get("min_devices"),
             va_flag=applies_raw.get("va_flag"),
             kernel_at_most=kernel.get("at_most"),
             kernel_above=kernel.get("above"),
         ),
         matrix=_resolve_matrix(raw.get("matrix", {}), matrices),
-        expect=Expectation(expect_raw["provenance"], expect_raw.get("code")) if expect_raw else None,
+        expect=_expectation(raw.get("code"), severity),
         errors=tuple(errors),
         where=doc.where(["rules", index]),
     )

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import Where
+from .evidence import Citation, Sources
 
 DOC_BASE = "https://github.com/hicann/runtime/blob/master/docs/zh/api_ref"
 
@@ -211,6 +212,7 @@ class Interface:
     pairs_with: tuple[str, ...] = ()
     implicit_sync: str = "none"
     advisories: tuple[str, ...] = ()
+    support_disputed: tuple[str, ...] = ()
     where: Where | None = None
 
     @property
@@ -261,17 +263,18 @@ class Family:
     soc_patterns: tuple[str, ...]
     sample_soc: str
     va_flag: bool
-    rc_form: bool
+    device_run_mode: bool
     confirmed: bool = True
 
 
 @dataclass(frozen=True)
 class Applicability:
-    """Where a rule applies beyond interface support: families, RC form, VA, kernel."""
+    """Where a rule applies beyond interface support: families, run mode, devices, VA, kernel."""
 
     reason: str = ""
     families: tuple[str, ...] = ()
-    rc_form: bool | None = None
+    run_mode: str | None = None
+    min_devices: int | None = None
     va_flag: bool | None = None
     kernel_at_most: str | None = None
     kernel_above: str | None = None
@@ -279,15 +282,20 @@ class Applicability:
 
 @dataclass(frozen=True)
 class Expectation:
-    """An expected failure: the code (None = any failure) and where that fact comes from."""
+    """The exact error code a failing case expects, judged at the code's own level.
 
+    ``provenance`` is derived from the code's own citations; ``level`` is the severity at
+    which a different code is judged (:func:`codegen.evidence.code_level`), and ``decides``
+    tells whether that is the rule's severity (a different code fails the case) or lower
+    (it is a finding that does not change the verdict).
+    """
+
+    code: str
     provenance: str
-    code: str | None = None
-
-    @property
-    def strict(self) -> bool:
-        """True when the exact code is checked, not just failure."""
-        return self.code is not None and self.provenance != "unspecified"
+    level: str
+    decides: bool
+    evidence: tuple[Citation, ...] = ()
+    strict: bool = False
 
 
 @dataclass(frozen=True)
@@ -315,10 +323,12 @@ class Condition:
 
 @dataclass(frozen=True)
 class ErrorExpectation:
-    """One condition of an invalid-argument rule with its expected error."""
+    """One condition of an invalid-argument rule: its evidence that the call fails, and the code."""
 
     when: Condition
-    expect: Expectation
+    evidence: tuple[Citation, ...]
+    provenance: str
+    expect: Expectation | None = None
 
 
 @dataclass(frozen=True)
@@ -357,6 +367,7 @@ class Rule:
     severity: str
     doc: Doc
     provenance: str
+    evidence: tuple[Citation, ...] = ()
     interfaces: tuple[str, ...] = ()
     applies: Applicability = field(default_factory=Applicability)
     matrix: tuple[tuple[str, tuple[Any, ...]], ...] = ()
@@ -366,6 +377,18 @@ class Rule:
     observations: tuple[Observation, ...] = ()
 
     @property
+    def citations(self) -> tuple[Citation, ...]:
+        """Every citation of the rule: its own, then its conditions' and codes' (deduplicated)."""
+        seen: dict[tuple[str, str, str], Citation] = {}
+        groups = [self.evidence, self.expect.evidence if self.expect else ()]
+        for err in self.errors:
+            groups += [err.evidence, err.expect.evidence if err.expect else ()]
+        for group in groups:
+            for c in group:
+                seen.setdefault((c.ref, c.stance, c.says), c)
+        return tuple(seen.values())
+
+    @property
     def python_name(self) -> str:
         """The test-function name: ``test_HM_ALIGN_MALLOC``."""
         return "test_" + self.id.replace("-", "_")
@@ -373,7 +396,7 @@ class Rule:
 
 @dataclass(frozen=True)
 class Fault:
-    """A simulator fault switch and the rules it breaks."""
+    """A simulator switch: a fault that breaks rules, or a legal variant the evidence allows."""
 
     name: str
     family: str
@@ -381,6 +404,9 @@ class Fault:
     description: str
     soc: str | None = None
     env: tuple[tuple[str, str], ...] = ()
+    legal: bool = False
+    covers: tuple[str, ...] = ()
+    families: tuple[str, ...] = ()
 
     @property
     def c_name(self) -> str:
@@ -406,7 +432,8 @@ class Spec:
     rules: tuple[Rule, ...]
     faults: tuple[Fault, ...]
     matrices: tuple[tuple[str, tuple[Any, ...]], ...] = ()
-    rc_form_note: str = ""
+    sources: Sources = field(default_factory=lambda: Sources(""))
+    retired: tuple[tuple[str, str], ...] = ()
 
     @property
     def host_memory_interfaces(self) -> tuple[Interface, ...]:
@@ -416,6 +443,16 @@ class Spec:
     def error(self, name: str) -> ErrorCode:
         """The error code called ``name``."""
         return next(e for e in self.errors if e.name == name)
+
+    @property
+    def mutations(self) -> tuple[Fault, ...]:
+        """The fault switches that break rules (not the legal variants)."""
+        return tuple(f for f in self.faults if not f.legal)
+
+    @property
+    def legal_variants(self) -> tuple[Fault, ...]:
+        """The switches for behaviour the evidence leaves open."""
+        return tuple(f for f in self.faults if f.legal)
 
     def rule(self, rule_id: str) -> Rule:
         """The rule with ID ``rule_id``."""

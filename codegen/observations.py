@@ -41,7 +41,7 @@ def observation_issues(docs: dict[str, Document]) -> list[SpecIssue]:
                 report(path + ["values"], f"only enum observations take 'values' (this one is {entry['type']})")
             if "key" in entry and entry.get("many"):
                 report(path + ["many"], "an observation is either keyed ('key') or a list ('many'), not both")
-            if entry["evidence"] == "expect" and not (rule.get("expect") or rule.get("errors")):
+            if entry["evidence"] == "expect" and not (rule.get("code") or rule.get("errors")):
                 report(path + ["evidence"], f"{rule_id} expects no error, so no expected error backs this value")
     return issues
 

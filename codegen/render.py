@@ -44,16 +44,23 @@ def _environment() -> jinja2.Environment:
 
 
 def expect_literal(spec: Spec, case: Case) -> dict[str, Any] | None:
-    """The expectation handed to a check, with the code's value resolved."""
+    """The code expectation handed to a check: the code, its provenance and the level it is judged at."""
     if case.expect is None:
         return None
     code = case.expect.code
     return {
         "code": code,
-        "value": spec.error(code).value if code else None,
+        "value": spec.error(code).value,
         "provenance": case.expect.provenance,
-        "strict": case.expect.strict,
+        "severity": case.expect.level,
+        "decides": case.expect.decides,
     }
+
+
+def evidence_literal(spec: Spec, citations: Any) -> list[dict[str, Any]]:
+    """Citations as catalog data: kind, reference, link at the pinned commit, paraphrase, stance."""
+    return [{"kind": c.kind, "ref": c.ref, "url": c.url(spec.sources), "says": c.says, "stance": c.stance}
+            for c in citations]
 
 
 def _sample(sample: tuple[str, Any] | None) -> dict[str, Any] | None:
@@ -70,26 +77,30 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
         "spec_hash": spec.spec_hash,
         "families": [
             {"id": f.id, "name": f.name, "soc_patterns": list(f.soc_patterns), "sample_soc": f.sample_soc,
-             "va_flag": f.va_flag, "rc_form": f.rc_form, "confirmed": f.confirmed}
+             "va_flag": f.va_flag, "device_run_mode": f.device_run_mode, "confirmed": f.confirmed}
             for f in spec.families
         ],
         "interfaces": {
             i.name: {"group": i.group, "summary": i.summary, "doc_url": i.doc.url, "doc_ref": i.doc.ref,
-                     "support": dict(i.support), "implicit_sync": i.implicit_sync,
+                     "support": dict(i.support), "support_disputed": list(i.support_disputed),
+                     "implicit_sync": i.implicit_sync,
                      "params": [{"name": p.name, "type": p.ctype.spelled, "direction": p.direction,
                                  "nullable": p.nullable, "sample": _sample(p.sample)} for p in i.params]}
             for i in spec.interfaces
         },
         "errors": {e.name: e.value for e in spec.errors},
+        "sources": {"runtime_repo": "hicann/runtime", "runtime_commit": spec.sources.runtime_commit,
+                    "docs_snapshot": spec.sources.docs_snapshot},
         "rules": [
             {
                 "id": r.id, "title": r.title, "statement": r.statement, "family": r.family, "check": r.check,
                 "severity": r.severity, "interfaces": list(r.interfaces), "provenance": r.provenance,
+                "evidence": evidence_literal(spec, r.citations),
                 "doc_url": r.doc.url, "doc_ref": r.doc.ref,
                 "applies": {
-                    "reason": r.applies.reason, "families": list(r.applies.families), "rc_form": r.applies.rc_form,
-                    "va_flag": r.applies.va_flag, "kernel_at_most": r.applies.kernel_at_most,
-                    "kernel_above": r.applies.kernel_above,
+                    "reason": r.applies.reason, "families": list(r.applies.families), "run_mode": r.applies.run_mode,
+                    "min_devices": r.applies.min_devices, "va_flag": r.applies.va_flag,
+                    "kernel_at_most": r.applies.kernel_at_most, "kernel_above": r.applies.kernel_above,
                 },
                 "observations": [o.to_json() for o in r.observations],
                 "cases": [
@@ -102,7 +113,8 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
         ],
         "faults": [
             {"name": f.name, "family": f.family, "violates": list(f.violates), "description": f.description,
-             "soc": f.soc, "env": dict(f.env)}
+             "soc": f.soc, "env": dict(f.env), "legal": f.legal, "covers": list(f.covers),
+             "families": list(f.families)}
             for f in spec.faults
         ],
     }
@@ -119,11 +131,13 @@ def render_all(spec: Spec) -> dict[str, str]:
         "py_params": {i.name: py_params(spec, i) for i in spec.interfaces},
         "expect_of": lambda case: expect_literal(spec, case),
         "package": OUTPUT_PACKAGE,
+        "evidence_of": lambda citations: evidence_literal(spec, citations),
     }
     files: dict[str, str] = {
         "__init__.py": env.get_template("package_init.py.j2").render(ctx),
         "acl_hostmem.cdef": env.get_template("cdef.j2").render(ctx),
         "include/acl_hostmem.h": env.get_template("header.h.j2").render(ctx),
+        "include/acl/acl.h": env.get_template("acl_shim.h.j2").render(ctx),
         "abi_check.c": env.get_template("abi_check.c.j2").render(ctx),
         "acl_bindings.py": env.get_template("bindings.py.j2").render(ctx),
         "traceability.md": env.get_template("traceability.md.j2").render(ctx),

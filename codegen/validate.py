@@ -402,9 +402,9 @@ class CrossReferences:
                 refs = [v for v in items if isinstance(v, str) and v.startswith("@")]
                 for ref in refs:
                     self._matrix_ref(base + ["matrix", key], ref, matrices)
-            code = rule.get("expect", {}).get("code")
+            code = rule.get("code", {}).get("name")
             if code is not None and code not in self.error_names:
-                self.report("rules", base + ["expect", "code"], f"unknown error code {code!r}")
+                self.report("rules", base + ["code", "name"], f"unknown error code {code!r}")
             errors = rule.get("errors", [])
             if rule["family"] == "invalid_argument" and rule["check"] == "invalid_argument" and not errors:
                 self.report("rules", base + ["errors"], "an invalid_argument rule needs errors")
@@ -413,8 +413,8 @@ class CrossReferences:
             target = interfaces.get((rule.get("interfaces") or [""])[0])
             for j, err in enumerate(errors):
                 epath = base + ["errors", j]
-                if "code" in err and err["code"] not in self.error_names:
-                    self.report("rules", epath + ["code"], f"unknown error code {err['code']!r}")
+                if "code" in err and err["code"]["name"] not in self.error_names:
+                    self.report("rules", epath + ["code", "name"], f"unknown error code {err['code']['name']!r}")
                 if target is not None and not any(p["name"] == err["when"]["param"] for p in target["params"]):
                     self.report("rules", epath + ["when", "param"],
                                 f"{target['name']} has no parameter {err['when']['param']!r}")
@@ -437,14 +437,18 @@ class CrossReferences:
             if fault["name"] in seen:
                 self.report("faults", base + ["name"], f"duplicate fault {fault['name']!r}")
             seen.add(fault["name"])
-            for j, rid in enumerate(fault["violates"]):
+            named = "covers" if fault.get("legal") else "violates"
+            for j, rid in enumerate(fault.get(named, [])):
                 rule = self.rule_ids.get(rid)
                 if rule is None:
-                    self.report("faults", base + ["violates", j], f"fault names unknown rule {rid!r}")
-            families = {self.rule_ids[r]["family"] for r in fault["violates"] if r in self.rule_ids}
+                    self.report("faults", base + [named, j], f"fault names unknown rule {rid!r}")
+            for j, fam in enumerate(fault.get("families", [])):
+                if fam not in self.family_ids:
+                    self.report("faults", base + ["families", j], f"unknown product family {fam!r}")
+            families = {self.rule_ids[r]["family"] for r in fault.get(named, []) if r in self.rule_ids}
             if families and fault["family"] not in families:
                 self.report("faults", base + ["family"],
-                            f"family {fault['family']!r} is not the family of any rule it violates "
+                            f"family {fault['family']!r} is not the family of any rule it {named[:-1]}s "
                             f"({', '.join(sorted(families))})")
             soc = fault.get("soc")
             if soc is not None and not any(fnmatch.fnmatchcase(soc, p) for _, pats in patterns for p in pats):

@@ -1,8 +1,10 @@
 /*
- * Fault switches. ACLSIM_FAULTS=name[,name...] is parsed once per aclInit
- * into a table of flags indexed by aclsimFaultId (the ids and names come from
- * the generated aclsim_faults.h, itself made from spec/faults.yaml).
- * aclsim_fault() is the single lookup every fault point uses.
+ * Fault switches and legal variants. ACLSIM_FAULTS=name[,name...] is parsed
+ * once per aclInit into a table of flags indexed by aclsimFaultId (the ids and
+ * names come from the generated aclsim_faults.h, itself made from
+ * spec/faults.yaml). aclsim_fault() is the single lookup every switch point
+ * uses; sim_open_code() is the one place the legal_alt_codes variant swaps
+ * the codes the docs leave open.
  *
  * Lock discipline: the flag table is written only by sim_faults_parse(),
  * which init.c calls with init_lock held and before any other thread can see
@@ -23,6 +25,27 @@ int aclsim_fault(aclsimFaultId id)
         return 0;
     }
     return __atomic_load_n(&g_fault_on[id], __ATOMIC_RELAXED);
+}
+
+aclError sim_open_code(aclError rc)
+{
+    if (!aclsim_fault(ACLSIM_FAULT_LEGAL_ALT_CODES)) {
+        return rc;
+    }
+    switch (rc) {
+    case ACL_ERROR_INVALID_PARAM:
+        return ACL_ERROR_RT_PARAM_INVALID;
+    case ACL_ERROR_RT_PARAM_INVALID:
+        return ACL_ERROR_INVALID_PARAM;
+    case ACL_ERROR_RT_FEATURE_NOT_SUPPORT:
+    case ACL_ERROR_RT_INVALID_DEVICEID:
+    case ACL_ERROR_RT_MEMORY_ALLOCATION:
+    case ACL_ERROR_HOST_MEMORY_NOT_REGISTERED:
+    case ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED:
+        return ACL_ERROR_RT_PARAM_INVALID;
+    default:
+        return rc;
+    }
 }
 
 static int fault_index(const char *name, size_t len)

@@ -12,6 +12,14 @@
  * task that still reads them (a user bug, or the devsync_no_wait fault)
  * sees poison rather than a fault.
  *
+ * Answers follow the runtime source where the docs are silent
+ * (hicann/runtime@681ef7610): the acl layer refuses NULL and size 0 with
+ * ACL_ERROR_INVALID_PARAM (memory.cpp), the runtime refuses bad configuration
+ * attributes and non-host pointers with ACL_ERROR_RT_PARAM_INVALID
+ * (api_impl.cc:2445-2537), aclrtFreeHost needs no current context
+ * (api_impl.cc:2514-2521) and a vaFlag other than 1 means plain memory
+ * (npu_driver_mem.cc:842-848). Freeing memory leaves its registrations alone.
+ *
  * Lock discipline: host_lock guards the block table, the slabs, the arena,
  * the quarantine and every counter in this file. It is a leaf lock: no
  * other lock is taken while it is held. Callers that need registrations
@@ -286,29 +294,49 @@ typedef struct {
     int from_cfg;
 } simAllocReq;
 
+/* Extra bytes booked so that the alignment variants can place the pointer: exactly 64-byte
+ * (never 128-byte) aligned, or 32 bytes off in RC form, where the docs promise nothing. */
+static size_t placement_pad(void)
+{
+    if (sim_config()->device_run_mode && aclsim_fault(ACLSIM_FAULT_LEGAL_RC_FORM)) {
+        return 32;
+    }
+    return aclsim_fault(ACLSIM_FAULT_LEGAL_MIN_ALIGNMENT) ? SIM_GRANULE : 0;
+}
+
+static size_t placement_offset(uintptr_t start)
+{
+    size_t pad = placement_pad();
+    if (pad == SIM_GRANULE) {
+        return (start + SIM_GRANULE) % (2 * SIM_GRANULE) == 0 ? 0 : SIM_GRANULE; /* land on 64 mod 128 */
+    }
+    return pad;
+}
+
 static aclError host_alloc(const simAllocReq *req, void **out)
 {
     const simConfig *cfg = sim_config();
-    if (req->size > (uint64_t)SIZE_MAX - SIM_PAGE * 2) {
-        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    if (req->size > (uint64_t)SIZE_MAX - SIM_PAGE * 4) {
+        return sim_open_code(ACL_ERROR_RT_MEMORY_ALLOCATION);
     }
     simHostBlock *b = calloc(1, sizeof(*b));
     if (b == NULL) {
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
-    size_t span = (size_t)req->size + req->offset;
+    size_t span = (size_t)req->size + req->offset + placement_pad();
     pthread_mutex_lock(&host_lock);
-    if (cfg->host_mem_limit != 0 &&
+    if (cfg->host_mem_limit != 0 && !aclsim_fault(ACLSIM_FAULT_HUGE_SIZE_WRAPS) &&
         (g_limit_used > cfg->host_mem_limit || req->size > cfg->host_mem_limit - g_limit_used)) {
         pthread_mutex_unlock(&host_lock);
         free(b);
-        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+        return sim_open_code(ACL_ERROR_RT_MEMORY_ALLOCATION);
     }
     int rc;
     int shortable = req->size > SIM_PAGE && req->size % SIM_PAGE != 0;
-    if (!req->va_flag && shortable && aclsim_fault(ACLSIM_FAULT_SHORT_ALLOC)) {
+    int own_pages = req->va_flag || aclsim_fault(ACLSIM_FAULT_LEGAL_PAGE_ALIGNMENT);
+    if (!own_pages && shortable && aclsim_fault(ACLSIM_FAULT_SHORT_ALLOC)) {
         rc = arena_alloc(b, span);
-    } else if (!req->va_flag && span < SIM_SLAB_THRESHOLD) {
+    } else if (!own_pages && span < SIM_SLAB_THRESHOLD) {
         rc = slab_alloc(b, span);
     } else {
         rc = mmap_alloc(b, span);
@@ -316,9 +344,9 @@ static aclError host_alloc(const simAllocReq *req, void **out)
     if (rc != 0) {
         pthread_mutex_unlock(&host_lock);
         free(b);
-        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+        return sim_open_code(ACL_ERROR_RT_MEMORY_ALLOCATION);
     }
-    b->user = (uintptr_t)b->map + req->offset;
+    b->user = (uintptr_t)b->map + req->offset + placement_offset((uintptr_t)b->map);
     b->size = req->size;
     b->va_flag = req->va_flag;
     b->from_cfg = req->from_cfg;
@@ -328,8 +356,11 @@ static aclError host_alloc(const simAllocReq *req, void **out)
     g_live_bytes += b->size;
     g_limit_used += b->size;
     g_unlocked_allocs += b->locked ? 0 : 1;
+    uintptr_t user = b->user;
+    uint64_t size = b->size;
     pthread_mutex_unlock(&host_lock);
-    *out = (void *)b->user;
+    sim_reg_memory_new((void *)user, size); /* fresh memory: old registration records are void */
+    *out = (void *)user;
     return ACL_SUCCESS;
 }
 
@@ -387,6 +418,23 @@ static int recently_freed(uintptr_t p)
     return 0;
 }
 
+/* The answer for a pointer that is no live block: device memory is refused by its location
+ * (api_impl.cc:2524-2533); anything else goes to the driver's halMemFree (api_impl.cc:2536),
+ * which refuses it as an invalid value. host_lock held. */
+static aclError free_unknown(uintptr_t p)
+{
+    if (sim_devmem_contains((void *)p)) {
+        if (aclsim_fault(ACLSIM_FAULT_FREE_DEVICE_MEM_OK)) {
+            return sim_devmem_release((void *)p) == 0 ? ACL_SUCCESS : ACL_ERROR_RT_PARAM_INVALID;
+        }
+        return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
+    }
+    int accepted = aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED) ||
+                   (aclsim_fault(ACLSIM_FAULT_DOUBLE_FREE_OK) && recently_freed(p)) ||
+                   (aclsim_fault(ACLSIM_FAULT_FREE_FOREIGN_OK) && table_containing(p, 1) != NULL);
+    return accepted ? ACL_SUCCESS : sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
+}
+
 /* Frees a block by its user pointer; `plain_free` is set for aclrtFreeHost. */
 /* Whether ptr is the start of a live block (devsync_free_leaks keeps such a block). */
 static int live_block(void *ptr)
@@ -403,10 +451,9 @@ static aclError host_free(void *ptr, int plain_free)
     pthread_mutex_lock(&host_lock);
     simHostBlock *b = table_find(p);
     if (b == NULL) {
-        int ok = (aclsim_fault(ACLSIM_FAULT_DOUBLE_FREE_OK) && recently_freed(p)) ||
-                 (aclsim_fault(ACLSIM_FAULT_FREE_FOREIGN_OK) && table_containing(p, 1) != NULL);
+        aclError rc = free_unknown(p);
         pthread_mutex_unlock(&host_lock);
-        return ok ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+        return rc;
     }
     if (plain_free && b->from_cfg && aclsim_fault(ACLSIM_FAULT_FREE_CFG_REJECTED)) {
         pthread_mutex_unlock(&host_lock);
@@ -415,8 +462,8 @@ static aclError host_free(void *ptr, int plain_free)
     table_remove(p);
     pthread_mutex_unlock(&host_lock);
 
-    /* Registrations inside the block end with it (lock order: reg before host). */
-    sim_reg_drop_range(ptr, b->size);
+    /* The runtime's free leaves registrations of the block alone (lock order: reg before host). */
+    sim_reg_memory_freed(ptr, b->size);
 
     pthread_mutex_lock(&host_lock);
     block_release(b);
@@ -439,19 +486,28 @@ simHostRange sim_host_lookup_range(const void *ptr, uint64_t size)
     return r;
 }
 
+/* The 32-byte rounding of the runtime (api_impl.cc:2432) done in wrapping 64-bit arithmetic
+ * by the huge_size_wraps fault; never below one granule. */
+static uint64_t wrapped_size(uint64_t size)
+{
+    uint64_t rounded = (size + 0x1FU) & ~(uint64_t)0x1FU;
+    return rounded == 0 ? SIM_GRANULE : rounded;
+}
+
 SIM_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size)
 {
+    /* memory.cpp:582-584 */
     if (hostPtr == NULL) {
-        return ACL_ERROR_INVALID_PARAM;
+        return sim_open_code(ACL_ERROR_INVALID_PARAM);
     }
     if (size == 0) {
         if (!aclsim_fault(ACLSIM_FAULT_MALLOC_SIZE0_OK)) {
-            return ACL_ERROR_INVALID_PARAM;
+            return sim_open_code(ACL_ERROR_INVALID_PARAM);
         }
         size = 1;
     }
     int dev;
-    aclError rc = sim_hostmem_gate(SIM_API_MALLOC_HOST, &dev);
+    aclError rc = sim_hostmem_gate(SIM_API_MALLOC_HOST, &dev, 1);
     if (rc != ACL_SUCCESS) {
         return rc;
     }
@@ -464,7 +520,10 @@ SIM_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size)
         sim_sync_device(dev, 0);
     }
     simAllocReq req = {size, 0, 0, 0};
-    if (size + 16 < SIM_SLAB_THRESHOLD && aclsim_fault(ACLSIM_FAULT_ALIGN_MALLOC_OFF16)) {
+    if (aclsim_fault(ACLSIM_FAULT_HUGE_SIZE_WRAPS)) {
+        req.size = wrapped_size(size);
+    }
+    if (req.size + 16 < SIM_SLAB_THRESHOLD && aclsim_fault(ACLSIM_FAULT_ALIGN_MALLOC_OFF16)) {
         req.offset = 16;
     }
     return host_alloc(&req, hostPtr);
@@ -476,33 +535,57 @@ typedef struct {
     int va_flag;
 } simCfgRequest;
 
-/* Validates the attribute list (argument checks only). */
+/* Whether attrs[i] repeats the type of an earlier attribute. */
+static int repeated(const aclrtMallocConfig *cfg, size_t i)
+{
+    for (size_t j = 0; j < i; j++) {
+        if (cfg->attrs[j].attr == cfg->attrs[i].attr) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Parses the attribute list as the runtime does (api_impl.cc:2445-2494): a non-NULL cfg needs
+ * an attrs array; MODULE_ID and VA_FLAG are taken in order (a later one wins); DEVICE_ID is
+ * accepted when it names the current device (docs, checked later) or refused (source, under
+ * legal_src_device_id); every other type is an invalid value. */
 static aclError parse_cfg(const aclrtMallocConfig *cfg, simCfgRequest *out)
 {
     memset(out, 0, sizeof(*out));
-    if (cfg == NULL || cfg->numAttrs == 0) {
+    if (cfg == NULL) {
         return ACL_SUCCESS;
     }
     if (cfg->attrs == NULL) {
-        return aclsim_fault(ACLSIM_FAULT_CFG_ATTRS_NULL_OK) ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+        return aclsim_fault(ACLSIM_FAULT_CFG_ATTRS_NULL_OK) ? ACL_SUCCESS : sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
+    }
+    if (cfg->numAttrs > 1 && aclsim_fault(ACLSIM_FAULT_CFG_MULTI_ATTR_REJECTED)) {
+        return ACL_ERROR_RT_PARAM_INVALID;
     }
     for (size_t i = 0; i < cfg->numAttrs; i++) {
         const aclrtMallocAttribute *a = &cfg->attrs[i];
+        int again = repeated(cfg, i);
+        if (again && aclsim_fault(ACLSIM_FAULT_CFG_DUPLICATE_REJECTED)) {
+            return ACL_ERROR_RT_PARAM_INVALID;
+        }
+        if (again && aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES)) {
+            continue; /* another legal choice: the first value wins */
+        }
         switch (a->attr) {
         case ACL_RT_MEM_ATTR_MODULE_ID:
             break;
+        case ACL_RT_MEM_ATTR_VA_FLAG:
+            out->va_flag = a->value.vaFlag == 1U; /* npu_driver_mem.cc:842: only 1 asks for VA identity */
+            break;
         case ACL_RT_MEM_ATTR_DEVICE_ID:
-            out->has_device = 1;
+            if (aclsim_fault(ACLSIM_FAULT_LEGAL_SRC_DEVICE_ID)) {
+                return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
+            }
+            out->has_device = !aclsim_fault(ACLSIM_FAULT_CFG_OTHER_DEVICE_OK);
             out->device = a->value.deviceId;
             break;
-        case ACL_RT_MEM_ATTR_VA_FLAG:
-            if (a->value.vaFlag > 1) {
-                return ACL_ERROR_INVALID_PARAM;
-            }
-            out->va_flag = (int)a->value.vaFlag;
-            break;
         default:
-            return ACL_ERROR_INVALID_PARAM;
+            return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
         }
     }
     return ACL_SUCCESS;
@@ -510,26 +593,36 @@ static aclError parse_cfg(const aclrtMallocConfig *cfg, simCfgRequest *out)
 
 SIM_EXPORT aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cfg)
 {
+    /* memory.cpp:439-440 */
     if (ptr == NULL || size == 0) {
-        return ACL_ERROR_INVALID_PARAM;
+        return sim_open_code(ACL_ERROR_INVALID_PARAM);
+    }
+    if (!sim_initialized()) {
+        return ACL_ERROR_UNINITIALIZE;
     }
     simCfgRequest creq;
-    aclError rc = parse_cfg(cfg, &creq);
+    aclError rc = parse_cfg(cfg, &creq); /* before the context check, as in api_impl.cc:2489-2497 */
     if (rc != ACL_SUCCESS) {
         return rc;
     }
     int dev;
-    rc = sim_hostmem_gate(SIM_API_MALLOC_HOST_CFG, &dev);
+    rc = sim_hostmem_gate(SIM_API_MALLOC_HOST_CFG, &dev, 1);
     if (rc != ACL_SUCCESS) {
         return rc;
     }
     if (creq.has_device && creq.device != (uint32_t)dev) {
-        return ACL_ERROR_INVALID_PARAM;
+        return sim_open_code(ACL_ERROR_RT_PARAM_INVALID); /* 25-04_Structs.md:662 */
     }
     if (creq.va_flag && !sim_va_flag_supported(sim_config()->family)) {
-        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+        return sim_open_code(ACL_ERROR_RT_FEATURE_NOT_SUPPORT); /* api_c_memory.cc:112 */
+    }
+    if (aclsim_fault(ACLSIM_FAULT_MALLOC_CFG_SYNCS) || aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES)) {
+        sim_sync_device(dev, 0);
     }
     simAllocReq req = {size, 0, creq.va_flag, 1};
+    if (aclsim_fault(ACLSIM_FAULT_HUGE_SIZE_WRAPS)) {
+        req.size = wrapped_size(size);
+    }
     if (!creq.va_flag && aclsim_fault(ACLSIM_FAULT_ALIGN_CFG_OFF8)) {
         req.offset = 8;
     }
@@ -538,20 +631,22 @@ SIM_EXPORT aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallo
 
 SIM_EXPORT aclError aclrtFreeHost(void *hostPtr)
 {
+    /* memory.cpp:621 */
     if (hostPtr == NULL) {
-        return aclsim_fault(ACLSIM_FAULT_FREE_NULL_OK) ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+        return aclsim_fault(ACLSIM_FAULT_FREE_NULL_OK) ? ACL_SUCCESS : sim_open_code(ACL_ERROR_INVALID_PARAM);
     }
     int dev;
-    aclError rc = sim_hostmem_gate(SIM_API_FREE_HOST, &dev);
+    int need_context = aclsim_fault(ACLSIM_FAULT_FREE_NEEDS_CONTEXT) || aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES);
+    aclError rc = sim_hostmem_gate(SIM_API_FREE_HOST, &dev, need_context);
     if (rc != ACL_SUCCESS) {
         return rc;
     }
-    if (aclsim_fault(ACLSIM_FAULT_HANG_IN_FREE) && sim_device_busy(dev)) {
+    if (dev >= 0 && aclsim_fault(ACLSIM_FAULT_HANG_IN_FREE) && sim_device_busy(dev)) {
         for (;;) {
             pause();
         }
     }
-    if (aclsim_fault(ACLSIM_FAULT_FREE_SYNCS)) {
+    if (dev >= 0 && aclsim_fault(ACLSIM_FAULT_FREE_SYNCS)) {
         sim_sync_device(dev, 0);
     }
     return host_free(hostPtr, 1);
@@ -559,16 +654,19 @@ SIM_EXPORT aclError aclrtFreeHost(void *hostPtr)
 
 SIM_EXPORT aclError aclrtFreeHostWithDevSync(void *hostPtr)
 {
+    /* memory.cpp:644 */
     if (hostPtr == NULL) {
-        return aclsim_fault(ACLSIM_FAULT_DEVSYNC_NULL_OK) ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+        return aclsim_fault(ACLSIM_FAULT_DEVSYNC_NULL_OK) ? ACL_SUCCESS : sim_open_code(ACL_ERROR_INVALID_PARAM);
     }
     int dev;
-    aclError rc = sim_hostmem_gate(SIM_API_FREE_HOST_DEVSYNC, &dev);
+    aclError rc = sim_hostmem_gate(SIM_API_FREE_HOST_DEVSYNC, &dev, 1);
     if (rc != ACL_SUCCESS) {
         return rc;
     }
+    /* api_c_memory.cc:185-193: synchronise the current device, then free. */
     if (!aclsim_fault(ACLSIM_FAULT_DEVSYNC_NO_WAIT)) {
-        sim_sync_device(dev, aclsim_fault(ACLSIM_FAULT_DEVSYNC_ONE_STREAM));
+        int all = aclsim_fault(ACLSIM_FAULT_DEVSYNC_ALL_DEVICES) || aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES);
+        sim_sync_device(all ? -1 : dev, aclsim_fault(ACLSIM_FAULT_DEVSYNC_ONE_STREAM));
     }
     if (aclsim_fault(ACLSIM_FAULT_DEVSYNC_FREE_LEAKS) && live_block(hostPtr)) {
         return ACL_SUCCESS; /* the block stays allocated and counted */

@@ -1,17 +1,17 @@
 /*
- * Initialisation, configuration from the environment, the per-thread current
- * device, device enumeration, version strings and the statistics call.
+ * Initialisation, configuration from the environment, device reference
+ * counts (aclrtSetDevice / aclrtResetDevice / aclrtResetDeviceForce), the run
+ * mode, device enumeration, version strings and the common prologue of the
+ * host-memory calls. The current context of a thread lives in context.c.
  *
  * Lock discipline: init_lock serialises aclInit/aclFinalize and guards the
- * configuration. The configuration is
- * written only while init_lock is held and the state is not "initialised",
- * so readers that saw the state as initialised (an acquire load) read it
- * without a lock. The device reference counts are atomics, not under
- * init_lock. The current device is thread-local and needs no lock; a
- * generation counter, bumped by aclFinalize, invalidates every thread's
- * choice at once. init_lock is a leaf lock except in aclFinalize, which
- * retires all streams (streams_lock) while holding it; nothing in streams.c
- * calls back into this file with a lock held.
+ * configuration. The configuration is written only while init_lock is held
+ * and the state is not "initialised", so readers that saw the state as
+ * initialised (an acquire load) read it without a lock. The device reference
+ * counts are atomics, not under init_lock. init_lock is a leaf lock except in
+ * aclFinalize, which retires all streams (streams_lock) and contexts
+ * (ctx_lock) while holding it; nothing in streams.c or context.c calls back
+ * into this file with a lock held.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,12 +25,8 @@ enum { SIM_STATE_NEVER = 0, SIM_STATE_READY = 1, SIM_STATE_FINALIZED = 2 };
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static int g_state = SIM_STATE_NEVER;
-static unsigned g_generation = 1;
 static simConfig g_config;
 static int g_device_refs[SIM_MAX_DEVICES];
-
-static __thread int t_device = -1;
-static __thread unsigned t_generation;
 
 const simConfig *sim_config(void)
 {
@@ -42,14 +38,6 @@ int sim_initialized(void)
     return __atomic_load_n(&g_state, __ATOMIC_ACQUIRE) == SIM_STATE_READY;
 }
 
-int sim_current_device(void)
-{
-    if (t_generation != __atomic_load_n(&g_generation, __ATOMIC_ACQUIRE)) {
-        return -1;
-    }
-    return t_device;
-}
-
 void sim_warn_once(int *flag, const char *msg)
 {
     if (__atomic_exchange_n(flag, 1, __ATOMIC_ACQ_REL) == 0) {
@@ -57,7 +45,7 @@ void sim_warn_once(int *flag, const char *msg)
     }
 }
 
-aclError sim_hostmem_gate(simApi api, int *dev)
+aclError sim_hostmem_gate(simApi api, int *dev, int need_context)
 {
     if (!sim_initialized()) {
         return ACL_ERROR_UNINITIALIZE;
@@ -66,7 +54,8 @@ aclError sim_hostmem_gate(simApi api, int *dev)
         return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     }
     int cur = sim_current_device();
-    if (cur < 0) {
+    if (cur < 0 && need_context) {
+        /* api_impl.cc: every host-memory call but aclrtFreeHost needs a current context. */
         if (!aclsim_fault(ACLSIM_FAULT_NO_DEVICE_OK)) {
             return ACL_ERROR_RT_CONTEXT_NULL;
         }
@@ -127,6 +116,12 @@ static aclError load_config(simConfig *cfg)
     } else {
         cfg->legacy_kernel = sim_kernel_is_legacy(kernel);
     }
+    const char *mode = getenv("ACLSIM_RUN_MODE");
+    if (mode != NULL && *mode != '\0' && strcmp(mode, "host") != 0 && strcmp(mode, "device") != 0) {
+        fprintf(stderr, "aclsim: ACLSIM_RUN_MODE='%s' is neither 'host' nor 'device'\n", mode);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    cfg->device_run_mode = mode != NULL && strcmp(mode, "device") == 0;
     const char *ver = getenv("ACLSIM_CANN_VERSION");
     snprintf(cfg->cann_version, sizeof(cfg->cann_version), "%s",
              (ver && *ver) ? ver : "8.5.0-aclsim");
@@ -156,6 +151,7 @@ SIM_EXPORT aclError aclInit(const char *configPath)
     }
     if (rc == ACL_SUCCESS) {
         memset(g_device_refs, 0, sizeof(g_device_refs));
+        sim_contexts_reset();
         __atomic_store_n(&g_state, SIM_STATE_READY, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&init_lock);
@@ -171,10 +167,38 @@ SIM_EXPORT aclError aclFinalize(void)
         return never ? ACL_ERROR_UNINITIALIZE : ACL_ERROR_REPEAT_FINALIZE;
     }
     sim_streams_shutdown();
-    __atomic_add_fetch(&g_generation, 1, __ATOMIC_ACQ_REL);
     __atomic_store_n(&g_state, SIM_STATE_FINALIZED, __ATOMIC_RELEASE);
+    sim_contexts_reset();
     pthread_mutex_unlock(&init_lock);
     return ACL_SUCCESS;
+}
+
+void sim_device_ref(int dev)
+{
+    __atomic_add_fetch(&g_device_refs[dev], 1, __ATOMIC_ACQ_REL);
+}
+
+int sim_device_unref(int dev, int force)
+{
+    int refs = __atomic_load_n(&g_device_refs[dev], __ATOMIC_ACQUIRE);
+    int next;
+    do {
+        if (refs <= 0) {
+            return -1;
+        }
+        next = force ? 0 : refs - 1;
+    } while (!__atomic_compare_exchange_n(&g_device_refs[dev], &refs, next, 0, __ATOMIC_ACQ_REL,
+                                          __ATOMIC_ACQUIRE));
+    if (next == 0) {
+        sim_context_drop_default(dev);
+        sim_device_release(dev); /* no lock held: a stream callback may call us */
+    }
+    return 0;
+}
+
+static int valid_device(int32_t deviceId)
+{
+    return deviceId >= 0 && (uint32_t)deviceId < g_config.device_count;
 }
 
 SIM_EXPORT aclError aclrtSetDevice(int32_t deviceId)
@@ -182,33 +206,51 @@ SIM_EXPORT aclError aclrtSetDevice(int32_t deviceId)
     if (!sim_initialized()) {
         return ACL_ERROR_UNINITIALIZE;
     }
-    if (deviceId < 0 || (uint32_t)deviceId >= g_config.device_count) {
+    if (!valid_device(deviceId)) {
         return ACL_ERROR_RT_INVALID_DEVICEID;
     }
-    __atomic_add_fetch(&g_device_refs[deviceId], 1, __ATOMIC_ACQ_REL);
-    t_device = deviceId;
-    t_generation = __atomic_load_n(&g_generation, __ATOMIC_ACQUIRE);
+    sim_device_ref(deviceId);
+    sim_context_use_default(deviceId);
     return ACL_SUCCESS;
 }
 
+/* aclrtResetDevice drops one reference; at zero the device's default context and streams
+ * go (after their tasks). A device without references is left as it is. */
 SIM_EXPORT aclError aclrtResetDevice(int32_t deviceId)
 {
     if (!sim_initialized()) {
         return ACL_ERROR_UNINITIALIZE;
     }
-    if (deviceId < 0 || (uint32_t)deviceId >= g_config.device_count) {
+    if (!valid_device(deviceId)) {
         return ACL_ERROR_RT_INVALID_DEVICEID;
     }
-    int refs = __atomic_load_n(&g_device_refs[deviceId], __ATOMIC_ACQUIRE);
-    while (refs > 0 && !__atomic_compare_exchange_n(&g_device_refs[deviceId], &refs, refs - 1, 0,
-                                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    (void)sim_device_unref(deviceId, 0);
+    return ACL_SUCCESS;
+}
+
+/* aclrtResetDeviceForce releases the device whatever its reference count; a device
+ * already released by a forced reset answers an error (04_device_management.md). */
+SIM_EXPORT aclError aclrtResetDeviceForce(int32_t deviceId)
+{
+    if (!sim_initialized()) {
+        return ACL_ERROR_UNINITIALIZE;
     }
-    if (refs == 1) {
-        sim_device_release(deviceId); /* no lock held: a stream callback may call us */
+    if (!valid_device(deviceId)) {
+        return ACL_ERROR_RT_INVALID_DEVICEID;
     }
-    if (sim_current_device() == deviceId) {
-        t_device = -1;
+    return sim_device_unref(deviceId, 1) == 0 ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+}
+
+SIM_EXPORT aclError aclrtGetRunMode(aclrtRunMode *runMode)
+{
+    if (runMode == NULL) {
+        return ACL_ERROR_INVALID_PARAM;
     }
+    if (!sim_initialized()) {
+        return ACL_ERROR_UNINITIALIZE;
+    }
+    int device = g_config.device_run_mode || aclsim_fault(ACLSIM_FAULT_RUN_MODE_DEVICE);
+    *runMode = device ? ACL_DEVICE : ACL_HOST;
     return ACL_SUCCESS;
 }
 

@@ -59,8 +59,14 @@ const char *sim_family_name(simFamily fam)
     return kFamilyNames[fam];
 }
 
+/* Registration per the docs (11-02_host_memory_management.md: 950, A3, A2). The runtime
+ * source also enables it on the Atlas training chip (config/cloud/dev_info_reg.cc:60); the
+ * legal_src_training_registers variant takes that side of the conflict. */
 static int family_has_registration(simFamily fam)
 {
+    if (fam == SIM_FAM_910 && aclsim_fault(ACLSIM_FAULT_LEGAL_SRC_TRAINING_REGISTERS)) {
+        return 1;
+    }
     return fam == SIM_FAM_950 || fam == SIM_FAM_A3 || fam == SIM_FAM_A2;
 }
 
@@ -130,13 +136,15 @@ static int hac_reaches_host_memory(aclrtHacType hac)
     }
 }
 
+/* The checks run in the runtime's order (memory.cpp:535, api_error.cc:2065-2077,
+ * api_impl.cc:2673-2674): output pointer, device ID, HAC type, then a current context. */
 SIM_EXPORT aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
                                                 aclrtHostMemMapCapability *capabilities)
 {
     static int flaky_counter;
 
     if (capabilities == NULL) {
-        return ACL_ERROR_INVALID_PARAM;
+        return sim_open_code(ACL_ERROR_INVALID_PARAM);
     }
     if (!sim_initialized()) {
         return ACL_ERROR_UNINITIALIZE;
@@ -146,20 +154,25 @@ SIM_EXPORT aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType 
         return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
     }
     if (deviceId >= cfg->device_count) {
-        return ACL_ERROR_RT_INVALID_DEVICEID;
+        return sim_open_code(ACL_ERROR_RT_INVALID_DEVICEID);
     }
     if ((unsigned)hacType > (unsigned)ACL_RT_HAC_TYPE_CCU) {
         if (aclsim_fault(ACLSIM_FAULT_CAP_BAD_HAC_OK)) {
             *capabilities = ACL_RT_HOST_MEM_MAP_SUPPORTED;
             return ACL_SUCCESS;
         }
-        return ACL_ERROR_INVALID_PARAM;
+        return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
+    }
+    aclError rc = sim_hostmem_gate(SIM_API_MEMMAP_CAP, NULL, 1);
+    if (rc != ACL_SUCCESS) {
+        return rc;
     }
     int supported = family_has_registration(cfg->family) && hac_reaches_host_memory(hacType);
     if (aclsim_fault(ACLSIM_FAULT_CAP_NONE)) {
         supported = 0;
     }
-    if (hacType == ACL_RT_HAC_TYPE_AIC && aclsim_fault(ACLSIM_FAULT_CAP_FLAKY)) {
+    int flaky = aclsim_fault(ACLSIM_FAULT_CAP_FLAKY) || aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES);
+    if (hacType == ACL_RT_HAC_TYPE_AIC && flaky) {
         supported = __atomic_fetch_add(&flaky_counter, 1, __ATOMIC_RELAXED) & 1;
     }
     if (hacType == ACL_RT_HAC_TYPE_SDMA && aclsim_fault(ACLSIM_FAULT_CAP_OUT_OF_RANGE)) {

@@ -3,7 +3,30 @@
  * aclrtHostGetDevicePointer, aclrtHostUnregister, and the simulated device
  * VA window that mapped ranges get their device addresses from.
  *
- * Lock discipline: reg_lock guards the live registration list, the ring of
+ * The model follows the runtime source (hicann/runtime@681ef7610) where the
+ * docs are silent, on its path for drivers without pinned registration
+ * (src/runtime/api/impl/api_impl.cc:2557-2669):
+ *
+ * - the runtime keeps a process-wide registry of mapped ranges (with their
+ *   device address) and pinned ranges (core/src/common/register_memory.cc);
+ * - the "driver" (halHostRegister, halHostUnregisterEx) keeps the mapped
+ *   ranges per device and refuses re-registration with BUSY, which the
+ *   runtime reports as already registered (driver/npu_driver_mem.cc:241);
+ * - V1 goes straight to the driver; V2 first checks the whole registry for an
+ *   overlap, maps through the driver and records PINNED in the registry only;
+ * - unregister and the device-pointer lookup match the exact base; an
+ *   unregister under another device than the mapping's is refused by the
+ *   driver and changes nothing;
+ * - freeing host memory does not touch its registrations.
+ *
+ * Both layers are one list here: an entry is mapped (it has a device address
+ * and belongs to the device current at registration), pinned (V2 PINNED), or
+ * both. Where docs and source conflict (PINNED on page-locked memory) the
+ * docs win unless the legal_src_pinned_on_pinned variant is on. The variant
+ * legal_driver_pin_register models newer drivers that register everything
+ * themselves, per device.
+ *
+ * Lock discipline: reg_lock guards the registration list, the ring of
  * recently removed registrations and the window's bump pointer. The check
  * for overlap and the insertion happen under one hold of reg_lock, so of
  * several threads registering one range exactly one wins (the register_race
@@ -15,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sim_internal.h"
@@ -22,15 +46,27 @@
 #define SIM_REG_RECENT 64
 #define SIM_REG_VALID_FLAGS \
     (ACL_HOST_REG_MAPPED | ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY | ACL_HOST_REG_PINNED)
-#define SIM_REG_RESERVED_FLAGS (ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY)
+#define SIM_RACE_WINDOW_NS 50000000LL /* a registration this young, by another thread, is "racing" */
 
 typedef struct simReg {
     struct simReg *next;
     uintptr_t host;
     uint64_t size;
-    uintptr_t dev;    /* 0 when the range has no device mapping (PINNED only) */
-    int mlocked;      /* pageable range pinned by the PINNED flag */
+    uintptr_t dev;    /* device address; 0 when the range is not mapped (PINNED only) */
+    int device;       /* device current at registration */
+    int mapped;       /* has a device mapping (V1, V2 MAPPED) */
+    int pinned;       /* in the runtime's pinned registry (V2 PINNED) */
+    int mlocked;      /* pageable range locked by PINNED */
+    int freed;        /* its host memory was released while registered */
+    pthread_t owner;
+    int64_t born_ns;
 } simReg;
+
+typedef struct {
+    int mapped;
+    int pinned;
+    int v2;
+} simRegMode;
 
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static simReg *g_regs;
@@ -43,6 +79,18 @@ int sim_addr_in_va_window(const void *addr)
 {
     uintptr_t a = (uintptr_t)addr;
     return a >= SIM_VA_BASE && a - SIM_VA_BASE < SIM_VA_SIZE;
+}
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int pin_register_driver(void)
+{
+    return aclsim_fault(ACLSIM_FAULT_LEGAL_DRIVER_PIN_REGISTER);
 }
 
 static int overlaps(const simReg *r, uintptr_t p, uint64_t size)
@@ -70,50 +118,145 @@ static void reg_remove(simReg **link)
     free(r);
 }
 
-/* 0 when no live registration conflicts with [p, p+size); reg_lock held. */
-static aclError check_conflict(uintptr_t p, uint64_t size)
+/* The link to the first entry with base p that `want` accepts, or NULL. reg_lock held. */
+static simReg **find_base(uintptr_t p, int (*want)(const simReg *, int), int device)
+{
+    for (simReg **link = &g_regs; *link != NULL; link = &(*link)->next) {
+        if ((*link)->host == p && want(*link, device)) {
+            return link;
+        }
+    }
+    return NULL;
+}
+
+static int is_mapped(const simReg *r, int device)
+{
+    (void)device;
+    return r->mapped;
+}
+
+static int is_pinned(const simReg *r, int device)
+{
+    (void)device;
+    return r->pinned && !aclsim_fault(ACLSIM_FAULT_UNREGISTER_PINNED_FAILS);
+}
+
+static int mapped_on(const simReg *r, int device)
+{
+    return r->mapped && r->device == device;
+}
+
+static int any_on(const simReg *r, int device)
+{
+    return r->device == device;
+}
+
+/* Whether the conflict between an existing entry and a new identical range is a racing
+ * registration by another thread (the legal_alt_codes variant answers those differently). */
+static int racing(const simReg *r)
+{
+    return !pthread_equal(r->owner, pthread_self()) && now_ns() - r->born_ns < SIM_RACE_WINDOW_NS;
+}
+
+/* The already-registered answer for a conflict with r; identical ranges get the documented
+ * code, partial overlaps the code only the source shows. */
+static aclError conflict_code(const simReg *r, uintptr_t p, uint64_t size)
+{
+    if (r->host == p && r->size == size) {
+        if (aclsim_fault(ACLSIM_FAULT_LEGAL_ALT_CODES) && racing(r)) {
+            return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
+        }
+        return ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+    }
+    return sim_open_code(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+}
+
+/* Conflicts the new range has (reg_lock held). registry: the runtime's own V2 check over
+ * every range of every device (register_memory.cc:61-76); otherwise the driver's check of
+ * one device's ranges (mapped ones only, unless the driver pins too). */
+static aclError check_conflict(uintptr_t p, uint64_t size, int registry, int device, int mapped_request)
 {
     for (simReg *r = g_regs; r != NULL; r = r->next) {
         if (!overlaps(r, p, size)) {
+            continue;
+        }
+        if (!registry && (r->device != device || (!r->mapped && !pin_register_driver()))) {
             continue;
         }
         int same = r->host == p && r->size == size;
         if (same && aclsim_fault(ACLSIM_FAULT_DOUBLE_REGISTER_OK)) {
             continue;
         }
-        if (!same && aclsim_fault(ACLSIM_FAULT_OVERLAP_REGISTER_OK)) {
+        if (same && mapped_request && !r->mapped && aclsim_fault(ACLSIM_FAULT_PINNED_THEN_MAPPED_OK)) {
             continue;
         }
-        return ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+        if (!same && (aclsim_fault(ACLSIM_FAULT_OVERLAP_REGISTER_OK) ||
+                      aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED))) {
+            continue;
+        }
+        return conflict_code(r, p, size);
     }
     return ACL_SUCCESS;
 }
 
-typedef struct {
-    int mapped;
-    int pinned;
-} simRegMode;
+/* What the driver's halHostRegister says about the memory itself (before any table). */
+static aclError driver_memory_check(void *ptr, uint64_t size, simHostRange host)
+{
+    int lenient = aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED);
+    if ((uintptr_t)ptr % SIM_PAGE != 0 && !lenient) {
+        return sim_open_code(ACL_ERROR_RT_PARAM_INVALID); /* the caller must pass 4 KiB-aligned memory */
+    }
+    if (size % SIM_PAGE != 0 && aclsim_fault(ACLSIM_FAULT_REGISTER_PARTIAL_PAGE_REJECTED)) {
+        return ACL_ERROR_RT_PARAM_INVALID;
+    }
+    if (host.found) {
+        return ACL_SUCCESS;
+    }
+    int legacy = sim_config()->legacy_kernel && !aclsim_fault(ACLSIM_FAULT_LEGACY_KERNEL_ACCEPTS);
+    if (legacy || aclsim_fault(ACLSIM_FAULT_PAGEABLE_REJECTED)) {
+        return ACL_ERROR_RT_DRV_INTERNAL_ERROR; /* what users report on kernels <= 5.10 */
+    }
+    uintptr_t start = (uintptr_t)ptr / SIM_PAGE * SIM_PAGE;
+    size_t span = (size_t)((uintptr_t)ptr + size - start);
+    if (msync((void *)start, span, MS_ASYNC) != 0 && !lenient && !aclsim_fault(ACLSIM_FAULT_REGISTER_PAST_END_OK)) {
+        return sim_open_code(ACL_ERROR_RT_PARAM_INVALID); /* not (all) mapped in this process */
+    }
+    return ACL_SUCCESS;
+}
 
-/* Shared tail of both register calls, after argument, product and context
- * checks. *dev_out receives the device address (0 when not mapped). */
-static aclError register_range(void *ptr, uint64_t size, simRegMode mode, void **dev_out)
+static uintptr_t new_device_address(uintptr_t host, uint64_t size, simHostRange range)
+{
+    if (range.va_flag && !aclsim_fault(ACLSIM_FAULT_VA_FLAG_IGNORED)) {
+        return host; /* VA identity: the device uses the host address */
+    }
+    uintptr_t dev = g_next_dev;
+    g_next_dev += (size + SIM_PAGE - 1) / SIM_PAGE * SIM_PAGE + SIM_PAGE;
+    return dev;
+}
+
+/* The shared tail of both register calls, after argument, product and context checks.
+ * *dev_out receives the device address (0 when not mapped). */
+static aclError register_range(void *ptr, uint64_t size, simRegMode mode, int device, void **dev_out)
 {
     uintptr_t p = (uintptr_t)ptr;
     simHostRange host = sim_host_lookup_range(ptr, size);
-    if (!host.found) {
-        int legacy = sim_config()->legacy_kernel && !aclsim_fault(ACLSIM_FAULT_LEGACY_KERNEL_ACCEPTS);
-        if (legacy || aclsim_fault(ACLSIM_FAULT_PAGEABLE_REJECTED)) {
-            return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
-        }
-        if (msync(ptr, size, MS_ASYNC) != 0) {
-            return ACL_ERROR_INVALID_PARAM; /* not mapped in this process */
+    int driver_pins = pin_register_driver();
+    if (mode.pinned && host.pinned && !aclsim_fault(ACLSIM_FAULT_LEGAL_SRC_PINNED_ON_PINNED)) {
+        /* Docs: PINNED is only for pageable memory; page-locked memory is an error. */
+        return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
+    }
+    int via_driver = mode.mapped || driver_pins; /* PINNED-only stays in the runtime's registry */
+    if (via_driver) {
+        aclError rc = driver_memory_check(ptr, size, host);
+        if (rc != ACL_SUCCESS) {
+            return rc;
         }
     }
-    if (mode.pinned && host.pinned && !aclsim_fault(ACLSIM_FAULT_PINNED_ON_PINNED_OK)) {
-        return ACL_ERROR_INVALID_PARAM;
-    }
-    if (!mode.mapped && aclsim_fault(ACLSIM_FAULT_PINNED_MAPS)) {
+    if (mode.pinned && !mode.mapped && aclsim_fault(ACLSIM_FAULT_PINNED_MAPS)) {
         mode.mapped = 1;
+    }
+    if (mode.pinned && mode.mapped && aclsim_fault(ACLSIM_FAULT_PINNED_MAPPED_UNMAPPED)) {
+        mode.mapped = 0;
     }
     simReg *r = calloc(1, sizeof(*r));
     if (r == NULL) {
@@ -121,9 +264,16 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, void *
     }
     r->host = p;
     r->size = size;
+    r->device = device;
+    r->owner = pthread_self();
+    r->born_ns = now_ns();
 
     pthread_mutex_lock(&reg_lock);
-    aclError rc = check_conflict(p, size);
+    int registry_check = mode.v2 && !driver_pins;
+    aclError rc = check_conflict(p, size, registry_check, device, mode.mapped);
+    if (rc == ACL_SUCCESS && via_driver && registry_check) {
+        rc = check_conflict(p, size, 0, device, mode.mapped); /* then the driver's own check */
+    }
     if (rc == ACL_SUCCESS && aclsim_fault(ACLSIM_FAULT_REGISTER_RACE)) {
         pthread_mutex_unlock(&reg_lock);
         usleep(2000);
@@ -134,13 +284,10 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, void *
         free(r);
         return rc;
     }
-    if (mode.mapped) {
-        if (host.va_flag && !aclsim_fault(ACLSIM_FAULT_VA_FLAG_IGNORED)) {
-            r->dev = p;
-        } else {
-            r->dev = g_next_dev;
-            g_next_dev += (size + SIM_PAGE - 1) / SIM_PAGE * SIM_PAGE + SIM_PAGE;
-        }
+    r->mapped = mode.mapped;
+    r->pinned = mode.pinned;
+    if (mode.mapped || aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
+        r->dev = new_device_address(p, size, host);
     }
     if (mode.pinned && !host.found) {
         r->mlocked = mlock(ptr, size) == 0;
@@ -156,140 +303,257 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, void *
     return ACL_SUCCESS;
 }
 
+/* A reserved type or flag: the driver does not support it yet (docs), unless a switch
+ * makes it a plain mapping. */
+static int reserved_accepted(int iomemory)
+{
+    return aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED) ||
+           aclsim_fault(iomemory ? ACLSIM_FAULT_RESERVED_IOMEMORY_OK : ACLSIM_FAULT_RESERVED_READONLY_OK);
+}
+
 SIM_EXPORT aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr)
 {
-    if (ptr == NULL || size == 0 || devPtr == NULL || (uintptr_t)ptr % SIM_PAGE != 0) {
-        return ACL_ERROR_INVALID_PARAM;
+    /* memory.cpp:492-495: ptr, devPtr, size. */
+    if (ptr == NULL || devPtr == NULL || size == 0) {
+        return sim_open_code(ACL_ERROR_INVALID_PARAM);
     }
     if (aclsim_fault(ACLSIM_FAULT_CRASH_IN_REGISTER)) {
         raise(SIGSEGV);
     }
-    aclError rc = sim_hostmem_gate(SIM_API_REGISTER, NULL);
+    if (!sim_initialized()) {
+        return ACL_ERROR_UNINITIALIZE;
+    }
+    /* api_error.cc:1997-2003: bits outside IOMEMORY|READONLY are not supported. */
+    uint32_t bits = (uint32_t)type;
+    if ((bits & ~(uint32_t)(ACL_HOST_REGISTER_IOMEMORY | ACL_HOST_REGISTER_READONLY)) != 0) {
+        return aclsim_fault(ACLSIM_FAULT_REGISTER_TYPE_WRONG_CODE) ? ACL_ERROR_INVALID_PARAM
+                                                                   : sim_open_code(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    }
+    int dev;
+    aclError rc = sim_hostmem_gate(SIM_API_REGISTER, &dev, 1);
     if (rc != ACL_SUCCESS) {
         return rc;
     }
-    if (type == ACL_HOST_REGISTER_IOMEMORY || type == ACL_HOST_REGISTER_READONLY) {
-        if (!aclsim_fault(ACLSIM_FAULT_RESERVED_TYPE_OK)) {
-            return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
-        }
-    } else if (type != ACL_HOST_REGISTER_MAPPED) {
-        return aclsim_fault(ACLSIM_FAULT_REGISTER_TYPE_WRONG_CODE) ? ACL_ERROR_INVALID_PARAM
-                                                                   : ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    if (bits != ACL_HOST_REGISTER_MAPPED && !reserved_accepted((bits & ACL_HOST_REGISTER_IOMEMORY) != 0)) {
+        return sim_open_code(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     }
-    simRegMode mode = {1, 0};
-    return register_range(ptr, size, mode, devPtr);
+    simRegMode mode = {1, 0, 0};
+    return register_range(ptr, size, mode, dev, devPtr);
 }
 
 SIM_EXPORT aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag)
 {
-    if (ptr == NULL || size == 0 || (uintptr_t)ptr % SIM_PAGE != 0) {
-        return ACL_ERROR_INVALID_PARAM;
+    /* memory.cpp:504-505: ptr, size. */
+    if (ptr == NULL || size == 0) {
+        return sim_open_code(ACL_ERROR_INVALID_PARAM);
     }
+    if (!sim_initialized()) {
+        return ACL_ERROR_UNINITIALIZE;
+    }
+    /* api_error.cc:2016-2022: a non-empty OR of the four flags, else an invalid value. */
     if (flag == 0 || (flag & ~(uint32_t)SIM_REG_VALID_FLAGS) != 0) {
         if (!aclsim_fault(ACLSIM_FAULT_V2_FLAG_UNCHECKED)) {
-            return ACL_ERROR_INVALID_PARAM;
+            return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
         }
         flag = (uint32_t)ACL_HOST_REG_MAPPED;
     }
-    aclError rc = sim_hostmem_gate(SIM_API_REGISTER_V2, NULL);
+    int dev;
+    aclError rc = sim_hostmem_gate(SIM_API_REGISTER_V2, &dev, 1);
     if (rc != ACL_SUCCESS) {
         return rc;
     }
-    if (flag & SIM_REG_RESERVED_FLAGS) {
-        if (!aclsim_fault(ACLSIM_FAULT_RESERVED_TYPE_OK)) {
-            return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    uint32_t reserved = flag & (uint32_t)(ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY);
+    if (reserved != 0) {
+        int iomemory = (reserved & ACL_HOST_REG_IOMEMORY) != 0;
+        int readonly = (reserved & ACL_HOST_REG_READONLY) != 0;
+        if ((iomemory && !reserved_accepted(1)) || (readonly && !reserved_accepted(0))) {
+            return sim_open_code(ACL_ERROR_RT_FEATURE_NOT_SUPPORT); /* reserved, not supported yet */
         }
-        flag = (flag & ~(uint32_t)SIM_REG_RESERVED_FLAGS) | (uint32_t)ACL_HOST_REG_MAPPED;
+        flag = (flag & ~reserved) | (uint32_t)ACL_HOST_REG_MAPPED;
     }
-    simRegMode mode = {(flag & ACL_HOST_REG_MAPPED) != 0, (flag & ACL_HOST_REG_PINNED) != 0};
+    simRegMode mode = {(flag & ACL_HOST_REG_MAPPED) != 0, (flag & ACL_HOST_REG_PINNED) != 0, 1};
     void *unused;
-    return register_range(ptr, size, mode, &unused);
+    return register_range(ptr, size, mode, dev, &unused);
+}
+
+/* The entry a device-pointer lookup finds for p, with the offset to add (reg_lock held). */
+static const simReg *lookup_devptr(uintptr_t p, int device, uintptr_t *offset)
+{
+    *offset = 0;
+    for (const simReg *r = g_regs; r != NULL; r = r->next) {
+        int usable = r->mapped || ((aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) && r->dev != 0);
+        if (!usable) {
+            continue;
+        }
+        if (pin_register_driver()) {
+            /* The driver resolves any address of a range mapped on this device. */
+            if (r->device == device && contains(r->host, r->size, p, 1)) {
+                *offset = p - r->host;
+                return r;
+            }
+        } else if (r->host == p) {
+            return r; /* the runtime's registry matches the exact base (register_memory.cc:147-158) */
+        } else if (contains(r->host, r->size, p, 1) && aclsim_fault(ACLSIM_FAULT_DEVPTR_INTERIOR_BASE)) {
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* A removed registration still answering (faults and the accept variant). reg_lock held. */
+static const simReg *lookup_removed(uintptr_t p)
+{
+    for (unsigned i = 0; i < SIM_REG_RECENT; i++) {
+        const simReg *r = &g_recent[i];
+        if (r->size != 0 && r->dev != 0 && r->host == p) {
+            return r;
+        }
+    }
+    return NULL;
 }
 
 SIM_EXPORT aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag)
 {
+    /* memory.cpp:514-516: pHost, pDevice, then the reserved flag. */
     if (pHost == NULL || pDevice == NULL) {
-        return ACL_ERROR_INVALID_PARAM;
+        return sim_open_code(ACL_ERROR_INVALID_PARAM);
     }
     if (flag != 0 && !aclsim_fault(ACLSIM_FAULT_GETDEVPTR_FLAG_IGNORED)) {
-        return ACL_ERROR_INVALID_PARAM;
+        return sim_open_code(ACL_ERROR_INVALID_PARAM);
     }
-    aclError rc = sim_hostmem_gate(SIM_API_GET_DEVPTR, NULL);
+    int device;
+    aclError rc = sim_hostmem_gate(SIM_API_GET_DEVPTR, &device, 1);
     if (rc != ACL_SUCCESS) {
-        return rc;
+        return rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT ? sim_open_code(ACL_ERROR_RT_PARAM_INVALID) : rc;
     }
     uintptr_t p = (uintptr_t)pHost;
+    uintptr_t offset = 0;
     pthread_mutex_lock(&reg_lock);
-    const simReg *hit = NULL;
-    for (const simReg *r = g_regs; r != NULL && hit == NULL; r = r->next) {
-        hit = contains(r->host, r->size, p, 1) ? r : NULL;
+    const simReg *hit = lookup_devptr(p, device, &offset);
+    if (hit == NULL && (aclsim_fault(ACLSIM_FAULT_DEVPTR_AFTER_UNREGISTER) ||
+                        aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED))) {
+        hit = lookup_removed(p);
     }
-    if (hit == NULL && aclsim_fault(ACLSIM_FAULT_DEVPTR_AFTER_UNREGISTER)) {
-        for (unsigned i = 0; i < SIM_REG_RECENT && hit == NULL; i++) {
-            const simReg *r = &g_recent[i];
-            hit = (r->size != 0 && contains(r->host, r->size, p, 1)) ? r : NULL;
-        }
-    }
-    uintptr_t dev = 0;
-    if (hit != NULL && hit->dev != 0) {
-        dev = hit->dev + (p - hit->host);
-        if (aclsim_fault(ACLSIM_FAULT_DEVPTR_MISMATCH)) {
-            dev += SIM_PAGE;
-        }
+    uintptr_t dev = hit != NULL ? hit->dev + offset : 0;
+    if (dev != 0 && aclsim_fault(ACLSIM_FAULT_DEVPTR_MISMATCH)) {
+        dev += SIM_PAGE;
     }
     pthread_mutex_unlock(&reg_lock);
     if (dev == 0) {
-        return ACL_ERROR_INVALID_PARAM;
+        return sim_open_code(ACL_ERROR_RT_PARAM_INVALID); /* api_impl.cc:2653-2660 */
     }
     *pDevice = (void *)dev;
+    return ACL_SUCCESS;
+}
+
+/* Whether p is the base of a registration removed earlier in the life of its memory. */
+static int recently_removed(uintptr_t p)
+{
+    for (unsigned i = 0; i < SIM_REG_RECENT; i++) {
+        if (g_recent[i].size != 0 && g_recent[i].host == p) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The answer for a pointer that is no registered base (reg_lock held). */
+static aclError unregister_unknown(uintptr_t p)
+{
+    if (aclsim_fault(ACLSIM_FAULT_DOUBLE_UNREGISTER_OK) && recently_removed(p)) {
+        return ACL_SUCCESS;
+    }
+    for (simReg **link = &g_regs; *link != NULL; link = &(*link)->next) {
+        if (!contains((*link)->host, (*link)->size, p, 1)) {
+            continue;
+        }
+        if (aclsim_fault(ACLSIM_FAULT_UNREGISTER_INTERIOR_OK)) {
+            return ACL_SUCCESS;
+        }
+        if (aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
+            reg_remove(link); /* the driver drops the range containing the pointer */
+            return ACL_SUCCESS;
+        }
+        return sim_open_code(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED); /* only the exact base counts */
+    }
+    if (aclsim_fault(ACLSIM_FAULT_UNREGISTER_UNKNOWN_OK) && !recently_removed(p)) {
+        return ACL_SUCCESS;
+    }
+    return ACL_ERROR_HOST_MEMORY_NOT_REGISTERED; /* 25-01_aclError.md: 507911 */
+}
+
+/* Unregistering on the runtime's path (api_impl.cc:2623-2641), reg_lock held. */
+static aclError unregister_base(uintptr_t p, int device)
+{
+    int per_process = aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES);
+    simReg **mapped = find_base(p, is_mapped, device);
+    simReg **pinned = find_base(p, is_pinned, device);
+    if (pin_register_driver()) {
+        mapped = find_base(p, any_on, device); /* the driver's table, per device */
+        pinned = NULL;
+    }
+    if (mapped == NULL && pinned == NULL) {
+        return unregister_unknown(p);
+    }
+    if (mapped != NULL) {
+        simReg **on_device = per_process ? mapped : find_base(p, mapped_on, device);
+        if (pin_register_driver()) {
+            on_device = mapped;
+        }
+        if (on_device == NULL) {
+            /* The mapping belongs to another device; its driver call fails and nothing changes. */
+            return aclsim_fault(ACLSIM_FAULT_FOREIGN_DEVICE_UNREGISTER_LIES) ? ACL_SUCCESS
+                                                                              : ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
+        }
+        if ((*on_device)->freed && aclsim_fault(ACLSIM_FAULT_STALE_REGISTRATION_STUCK)) {
+            return ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
+        }
+        reg_remove(on_device);
+        pinned = find_base(p, is_pinned, device);
+    }
+    if (pinned != NULL) {
+        reg_remove(pinned);
+    }
     return ACL_SUCCESS;
 }
 
 SIM_EXPORT aclError aclrtHostUnregister(void *ptr)
 {
     if (ptr == NULL) {
-        return aclsim_fault(ACLSIM_FAULT_UNREGISTER_NULL_OK) ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+        return aclsim_fault(ACLSIM_FAULT_UNREGISTER_NULL_OK) ? ACL_SUCCESS : sim_open_code(ACL_ERROR_INVALID_PARAM);
     }
-    aclError rc = sim_hostmem_gate(SIM_API_UNREGISTER, NULL);
+    int device;
+    aclError rc = sim_hostmem_gate(SIM_API_UNREGISTER, &device, 1);
+    if (rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT) {
+        /* Without registration support the runtime's registry is empty: not registered. */
+        return ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
+    }
     if (rc != ACL_SUCCESS) {
         return rc;
     }
-    uintptr_t p = (uintptr_t)ptr;
     pthread_mutex_lock(&reg_lock);
-    rc = ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
-    for (simReg **link = &g_regs; *link != NULL; link = &(*link)->next) {
-        if ((*link)->host == p) {
-            if (!aclsim_fault(ACLSIM_FAULT_UNREGISTER_FAILS)) {
-                reg_remove(link);
-                rc = ACL_SUCCESS;
-            }
-            pthread_mutex_unlock(&reg_lock);
-            return rc;
-        }
+    if (aclsim_fault(ACLSIM_FAULT_UNREGISTER_FAILS) && find_base((uintptr_t)ptr, is_mapped, device) != NULL) {
+        pthread_mutex_unlock(&reg_lock);
+        return ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
     }
-    if (aclsim_fault(ACLSIM_FAULT_DOUBLE_UNREGISTER_OK)) {
-        for (unsigned i = 0; i < SIM_REG_RECENT; i++) {
-            rc = (g_recent[i].size != 0 && g_recent[i].host == p) ? ACL_SUCCESS : rc;
-        }
-    }
-    if (aclsim_fault(ACLSIM_FAULT_UNREGISTER_INTERIOR_OK)) {
-        for (const simReg *r = g_regs; r != NULL; r = r->next) {
-            rc = contains(r->host, r->size, p, 1) ? ACL_SUCCESS : rc;
-        }
-    }
+    rc = unregister_base((uintptr_t)ptr, device);
     pthread_mutex_unlock(&reg_lock);
     return rc;
 }
 
-void sim_reg_drop_range(const void *base, uint64_t size)
+void sim_reg_memory_freed(const void *base, uint64_t size)
 {
     uintptr_t b = (uintptr_t)base;
+    int drop = aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES); /* freeing unregisters, another legal choice */
     pthread_mutex_lock(&reg_lock);
     simReg **link = &g_regs;
     while (*link != NULL) {
-        if (overlaps(*link, b, size)) {
+        if (!overlaps(*link, b, size)) {
+            link = &(*link)->next;
+        } else if (drop) {
             reg_remove(link);
         } else {
+            (*link)->freed = 1;
             link = &(*link)->next;
         }
     }
@@ -303,18 +567,16 @@ void sim_reg_drop_range(const void *base, uint64_t size)
     pthread_mutex_unlock(&reg_lock);
 }
 
-void *sim_reg_dev_to_host(const void *addr, uint64_t len)
+void sim_reg_memory_new(const void *base, uint64_t size)
 {
-    uintptr_t a = (uintptr_t)addr;
-    void *host = NULL;
+    uintptr_t b = (uintptr_t)base;
     pthread_mutex_lock(&reg_lock);
-    for (const simReg *r = g_regs; r != NULL && host == NULL; r = r->next) {
-        if (r->dev != 0 && r->dev != r->host && contains(r->dev, r->size, a, len)) {
-            host = (void *)(r->host + (a - r->dev));
+    for (unsigned i = 0; i < SIM_REG_RECENT; i++) {
+        if (g_recent[i].size != 0 && overlaps(&g_recent[i], b, size)) {
+            memset(&g_recent[i], 0, sizeof(g_recent[i]));
         }
     }
     pthread_mutex_unlock(&reg_lock);
-    return host;
 }
 
 uint64_t sim_reg_live_count(void)

@@ -60,6 +60,10 @@ SIM_INTERNAL int sim_kernel_is_legacy(const char *release);
 /* ---- faults.c ------------------------------------------------------------ */
 SIM_INTERNAL int sim_faults_parse(const char *spec);
 SIM_INTERNAL int aclsim_fault(aclsimFaultId id);
+/* The code of a refusal whose code the docs do not give: rc itself, or another failure
+ * code under the legal_alt_codes variant (the suite must judge such codes only at their
+ * own, lower level). Documented codes never pass through here. */
+SIM_INTERNAL aclError sim_open_code(aclError rc);
 
 /* ---- init.c -------------------------------------------------------------- */
 typedef struct {
@@ -70,19 +74,32 @@ typedef struct {
     uint64_t host_mem_limit;   /* 0 = unlimited */
     uint64_t mlock_limit;      /* emulated RLIMIT_MEMLOCK, 0 = the real one */
     int legacy_kernel;         /* kernel <= 5.10 */
+    int device_run_mode;       /* ACLSIM_RUN_MODE=device: RC / Control-CPU-open form */
     char cann_version[64];
     uint64_t host_align;       /* alignment of slab blocks: 64 (default) .. SIM_PAGE */
 } simConfig;
 
 SIM_INTERNAL const simConfig *sim_config(void);
 SIM_INTERNAL int sim_initialized(void);
-/* The calling thread's current device, or -1. */
-SIM_INTERNAL int sim_current_device(void);
-/* Common prologue of the nine host-memory calls after their argument checks:
- * initialised, supported on this product, thread has a device. On success
- * *dev receives the device the call acts on. */
-SIM_INTERNAL aclError sim_hostmem_gate(simApi api, int *dev);
+/* Drops one reference to a device (force: all of them); at zero its streams are retired
+ * and its default context dies. Returns -1 when the device held no reference. */
+SIM_INTERNAL int sim_device_unref(int dev, int force);
+SIM_INTERNAL void sim_device_ref(int dev);
+/* Common prologue of the host-memory calls after their argument checks: initialised,
+ * supported on this product, and (need_context) the thread has a current context. On
+ * success *dev receives the device the call acts on (-1 without a context). */
+SIM_INTERNAL aclError sim_hostmem_gate(simApi api, int *dev, int need_context);
 SIM_INTERNAL void sim_warn_once(int *flag, const char *msg);
+
+/* ---- context.c ----------------------------------------------------------- */
+/* The calling thread's current device (that of its current context), or -1. */
+SIM_INTERNAL int sim_current_device(void);
+/* Makes the default context of dev current for the calling thread. */
+SIM_INTERNAL void sim_context_use_default(int dev);
+/* Kills the default context of dev (its device was released). */
+SIM_INTERNAL void sim_context_drop_default(int dev);
+/* Forgets every context (aclFinalize). */
+SIM_INTERNAL void sim_contexts_reset(void);
 
 /* ---- hostmem.c ----------------------------------------------------------- */
 typedef struct {
@@ -96,18 +113,18 @@ typedef struct {
 SIM_INTERNAL simHostRange sim_host_lookup_range(const void *ptr, uint64_t size);
 
 /* ---- registry.c ---------------------------------------------------------- */
-/* Drops every registration that overlaps [base, base+size). Caller must not
- * hold host_lock (lock order: reg_lock before host_lock). */
-SIM_INTERNAL void sim_reg_drop_range(const void *base, uint64_t size);
-/* Translates a mapped (non VA-identical) device address back to the host
- * address it mirrors; NULL when addr is not a live mapped device address. */
-SIM_INTERNAL void *sim_reg_dev_to_host(const void *addr, uint64_t len);
+/* Host memory [base, base+size) was released: registrations in it stay, as in the
+ * runtime (unless a variant says otherwise). Caller must not hold host_lock. */
+SIM_INTERNAL void sim_reg_memory_freed(const void *base, uint64_t size);
+/* Host memory [base, base+size) was handed out afresh: records of registrations
+ * removed earlier in that range describe other memory now and are forgotten. */
+SIM_INTERNAL void sim_reg_memory_new(const void *base, uint64_t size);
 SIM_INTERNAL int sim_addr_in_va_window(const void *addr);
 SIM_INTERNAL uint64_t sim_reg_live_count(void);
 
 /* ---- streams.c ----------------------------------------------------------- */
 /* Waits for every stream of device dev (only the oldest one when
- * only_first is set). */
+ * only_first is set; every device when dev < 0). */
 SIM_INTERNAL void sim_sync_device(int dev, int only_first);
 /* Whether any stream of the device has queued or running tasks. */
 SIM_INTERNAL int sim_device_busy(int dev);
@@ -115,5 +132,8 @@ SIM_INTERNAL void sim_streams_shutdown(void);
 SIM_INTERNAL void sim_device_release(int dev);
 SIM_INTERNAL uint64_t sim_stream_live_count(void);
 SIM_INTERNAL uint64_t sim_devmem_live_count(void);
+/* Whether p is the start of a live aclrtMalloc block; releasing one returns 0 when found. */
+SIM_INTERNAL int sim_devmem_contains(const void *p);
+SIM_INTERNAL int sim_devmem_release(void *p);
 
 #endif /* ACLSIM_INTERNAL_H */

@@ -15,8 +15,10 @@
  * without streams_lock held, or after it (order: streams_lock, then
  * stream->lock). No lock is held while a task runs or while a caller waits
  * for a stream. devmem_lock guards the device allocation table and is a
- * leaf. A stream is freed when it has left the table, its worker has been
- * joined and its last reference is dropped.
+ * leaf (hostmem.c takes it under host_lock to recognise device memory). A
+ * stream is freed when it has left the table, its worker has been joined and
+ * its last reference is dropped; aclrtDestroyStreamForce drops the queued
+ * tasks and detaches the worker instead of waiting for it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +73,8 @@ static uint64_t g_devmem_count;
 
 /* ---- stream objects ------------------------------------------------------ */
 
+static void stream_release(simStream *s);
+
 static void *stream_worker(void *arg)
 {
     simStream *s = arg;
@@ -100,6 +104,7 @@ static void *stream_worker(void *arg)
         }
     }
     pthread_mutex_unlock(&s->lock);
+    stream_release(s); /* the worker's own reference */
     return NULL;
 }
 
@@ -112,7 +117,7 @@ static simStream *stream_new_locked(int dev)
     }
     s->magic = SIM_STREAM_MAGIC;
     s->device = dev;
-    s->refs = 1; /* the table's reference */
+    s->refs = 2; /* the table's reference and the worker's */
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->work, NULL);
     pthread_cond_init(&s->idle, NULL);
@@ -265,7 +270,7 @@ void sim_sync_device(int dev, int only_first)
     pthread_mutex_lock(&streams_lock);
     list = calloc(g_stream_count + 1, sizeof(*list));
     for (simStream *s = g_streams; s != NULL && list != NULL; s = s->next) {
-        if (s->device != dev) {
+        if (dev >= 0 && s->device != dev) {
             continue;
         }
         if (only_first && n == 1) {
@@ -341,14 +346,9 @@ SIM_EXPORT aclError aclrtCreateStream(aclrtStream *stream)
     return ACL_SUCCESS;
 }
 
-SIM_EXPORT aclError aclrtDestroyStream(aclrtStream stream)
+/* Takes a handle out of the table; NULL when it names no live stream. */
+static simStream *stream_unlink_handle(aclrtStream stream)
 {
-    if (stream == NULL) {
-        return ACL_ERROR_INVALID_PARAM;
-    }
-    if (!sim_initialized()) {
-        return ACL_ERROR_UNINITIALIZE;
-    }
     simStream *victim = NULL;
     pthread_mutex_lock(&streams_lock);
     for (simStream *s = g_streams; s != NULL; s = s->next) {
@@ -359,10 +359,54 @@ SIM_EXPORT aclError aclrtDestroyStream(aclrtStream stream)
         }
     }
     pthread_mutex_unlock(&streams_lock);
+    return victim;
+}
+
+SIM_EXPORT aclError aclrtDestroyStream(aclrtStream stream)
+{
+    if (stream == NULL) {
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (!sim_initialized()) {
+        return ACL_ERROR_UNINITIALIZE;
+    }
+    simStream *victim = stream_unlink_handle(stream);
     if (victim == NULL) {
         return ACL_ERROR_INVALID_PARAM;
     }
     stream_retire(victim);
+    return ACL_SUCCESS;
+}
+
+/* aclrtDestroyStreamForce: destroy at once without waiting for unfinished tasks
+ * (06_stream_management.md#aclrtDestroyStreamForce). Queued tasks are dropped; a task
+ * already running finishes on the detached worker, which frees the stream after it. */
+SIM_EXPORT aclError aclrtDestroyStreamForce(aclrtStream stream)
+{
+    if (stream == NULL) {
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (!sim_initialized()) {
+        return ACL_ERROR_UNINITIALIZE;
+    }
+    simStream *victim = stream_unlink_handle(stream);
+    if (victim == NULL) {
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    pthread_mutex_lock(&victim->lock);
+    simTask *t = victim->head;
+    victim->head = victim->tail = NULL;
+    victim->stop = 1;
+    pthread_cond_signal(&victim->work);
+    pthread_cond_broadcast(&victim->idle);
+    pthread_mutex_unlock(&victim->lock);
+    while (t != NULL) {
+        simTask *next = t->next;
+        free(t);
+        t = next;
+    }
+    pthread_detach(victim->thread);
+    stream_release(victim);
     return ACL_SUCCESS;
 }
 
@@ -503,10 +547,26 @@ SIM_EXPORT aclError aclrtFree(void *devPtr)
     if (!sim_initialized()) {
         return ACL_ERROR_UNINITIALIZE;
     }
+    return sim_devmem_release(devPtr) == 0 ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+}
+
+int sim_devmem_contains(const void *p)
+{
+    int found = 0;
+    pthread_mutex_lock(&devmem_lock);
+    for (const simDevBlock *b = g_devmem; b != NULL && !found; b = b->next) {
+        found = b->ptr == p;
+    }
+    pthread_mutex_unlock(&devmem_lock);
+    return found;
+}
+
+int sim_devmem_release(void *p)
+{
     simDevBlock *found = NULL;
     pthread_mutex_lock(&devmem_lock);
     for (simDevBlock **pp = &g_devmem; *pp != NULL; pp = &(*pp)->next) {
-        if ((*pp)->ptr == devPtr) {
+        if ((*pp)->ptr == p) {
             found = *pp;
             *pp = found->next;
             g_devmem_count--;
@@ -515,11 +575,11 @@ SIM_EXPORT aclError aclrtFree(void *devPtr)
     }
     pthread_mutex_unlock(&devmem_lock);
     if (found == NULL) {
-        return ACL_ERROR_INVALID_PARAM;
+        return -1;
     }
     free(found->ptr);
     free(found);
-    return ACL_SUCCESS;
+    return 0;
 }
 
 uint64_t sim_devmem_live_count(void)
@@ -532,14 +592,12 @@ uint64_t sim_devmem_live_count(void)
 
 /* ---- memset / memcpy ----------------------------------------------------- */
 
-/* Maps an address for a host-side access: mapped device addresses from the
- * VA window are refused (NULL) unless the memcpy_devptr_ok fault is on. */
-static void *host_side(const void *addr, size_t len, int allow_mapped)
+/* An address for a host-side access: mapped device addresses from the VA window
+ * are device-only (11-02_host_memory_management.md#aclrtHostRegister:284) and
+ * refused (NULL). */
+static void *host_side(const void *addr)
 {
-    if (!sim_addr_in_va_window(addr)) {
-        return (void *)addr;
-    }
-    return allow_mapped ? sim_reg_dev_to_host(addr, len) : NULL;
+    return sim_addr_in_va_window(addr) ? NULL : (void *)addr;
 }
 
 SIM_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
@@ -552,7 +610,7 @@ SIM_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, si
     if (rc != ACL_SUCCESS) {
         return rc;
     }
-    void *target = host_side(devPtr, count, 0);
+    void *target = host_side(devPtr);
     if (target == NULL) {
         return ACL_ERROR_INVALID_PARAM;
     }
@@ -575,9 +633,8 @@ static aclError plan_copy(void *dst, size_t destMax, const void *src, size_t cou
         (unsigned)kind > (unsigned)ACL_MEMCPY_INTER_DEVICE_TO_DEVICE) {
         return ACL_ERROR_INVALID_PARAM;
     }
-    int allow = aclsim_fault(ACLSIM_FAULT_MEMCPY_DEVPTR_OK);
-    plan->dst = host_side(dst, count, allow);
-    plan->src = host_side(src, count, allow);
+    plan->dst = host_side(dst);
+    plan->src = host_side(src);
     if (plan->dst == NULL || plan->src == NULL) {
         return ACL_ERROR_INVALID_PARAM;
     }

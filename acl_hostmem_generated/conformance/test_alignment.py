@@ -1,4 +1,4 @@
-# Generated from spec 124e27884054d455 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 2aa0b05e1b7a2327 by codegen; do not edit. Regenerate: python -m codegen generate
 """Alignment cases: every successful host allocation is 64-byte aligned."""
 
 from __future__ import annotations
@@ -50,10 +50,6 @@ def test_HM_ALIGN_MALLOC(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | 
         pytest.param(({'api': 'malloc_cfg', 'cfg': 'module_id', 'size': 65}, None), id='api=malloc_cfg,cfg=module_id,size=65'),
         pytest.param(({'api': 'malloc_cfg', 'cfg': 'module_id', 'size': 4097}, None), id='api=malloc_cfg,cfg=module_id,size=4097'),
         pytest.param(({'api': 'malloc_cfg', 'cfg': 'module_id', 'size': 1048577}, None), id='api=malloc_cfg,cfg=module_id,size=1048577'),
-        pytest.param(({'api': 'malloc_cfg', 'cfg': 'device_id', 'size': 1}, None), id='api=malloc_cfg,cfg=device_id,size=1'),
-        pytest.param(({'api': 'malloc_cfg', 'cfg': 'device_id', 'size': 65}, None), id='api=malloc_cfg,cfg=device_id,size=65'),
-        pytest.param(({'api': 'malloc_cfg', 'cfg': 'device_id', 'size': 4097}, None), id='api=malloc_cfg,cfg=device_id,size=4097'),
-        pytest.param(({'api': 'malloc_cfg', 'cfg': 'device_id', 'size': 1048577}, None), id='api=malloc_cfg,cfg=device_id,size=1048577'),
         pytest.param(({'api': 'malloc_cfg', 'cfg': 'va_flag_0', 'size': 1}, None), id='api=malloc_cfg,cfg=va_flag_0,size=1'),
         pytest.param(({'api': 'malloc_cfg', 'cfg': 'va_flag_0', 'size': 65}, None), id='api=malloc_cfg,cfg=va_flag_0,size=65'),
         pytest.param(({'api': 'malloc_cfg', 'cfg': 'va_flag_0', 'size': 4097}, None), id='api=malloc_cfg,cfg=va_flag_0,size=4097'),
@@ -82,4 +78,50 @@ def test_HM_ALIGN_LIVE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | No
     """Many live allocations are each aligned and never overlap"""
     params, expect = case
     checks.live_alignment(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-FORM-RUN-MODE')
+def test_HM_FORM_RUN_MODE(acl: Any) -> None:
+    """Where the docs rule out the device run mode, aclrtGetRunMode answers ACL_HOST"""
+    checks.run_mode_host(acl, expect=None)
+
+
+@pytest.mark.acl_rule('HM-CFG-DEVICE-ID-MATCHING')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(({'api': 'malloc_cfg', 'cfg': 'device_id', 'size': 4097}, None), id='api=malloc_cfg,cfg=device_id,size=4097'),
+    ],
+)
+def test_HM_CFG_DEVICE_ID_MATCHING(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """A DEVICE_ID attribute naming the current device is accepted (docs) or refused (source)"""
+    params, expect = case
+    checks.alloc_alignment(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-CFG-MULTI-ATTR')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(({'api': 'malloc_cfg', 'cfg': 'module_and_va0', 'size': 65}, None), id='api=malloc_cfg,cfg=module_and_va0,size=65'),
+        pytest.param(({'api': 'malloc_cfg', 'cfg': 'module_and_va0', 'size': 4097}, None), id='api=malloc_cfg,cfg=module_and_va0,size=4097'),
+    ],
+)
+def test_HM_CFG_MULTI_ATTR(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """A configuration may carry several attributes"""
+    params, expect = case
+    checks.alloc_alignment(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-CFG-DUPLICATE-ATTR')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(({'api': 'malloc_cfg', 'cfg': 'module_id_twice', 'size': 4097}, None), id='api=malloc_cfg,cfg=module_id_twice,size=4097'),
+    ],
+)
+def test_HM_CFG_DUPLICATE_ATTR(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """A repeated attribute is accepted, the last value winning"""
+    params, expect = case
+    checks.alloc_alignment(acl, expect=expect, **params)
 

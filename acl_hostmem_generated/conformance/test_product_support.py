@@ -1,4 +1,4 @@
-# Generated from spec 124e27884054d455 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 2aa0b05e1b7a2327 by codegen; do not edit. Regenerate: python -m codegen generate
 """Product-support cases: each interface is available exactly where the support matrix says."""
 
 from __future__ import annotations
@@ -29,4 +29,20 @@ def test_HM_PROD_SUPPORT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | 
     """Each interface is available exactly where the support matrix says"""
     params, expect = case
     checks.product_support(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-PROD-TRAINING-REGISTER')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(({'interface': 'aclrtHostRegister'}, None), id='interface=aclrtHostRegister'),
+        pytest.param(({'interface': 'aclrtHostRegisterV2'}, None), id='interface=aclrtHostRegisterV2'),
+        pytest.param(({'interface': 'aclrtHostGetDevicePointer'}, None), id='interface=aclrtHostGetDevicePointer'),
+        pytest.param(({'interface': 'aclrtHostUnregister'}, None), id='interface=aclrtHostUnregister'),
+    ],
+)
+def test_HM_PROD_TRAINING_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """The Atlas training series refuses registration (docs) though the source enables it"""
+    params, expect = case
+    checks.registration_unsupported(acl, expect=expect, **params)
 

@@ -1,4 +1,4 @@
-# Generated from spec 124e27884054d455 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 2aa0b05e1b7a2327 by codegen; do not edit. Regenerate: python -m codegen generate
 """Synchronisation cases: which calls wait for the device and which return at once."""
 
 from __future__ import annotations
@@ -14,12 +14,28 @@ from conformance.checks import sync as checks
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param(({'api': 'malloc'}, None), id='api=malloc'),
-        pytest.param(({'api': 'malloc_cfg'}, None), id='api=malloc_cfg'),
+        pytest.param(({'api': 'malloc', 'blocked': 'first'}, None), id='api=malloc,blocked=first'),
+        pytest.param(({'api': 'malloc', 'blocked': 'middle'}, None), id='api=malloc,blocked=middle'),
+        pytest.param(({'api': 'malloc', 'blocked': 'last'}, None), id='api=malloc,blocked=last'),
     ],
 )
 def test_HM_SYNC_MALLOC_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
-    """Allocation does not wait for the device"""
+    """aclrtMallocHost does not wait for the device"""
+    params, expect = case
+    checks.alloc_no_sync(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-SYNC-MALLOC-CFG-NO-IMPLICIT')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(({'api': 'malloc_cfg', 'blocked': 'first'}, None), id='api=malloc_cfg,blocked=first'),
+        pytest.param(({'api': 'malloc_cfg', 'blocked': 'middle'}, None), id='api=malloc_cfg,blocked=middle'),
+        pytest.param(({'api': 'malloc_cfg', 'blocked': 'last'}, None), id='api=malloc_cfg,blocked=last'),
+    ],
+)
+def test_HM_SYNC_MALLOC_CFG_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """aclrtMallocHostWithCfg does not wait for the device"""
     params, expect = case
     checks.alloc_no_sync(acl, expect=expect, **params)
 
@@ -28,7 +44,9 @@ def test_HM_SYNC_MALLOC_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[s
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param(({'size': 4096}, None), id='size=4096'),
+        pytest.param(({'size': 4096, 'blocked': 'first'}, None), id='size=4096,blocked=first'),
+        pytest.param(({'size': 4096, 'blocked': 'middle'}, None), id='size=4096,blocked=middle'),
+        pytest.param(({'size': 4096, 'blocked': 'last'}, None), id='size=4096,blocked=last'),
     ],
 )
 def test_HM_SYNC_FREE_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -55,12 +73,20 @@ def test_HM_SYNC_DEVSYNC_WAITS(acl: Any, case: tuple[dict[str, Any], dict[str, A
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param(({'streams': 2}, None), id='streams=2'),
-        pytest.param(({'streams': 3}, None), id='streams=3'),
+        pytest.param(({'blocked': 'first'}, None), id='blocked=first'),
+        pytest.param(({'blocked': 'middle'}, None), id='blocked=middle'),
+        pytest.param(({'blocked': 'last'}, None), id='blocked=last'),
+        pytest.param(({'blocked': 'several'}, None), id='blocked=several'),
     ],
 )
 def test_HM_SYNC_DEVSYNC_ALL_STREAMS(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """aclrtFreeHostWithDevSync synchronises every stream of the device"""
     params, expect = case
     checks.devsync_all_streams(acl, expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-SYNC-DEVSYNC-CURRENT-DEVICE')
+def test_HM_SYNC_DEVSYNC_CURRENT_DEVICE(acl: Any) -> None:
+    """aclrtFreeHostWithDevSync waits only for the current device"""
+    checks.devsync_current_device(acl, expect=None)
 

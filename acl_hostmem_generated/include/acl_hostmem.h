@@ -1,4 +1,4 @@
-/* Generated from spec 124e27884054d455 by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 2aa0b05e1b7a2327 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* C declarations of the ACL host-memory interfaces and the harness calls, with the same
  * names, values and layouts as the official CANN headers (LP64). */
 #ifndef ACL_HOSTMEM_GENERATED_H
@@ -14,6 +14,7 @@ extern "C" {
 /* ---- typedefs ---- */
 typedef int aclError;
 typedef void *aclrtStream;
+typedef void *aclrtContext;
 typedef void (*aclrtHostFunc)(void *args);
 
 /* ---- error codes (aclError) ---- */
@@ -73,6 +74,11 @@ typedef enum {
     ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED = 0,
     ACL_RT_HOST_MEM_MAP_SUPPORTED = 1,
 } aclrtHostMemMapCapability;
+
+typedef enum aclrtRunMode {
+    ACL_DEVICE = 0,
+    ACL_HOST = 1,
+} aclrtRunMode;
 
 typedef enum aclrtStreamStatus {
     ACL_STREAM_STATUS_COMPLETE = 0,
@@ -137,10 +143,18 @@ aclError aclInit(const char *configPath);
 aclError aclFinalize(void);
 aclError aclrtSetDevice(int32_t deviceId);
 aclError aclrtResetDevice(int32_t deviceId);
+aclError aclrtResetDeviceForce(int32_t deviceId);
+aclError aclrtGetDevice(int32_t *deviceId);
+aclError aclrtGetRunMode(aclrtRunMode *runMode);
+aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId);
+aclError aclrtDestroyContext(aclrtContext context);
+aclError aclrtSetCurrentContext(aclrtContext context);
+aclError aclrtGetCurrentContext(aclrtContext *context);
 aclError aclrtGetDeviceCount(uint32_t *count);
 const char *aclrtGetSocName(void);
 aclError aclrtCreateStream(aclrtStream *stream);
 aclError aclrtDestroyStream(aclrtStream stream);
+aclError aclrtDestroyStreamForce(aclrtStream stream);
 aclError aclrtSynchronizeStream(aclrtStream stream);
 aclError aclrtSynchronizeDevice(void);
 aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status);

@@ -1,4 +1,4 @@
-/* Generated from spec 124e27884054d455 by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 2aa0b05e1b7a2327 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The simulator's fault switches, from spec/faults.yaml. Enable with
  * ACLSIM_FAULTS=name[,name...]; each breaks the rules named in its comment. */
 #ifndef ACLSIM_FAULTS_GENERATED_H
@@ -8,91 +8,133 @@ typedef enum {
     ACLSIM_FAULT_ALIGN_MALLOC_OFF16 = 0, /* HM-ALIGN-MALLOC: Small blocks carved from a slab by aclrtMallocHost start 16 bytes past a 64-byte boundary. */
     ACLSIM_FAULT_ALIGN_CFG_OFF8 = 1, /* HM-ALIGN-MALLOC-CFG: Every pointer handed out by aclrtMallocHostWithCfg sits 8 bytes past a 64-byte boundary. */
     ACLSIM_FAULT_ALLOC_OVERLAP = 2, /* HM-ALIGN-LIVE: A small block of two or more granules books one granule too few, so its last 64 bytes are also the first 64 bytes of the next live block. */
-    ACLSIM_FAULT_MEMSET_PARTIAL = 3, /* HM-CONTENT-MEMSET: aclrtMemset writes only the first half of the requested count. */
-    ACLSIM_FAULT_REGISTER_CLOBBERS = 4, /* HM-CONTENT-REGISTER-PRESERVES: A successful registration zeroes the first 64 bytes of the registered range. */
-    ACLSIM_FAULT_FREE_SCRIBBLES_NEIGHBOUR = 5, /* HM-CONTENT-FREE-ISOLATION: Releasing a small block also fills the 64 bytes that follow it in the slab with the poison byte. */
-    ACLSIM_FAULT_SHORT_ALLOC = 6, /* HM-CONTENT-RW-FULL: Sizes above 4096 that are not whole pages come from a bump arena whose blocks share their last partial page with the next block. */
-    ACLSIM_FAULT_DOUBLE_FREE_OK = 7, /* HM-PAIR-DOUBLE-FREE: Releasing a block that was already released reports success. */
-    ACLSIM_FAULT_FREE_FOREIGN_OK = 8, /* HM-PAIR-FREE-FOREIGN: Releasing a pointer into the middle of a live block reports success and releases nothing. */
-    ACLSIM_FAULT_FREE_CFG_REJECTED = 9, /* HM-PAIR-MALLOC-FREE: aclrtFreeHost refuses memory that aclrtMallocHostWithCfg handed out. */
-    ACLSIM_FAULT_DOUBLE_UNREGISTER_OK = 10, /* HM-PAIR-DOUBLE-UNREGISTER: Unregistering a base pointer whose registration was already removed reports success. */
-    ACLSIM_FAULT_UNREGISTER_INTERIOR_OK = 11, /* HM-PAIR-UNREG-UNKNOWN: Unregistering a pointer inside a registered range (not its base) reports success and changes nothing. */
-    ACLSIM_FAULT_DOUBLE_REGISTER_OK = 12, /* HM-PAIR-DOUBLE-REGISTER: Registering exactly the same range twice succeeds the second time. */
-    ACLSIM_FAULT_OVERLAP_REGISTER_OK = 13, /* HM-PAIR-OVERLAP-REGISTER: A range that overlaps a registered range without being identical to it registers anyway. */
-    ACLSIM_FAULT_DEVPTR_AFTER_UNREGISTER = 14, /* HM-PAIR-GETDEVPTR-AFTER-UNREG: aclrtHostUnregister forgets the range but aclrtHostGetDevicePointer still answers its old device address. */
-    ACLSIM_FAULT_PINNED_ON_PINNED_OK = 15, /* HM-PAIR-V2-PINNED-ON-PINNED: aclrtHostRegisterV2 with the PINNED bit accepts memory that aclrtMallocHost already pinned. */
-    ACLSIM_FAULT_PINNED_MAPS = 16, /* HM-PAIR-V2-PINNED-NO-MAPPED: A PINNED-only registration also gets a device address, so aclrtHostGetDevicePointer succeeds for it. */
-    ACLSIM_FAULT_REGISTER_RACE = 17, /* HM-PAIR-CONCURRENT-REGISTER: The overlap check and the insertion run under separate lock holds with a short sleep between them, so racing registrations of one range can all win. */
-    ACLSIM_FAULT_EXHAUSTION_LEAK = 18, /* HM-PAIR-EXHAUSTION: Released blocks never return their bytes to the ACLSIM_HOST_MEM_LIMIT budget, so allocation keeps failing after frees. */
-    ACLSIM_FAULT_UNREGISTER_FAILS = 19, /* HM-PAIR-REG-UNREG: Unregistering a valid registration answers ACL_ERROR_HOST_MEMORY_NOT_REGISTERED and leaves it in place. */
-    ACLSIM_FAULT_PAGEABLE_REJECTED = 20, /* HM-REG-PAGEABLE: Memory that aclrtMallocHost did not hand out cannot be registered even on a kernel newer than 5.10. */
-    ACLSIM_FAULT_LEGACY_KERNEL_ACCEPTS = 21, /* HM-REG-KERNEL-LEGACY: On an emulated 5.10 kernel, pageable memory registers anyway. */
-    ACLSIM_FAULT_RESERVED_TYPE_OK = 22, /* HM-REG-RESERVED-TYPES: The reserved IOMEMORY and READONLY registration types and flag bits are accepted as if they were MAPPED. */
-    ACLSIM_FAULT_DEVSYNC_FREE_LEAKS = 23, /* HM-PAIR-MALLOC-FREE: aclrtFreeHostWithDevSync reports success but keeps the block allocated, so the backend's live counters never give it back. */
-    ACLSIM_FAULT_VA_FLAG_IGNORED = 24, /* HM-VA-IDENTITY: Memory allocated with VA_FLAG=1 gets a device address from the window instead of its own host address. */
-    ACLSIM_FAULT_VA_FLAG_EVERYWHERE = 25, /* HM-VA-UNSUPPORTED: VA_FLAG=1 is accepted on every product family, including those without VA identity support. */
-    ACLSIM_FAULT_DEVPTR_MISMATCH = 26, /* HM-VA-DEVPTR-CONSISTENT: aclrtHostGetDevicePointer answers an address one page past the one the registration gave. */
-    ACLSIM_FAULT_MEMCPY_DEVPTR_OK = 27, /* HM-VA-DEVPTR-HOST-ONLY: aclrtMemcpy and aclrtMemcpyAsync accept a mapped device address that is not VA-identical and copy through it. */
-    ACLSIM_FAULT_MALLOC_SYNCS = 28, /* HM-SYNC-MALLOC-NO-IMPLICIT: aclrtMallocHost waits for every stream of the current device before allocating. */
-    ACLSIM_FAULT_FREE_SYNCS = 29, /* HM-SYNC-FREE-NO-IMPLICIT: aclrtFreeHost waits for every stream of the current device before releasing. */
-    ACLSIM_FAULT_DEVSYNC_NO_WAIT = 30, /* HM-SYNC-DEVSYNC-WAITS: aclrtFreeHostWithDevSync releases at once; tasks still queued then read poison instead of the data. */
-    ACLSIM_FAULT_DEVSYNC_ONE_STREAM = 31, /* HM-SYNC-DEVSYNC-ALL-STREAMS: aclrtFreeHostWithDevSync waits only for the oldest stream of the current device. */
-    ACLSIM_FAULT_MALLOC_SIZE0_OK = 32, /* HM-INVAL-MALLOC-HOST: aclrtMallocHost with size 0 succeeds and hands out a one-granule block. */
-    ACLSIM_FAULT_CFG_ATTRS_NULL_OK = 33, /* HM-INVAL-MALLOC-CFG: aclrtMallocHostWithCfg with numAttrs > 0 and attrs NULL treats the config as empty and succeeds. */
-    ACLSIM_FAULT_FREE_NULL_OK = 34, /* HM-INVAL-FREE-HOST: aclrtFreeHost(NULL) reports success. */
-    ACLSIM_FAULT_DEVSYNC_NULL_OK = 35, /* HM-INVAL-FREE-DEVSYNC: aclrtFreeHostWithDevSync(NULL) reports success. */
-    ACLSIM_FAULT_REGISTER_TYPE_WRONG_CODE = 36, /* HM-INVAL-REGISTER: An aclrtHostRegister type outside the enumeration answers ACL_ERROR_INVALID_PARAM instead of ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
-    ACLSIM_FAULT_V2_FLAG_UNCHECKED = 37, /* HM-INVAL-REGISTER-V2: aclrtHostRegisterV2 treats flag 0 and unknown bits as MAPPED. */
-    ACLSIM_FAULT_GETDEVPTR_FLAG_IGNORED = 38, /* HM-INVAL-GETDEVPTR: aclrtHostGetDevicePointer ignores a non-zero flag. */
-    ACLSIM_FAULT_UNREGISTER_NULL_OK = 39, /* HM-INVAL-UNREGISTER: aclrtHostUnregister(NULL) reports success. */
-    ACLSIM_FAULT_CAP_BAD_HAC_OK = 40, /* HM-INVAL-CAPABILITIES: aclrtHostMemMapCapabilities answers SUPPORTED for a HAC type past the end of the enumeration. */
-    ACLSIM_FAULT_NO_DEVICE_OK = 41, /* HM-CTX-NO-DEVICE: Host-memory calls from a thread without a current device act on device 0 instead of failing. */
-    ACLSIM_FAULT_CAP_OUT_OF_RANGE = 42, /* HM-CAP-QUERY-ALL: The capability answer for SDMA is 7, outside the aclrtHostMemMapCapability enumeration. */
-    ACLSIM_FAULT_CAP_FLAKY = 43, /* HM-CAP-STABLE: The capability answer for AIC flips on every call. */
-    ACLSIM_FAULT_CAP_NONE = 44, /* HM-CAP-CONSISTENT: Every HAC type answers NOT_SUPPORTED although registration works on the product. */
-    ACLSIM_FAULT_PROD_REGISTER_MISSING = 45, /* HM-PROD-SUPPORT: aclrtHostRegisterV2 answers ACL_ERROR_RT_FEATURE_NOT_SUPPORT on a product that supports it. */
-    ACLSIM_FAULT_PROD_REGISTER_EXTRA = 46, /* HM-PROD-SUPPORT: aclrtHostRegister succeeds on a product that does not support it. */
-    ACLSIM_FAULT_CRASH_IN_REGISTER = 47, /* HM-PAIR-REG-UNREG: aclrtHostRegister raises SIGSEGV. */
-    ACLSIM_FAULT_HANG_IN_FREE = 48, /* HM-SYNC-FREE-NO-IMPLICIT: aclrtFreeHost deadlocks (blocks forever) when a stream of the current device has pending tasks. */
-    ACLSIM_FAULT_HANG_IN_MALLOC = 49, /* HM-SYNC-MALLOC-NO-IMPLICIT: aclrtMallocHost blocks forever. */
-    ACLSIM_FAULT_COUNT = 50
+    ACLSIM_FAULT_RUN_MODE_DEVICE = 3, /* HM-FORM-RUN-MODE: aclrtGetRunMode answers ACL_DEVICE on every product family. */
+    ACLSIM_FAULT_CFG_MULTI_ATTR_REJECTED = 4, /* HM-CFG-MULTI-ATTR: aclrtMallocHostWithCfg refuses a configuration with more than one attribute. */
+    ACLSIM_FAULT_CFG_DUPLICATE_REJECTED = 5, /* HM-CFG-DUPLICATE-ATTR: aclrtMallocHostWithCfg refuses a configuration that repeats an attribute type. */
+    ACLSIM_FAULT_MEMSET_PARTIAL = 6, /* HM-CONTENT-MEMSET: aclrtMemset writes only the first half of the requested count. */
+    ACLSIM_FAULT_REGISTER_CLOBBERS = 7, /* HM-CONTENT-REGISTER-PRESERVES: A successful registration zeroes the first 64 bytes of the registered range. */
+    ACLSIM_FAULT_FREE_SCRIBBLES_NEIGHBOUR = 8, /* HM-CONTENT-FREE-ISOLATION: Releasing a small block also fills the 64 bytes that follow it in the slab with the poison byte. */
+    ACLSIM_FAULT_SHORT_ALLOC = 9, /* HM-CONTENT-RW-FULL: Sizes above 4096 that are not whole pages come from a bump arena whose blocks share their last partial page with the next block. */
+    ACLSIM_FAULT_DOUBLE_FREE_OK = 10, /* HM-PAIR-DOUBLE-FREE: Releasing a block that was already released reports success. */
+    ACLSIM_FAULT_FREE_FOREIGN_OK = 11, /* HM-PAIR-FREE-FOREIGN: Releasing a pointer into the middle of a live block reports success and releases nothing. */
+    ACLSIM_FAULT_FREE_DEVICE_MEM_OK = 12, /* HM-PAIR-FREE-DEVICE-MEM: The host free calls accept device memory from aclrtMalloc and release it. */
+    ACLSIM_FAULT_FREE_CFG_REJECTED = 13, /* HM-PAIR-MALLOC-FREE: aclrtFreeHost refuses memory that aclrtMallocHostWithCfg handed out. */
+    ACLSIM_FAULT_DOUBLE_UNREGISTER_OK = 14, /* HM-PAIR-DOUBLE-UNREGISTER: Unregistering a base pointer whose registration was removed earlier in the life of its memory reports success. */
+    ACLSIM_FAULT_UNREGISTER_INTERIOR_OK = 15, /* HM-PAIR-UNREG-INTERIOR: Unregistering a pointer inside a registered range (not its base) reports success and changes nothing. */
+    ACLSIM_FAULT_UNREGISTER_UNKNOWN_OK = 16, /* HM-PAIR-UNREG-UNKNOWN: Unregistering a pointer that was never registered reports success. */
+    ACLSIM_FAULT_DOUBLE_REGISTER_OK = 17, /* HM-PAIR-DOUBLE-REGISTER: Registering exactly the same range twice succeeds the second time. */
+    ACLSIM_FAULT_OVERLAP_REGISTER_OK = 18, /* HM-PAIR-OVERLAP-REGISTER: A range that overlaps a registered range without being identical to it registers anyway. */
+    ACLSIM_FAULT_DEVPTR_AFTER_UNREGISTER = 19, /* HM-PAIR-GETDEVPTR-AFTER-UNREG: aclrtHostUnregister forgets the range but aclrtHostGetDevicePointer still answers its old device address. */
+    ACLSIM_FAULT_STALE_REGISTRATION_STUCK = 20, /* HM-PAIR-FREE-REGISTERED: A registration whose memory was freed can no longer be unregistered (not registered) yet still blocks registering the address again. */
+    ACLSIM_FAULT_PINNED_MAPS = 21, /* HM-PAIR-V2-PINNED-NO-MAPPED: A PINNED-only registration also gets a device address, so aclrtHostGetDevicePointer succeeds for it. */
+    ACLSIM_FAULT_PINNED_MAPPED_UNMAPPED = 22, /* HM-PAIR-V2-PINNED-MAPPED: A registration with PINNED set gets no device address even when MAPPED is set too. */
+    ACLSIM_FAULT_PINNED_THEN_MAPPED_OK = 23, /* HM-PAIR-V2-PINNED-THEN-MAPPED: A MAPPED registration of a range that is registered PINNED-only succeeds. */
+    ACLSIM_FAULT_UNREGISTER_PINNED_FAILS = 24, /* HM-PAIR-UNREG-PINNED-ONLY: aclrtHostUnregister does not find PINNED-only registrations and answers not registered. */
+    ACLSIM_FAULT_REGISTER_RACE = 25, /* HM-PAIR-CONCURRENT-REGISTER: The overlap check and the insertion run under separate lock holds with a short sleep between them, so racing registrations of one range can all win. */
+    ACLSIM_FAULT_EXHAUSTION_LEAK = 26, /* HM-PAIR-EXHAUSTION: Released blocks never return their bytes to the ACLSIM_HOST_MEM_LIMIT budget, so allocation keeps failing after frees. */
+    ACLSIM_FAULT_HUGE_SIZE_WRAPS = 27, /* HM-PAIR-HUGE-SIZE: The allocation size is rounded up to 32 bytes in 64-bit arithmetic that wraps, and a size limit is not checked, so the largest sizes get a tiny block. */
+    ACLSIM_FAULT_UNREGISTER_FAILS = 28, /* HM-PAIR-REG-UNREG: Unregistering a valid registration answers ACL_ERROR_HOST_MEMORY_NOT_REGISTERED and leaves it in place. */
+    ACLSIM_FAULT_PAGEABLE_REJECTED = 29, /* HM-REG-PAGEABLE: Memory that aclrtMallocHost did not hand out cannot be registered even on a kernel newer than 5.10. */
+    ACLSIM_FAULT_LEGACY_KERNEL_ACCEPTS = 30, /* HM-REG-KERNEL-LEGACY: On an emulated 5.10 kernel, pageable memory registers anyway. */
+    ACLSIM_FAULT_RESERVED_READONLY_OK = 31, /* HM-REG-RESERVED-TYPES: The reserved READONLY registration type and flag are accepted as if they were MAPPED. */
+    ACLSIM_FAULT_RESERVED_IOMEMORY_OK = 32, /* HM-REG-RESERVED-IOMEMORY: The reserved IOMEMORY registration type and flag are accepted as if they were MAPPED. */
+    ACLSIM_FAULT_REGISTER_PARTIAL_PAGE_REJECTED = 33, /* HM-REG-ALLOC-BASE: A registration whose size is not a multiple of the page size is refused. */
+    ACLSIM_FAULT_REGISTER_PAST_END_OK = 34, /* HM-REG-PAST-END: Registration does not check that the range is mapped memory of the process. */
+    ACLSIM_FAULT_DEVSYNC_FREE_LEAKS = 35, /* HM-PAIR-MALLOC-FREE: aclrtFreeHostWithDevSync reports success but keeps the block allocated, so the backend's live counters never give it back. */
+    ACLSIM_FAULT_VA_FLAG_IGNORED = 36, /* HM-VA-IDENTITY: Memory allocated with VA_FLAG=1 gets a device address from the window instead of its own host address. */
+    ACLSIM_FAULT_VA_FLAG_EVERYWHERE = 37, /* HM-VA-UNSUPPORTED: VA_FLAG=1 is accepted on every product family, including those without VA identity support. */
+    ACLSIM_FAULT_DEVPTR_MISMATCH = 38, /* HM-VA-DEVPTR-CONSISTENT: aclrtHostGetDevicePointer answers an address one page past the one the registration gave. */
+    ACLSIM_FAULT_DEVPTR_INTERIOR_BASE = 39, /* HM-VA-DEVPTR-INTERIOR: aclrtHostGetDevicePointer of a pointer inside a registered range answers the base's device address, without the offset. */
+    ACLSIM_FAULT_MALLOC_SYNCS = 40, /* HM-SYNC-MALLOC-NO-IMPLICIT: aclrtMallocHost waits for every stream of the current device before allocating. */
+    ACLSIM_FAULT_MALLOC_CFG_SYNCS = 41, /* HM-SYNC-MALLOC-CFG-NO-IMPLICIT: aclrtMallocHostWithCfg waits for every stream of the current device before allocating. */
+    ACLSIM_FAULT_FREE_SYNCS = 42, /* HM-SYNC-FREE-NO-IMPLICIT: aclrtFreeHost waits for every stream of the current device before releasing. */
+    ACLSIM_FAULT_DEVSYNC_NO_WAIT = 43, /* HM-SYNC-DEVSYNC-WAITS: aclrtFreeHostWithDevSync releases at once; tasks still queued then read poison instead of the data. */
+    ACLSIM_FAULT_DEVSYNC_ONE_STREAM = 44, /* HM-SYNC-DEVSYNC-ALL-STREAMS: aclrtFreeHostWithDevSync waits only for the oldest stream of the current device. */
+    ACLSIM_FAULT_DEVSYNC_ALL_DEVICES = 45, /* HM-SYNC-DEVSYNC-CURRENT-DEVICE: aclrtFreeHostWithDevSync waits for the streams of every device, not only the current one. */
+    ACLSIM_FAULT_MALLOC_SIZE0_OK = 46, /* HM-INVAL-MALLOC-HOST: aclrtMallocHost with size 0 succeeds and hands out a one-granule block. */
+    ACLSIM_FAULT_CFG_ATTRS_NULL_OK = 47, /* HM-INVAL-MALLOC-CFG: aclrtMallocHostWithCfg with attrs NULL treats the configuration as empty and succeeds. */
+    ACLSIM_FAULT_CFG_OTHER_DEVICE_OK = 48, /* HM-INVAL-CFG-OTHER-DEVICE: aclrtMallocHostWithCfg ignores the DEVICE_ID attribute, so one naming another device succeeds. */
+    ACLSIM_FAULT_FREE_NULL_OK = 49, /* HM-INVAL-FREE-HOST: aclrtFreeHost(NULL) reports success. */
+    ACLSIM_FAULT_DEVSYNC_NULL_OK = 50, /* HM-INVAL-FREE-DEVSYNC: aclrtFreeHostWithDevSync(NULL) reports success. */
+    ACLSIM_FAULT_REGISTER_TYPE_WRONG_CODE = 51, /* HM-INVAL-REGISTER: An aclrtHostRegister type outside the enumeration answers ACL_ERROR_INVALID_PARAM instead of ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
+    ACLSIM_FAULT_V2_FLAG_UNCHECKED = 52, /* HM-INVAL-REGISTER-V2: aclrtHostRegisterV2 treats flag 0 and unknown bits as MAPPED. */
+    ACLSIM_FAULT_GETDEVPTR_FLAG_IGNORED = 53, /* HM-INVAL-GETDEVPTR: aclrtHostGetDevicePointer ignores a non-zero flag. */
+    ACLSIM_FAULT_UNREGISTER_NULL_OK = 54, /* HM-INVAL-UNREGISTER: aclrtHostUnregister(NULL) reports success. */
+    ACLSIM_FAULT_CAP_BAD_HAC_OK = 55, /* HM-INVAL-CAPABILITIES: aclrtHostMemMapCapabilities answers SUPPORTED for a HAC type past the end of the enumeration. */
+    ACLSIM_FAULT_NO_DEVICE_OK = 56, /* HM-CTX-NO-DEVICE: Host-memory calls from a thread without a current context act on device 0 instead of failing. */
+    ACLSIM_FAULT_FREE_NEEDS_CONTEXT = 57, /* HM-CTX-FREE-WITHOUT-CONTEXT: aclrtFreeHost from a thread without a current context fails with ACL_ERROR_RT_CONTEXT_NULL. */
+    ACLSIM_FAULT_FOREIGN_DEVICE_UNREGISTER_LIES = 58, /* HM-CTX-OTHER-DEVICE: Unregistering under a device other than the one registered on reports success but keeps the registration. */
+    ACLSIM_FAULT_CAP_OUT_OF_RANGE = 59, /* HM-CAP-QUERY-ALL: The capability answer for SDMA is 7, outside the aclrtHostMemMapCapability enumeration. */
+    ACLSIM_FAULT_CAP_FLAKY = 60, /* HM-CAP-STABLE: The capability answer for AIC flips on every call. */
+    ACLSIM_FAULT_CAP_NONE = 61, /* HM-CAP-CONSISTENT: Every HAC type answers NOT_SUPPORTED although registration works on the product. */
+    ACLSIM_FAULT_PROD_REGISTER_MISSING = 62, /* HM-PROD-SUPPORT: aclrtHostRegisterV2 answers ACL_ERROR_RT_FEATURE_NOT_SUPPORT on a product that supports it. */
+    ACLSIM_FAULT_PROD_REGISTER_EXTRA = 63, /* HM-PROD-SUPPORT: aclrtHostRegister succeeds on a product that does not support it. */
+    ACLSIM_FAULT_CRASH_IN_REGISTER = 64, /* HM-PAIR-REG-UNREG: aclrtHostRegister raises SIGSEGV. */
+    ACLSIM_FAULT_HANG_IN_FREE = 65, /* HM-SYNC-FREE-NO-IMPLICIT: aclrtFreeHost deadlocks (blocks forever) when a stream of the current device has pending tasks. */
+    ACLSIM_FAULT_HANG_IN_MALLOC = 66, /* HM-SYNC-MALLOC-NO-IMPLICIT: aclrtMallocHost blocks forever. */
+    ACLSIM_FAULT_LEGAL_ALT_CODES = 67, /* : Every refusal whose code the docs do not give answers another failure code (ACL_ERROR_INVALID_PARAM and ACL_ERROR_RT_PARAM_INVALID swap; FEATURE_NOT_SUPPORT, INVALID_DEVICEID, MEMORY_ALLOCATION and the registration codes of partial overlaps and interior pointers become ACL_ERROR_RT_PARAM_INVALID; a racing registration gets ACL_ERROR_RT_DRV_INTERNAL_ERROR). */
+    ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED = 68, /* : Where no refusal is promised the call succeeds instead - a second or foreign host free is a no-op, reserved READONLY and IOMEMORY register as MAPPED, unaligned and past-the-end ranges register their whole pages, an overlapping V2 range registers, an interior unregister removes the containing range, PINNED-only memory and unregistered ranges answer a device pointer. */
+    ACLSIM_FAULT_LEGAL_OTHER_CHOICES = 69, /* : Choices the source makes where the docs are silent go the other way - aclrtMallocHostWithCfg synchronises the device first, aclrtFreeHostWithDevSync waits for every device, aclrtFreeHost needs a current context, a repeated configuration attribute keeps its first value, the AIC capability answer alternates, a registration is per process so any device may remove it, and freeing memory removes its registrations. */
+    ACLSIM_FAULT_LEGAL_DRIVER_PIN_REGISTER = 70, /* : The driver supports pinned registration, as newer drivers do - registrations live in the driver per device, an interior pointer resolves to the base's device address plus its offset, and unregistering under another device is refused as not registered. */
+    ACLSIM_FAULT_LEGAL_SRC_PINNED_ON_PINNED = 71, /* : The runtime source's side of the conflict - aclrtHostRegisterV2 with PINNED on memory that is already page-locked is recorded in the runtime's registry and succeeds. */
+    ACLSIM_FAULT_LEGAL_SRC_DEVICE_ID = 72, /* : The runtime source's side of the conflict - aclrtMallocHostWithCfg refuses every DEVICE_ID attribute, also one naming the current device, with ACL_ERROR_RT_PARAM_INVALID. */
+    ACLSIM_FAULT_LEGAL_SRC_TRAINING_REGISTERS = 73, /* : The runtime source's side of the conflict - the Atlas training series has the host-register feature, so the registration calls work there. */
+    ACLSIM_FAULT_LEGAL_MIN_ALIGNMENT = 74, /* : Host allocations are exactly as aligned as promised and no more - every pointer is 64 bytes past a 128-byte boundary, so none is ever page-aligned. */
+    ACLSIM_FAULT_LEGAL_PAGE_ALIGNMENT = 75, /* : Host allocations are more aligned than promised - every pointer starts a page of its own. */
+    ACLSIM_FAULT_LEGAL_RC_FORM = 76, /* : The product runs in RC form - aclrtGetRunMode answers ACL_DEVICE and host allocations are plain memory 32 bytes past a 64-byte boundary, which the docs allow there. */
+    ACLSIM_FAULT_COUNT = 77
 } aclsimFaultId;
 
 static const char *const aclsimFaultNames[ACLSIM_FAULT_COUNT] = {
     "align_malloc_off16",
     "align_cfg_off8",
     "alloc_overlap",
+    "run_mode_device",
+    "cfg_multi_attr_rejected",
+    "cfg_duplicate_rejected",
     "memset_partial",
     "register_clobbers",
     "free_scribbles_neighbour",
     "short_alloc",
     "double_free_ok",
     "free_foreign_ok",
+    "free_device_mem_ok",
     "free_cfg_rejected",
     "double_unregister_ok",
     "unregister_interior_ok",
+    "unregister_unknown_ok",
     "double_register_ok",
     "overlap_register_ok",
     "devptr_after_unregister",
-    "pinned_on_pinned_ok",
+    "stale_registration_stuck",
     "pinned_maps",
+    "pinned_mapped_unmapped",
+    "pinned_then_mapped_ok",
+    "unregister_pinned_fails",
     "register_race",
     "exhaustion_leak",
+    "huge_size_wraps",
     "unregister_fails",
     "pageable_rejected",
     "legacy_kernel_accepts",
-    "reserved_type_ok",
+    "reserved_readonly_ok",
+    "reserved_iomemory_ok",
+    "register_partial_page_rejected",
+    "register_past_end_ok",
     "devsync_free_leaks",
     "va_flag_ignored",
     "va_flag_everywhere",
     "devptr_mismatch",
-    "memcpy_devptr_ok",
+    "devptr_interior_base",
     "malloc_syncs",
+    "malloc_cfg_syncs",
     "free_syncs",
     "devsync_no_wait",
     "devsync_one_stream",
+    "devsync_all_devices",
     "malloc_size0_ok",
     "cfg_attrs_null_ok",
+    "cfg_other_device_ok",
     "free_null_ok",
     "devsync_null_ok",
     "register_type_wrong_code",
@@ -101,6 +143,8 @@ static const char *const aclsimFaultNames[ACLSIM_FAULT_COUNT] = {
     "unregister_null_ok",
     "cap_bad_hac_ok",
     "no_device_ok",
+    "free_needs_context",
+    "foreign_device_unregister_lies",
     "cap_out_of_range",
     "cap_flaky",
     "cap_none",
@@ -109,6 +153,16 @@ static const char *const aclsimFaultNames[ACLSIM_FAULT_COUNT] = {
     "crash_in_register",
     "hang_in_free",
     "hang_in_malloc",
+    "legal_alt_codes",
+    "legal_accept_unpromised",
+    "legal_other_choices",
+    "legal_driver_pin_register",
+    "legal_src_pinned_on_pinned",
+    "legal_src_device_id",
+    "legal_src_training_registers",
+    "legal_min_alignment",
+    "legal_page_alignment",
+    "legal_rc_form",
 };
 
 #endif /* ACLSIM_FAULTS_GENERATED_H */

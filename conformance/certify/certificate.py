@@ -17,10 +17,18 @@ from .verdict import FAMILY_COLUMNS, Assessment, RuleAssessment
 
 POLICY = (
     "Only mandatory rules decide the verdict: each must be PASS or NOT_APPLICABLE. "
+    "A rule is mandatory only where the API documentation promises the behaviour; behaviour shown only by the "
+    "runtime source is recommended, and where the documentation and the source disagree the rule is advisory. "
     "A WAIVED mandatory rule counts against the verdict unless its waiver is accepted for certification. "
     "XPASS cases are stale waivers: reported, not failures. "
-    "Recommended and informational rules are reported but do not decide the verdict. "
+    "Recommended, advisory and informational rules, and error codes known only from the source, are reported "
+    "but do not decide the verdict. "
     "A run without an outcome for every rule of the spec is not certified."
+)
+ADVISORY_NOTE = (
+    "The documentation and the runtime source disagree on these behaviours. They never decide the verdict; "
+    "PASS means the library follows the documentation, FAIL that it takes the source's side (or neither). "
+    "Both citations are listed."
 )
 COLUMN_TITLES = {
     "passed": "passed",
@@ -118,6 +126,9 @@ def sections(assessment: Assessment, summary: dict[str, Any]) -> list[Section]:
     ]
     stale = [_rule_item(r, r.stale_cases, summary) for r in assessment.stale]
     advisory = [_rule_item(r, r.failing_cases + r.waived_cases, summary) for r in assessment.advisory_findings]
+    conflicts = [_conflict_item(r, summary) for r in assessment.conflicts]
+    findings = [(f"{f.get('case_id')} ({f.get('severity')})", "", [str(f.get("message", ""))])
+                for f in summary.get("findings") or [] if isinstance(f, dict)]
     expired = [
         (f"{e.get('rule') or e.get('case')} expired {e.get('expires')} ({e.get('where')})", "", [str(e.get("reason"))])
         for e in assessment.expired
@@ -130,7 +141,21 @@ def sections(assessment: Assessment, summary: dict[str, Any]) -> list[Section]:
         Section("Stale waivers (XPASS)", "The waived deviation is gone: remove the expectation.", stale),
         Section("Expired expectations", "No longer applied: renew or remove them.", expired),
         Section("Recommended and informational findings", "Reported only; do not decide the verdict.", advisory),
+        Section("Advisory: documentation and runtime source disagree", ADVISORY_NOTE, conflicts),
+        Section("Findings below the rule's severity",
+                "Cases that met their rule but answered another error code than one known only from the runtime "
+                "source; reported at the code's own severity, they do not decide the verdict.", findings),
     ]
+
+
+def _conflict_item(rule: RuleAssessment, summary: dict[str, Any]) -> tuple[str, str, list[str]]:
+    side = {"PASS": "follows the documentation", "NOT_APPLICABLE": "not applicable here"}.get(
+        str(rule.outcome), "takes the runtime source's side (or neither)")
+    label = f"{rule.rule_id}: {rule.title} - {rule.outcome}, {side}"
+    details = [f"{'documentation' if e.get('kind') == 'doc' else 'runtime source'} {e.get('ref')}"
+               f"{' (contradicts the docs)' if e.get('stance') == 'contradicts' else ''}: {e.get('says')} "
+               f"<{e.get('url')}>" for e in rule.evidence]
+    return label, rule.doc_url, details + _case_lines(rule, rule.failing_cases, summary)
 
 
 def facts(manifest: dict[str, Any]) -> list[tuple[str, str]]:

@@ -55,6 +55,8 @@ class RuleAssessment:
     doc_url: str
     doc_ref: str
     outcome: str | None
+    provenance: str = ""
+    evidence: list[dict[str, Any]] = field(default_factory=list)
     failing_cases: list[str] = field(default_factory=list)
     waived_cases: list[str] = field(default_factory=list)
     unaccepted_waivers: list[str] = field(default_factory=list)
@@ -64,6 +66,11 @@ class RuleAssessment:
     def decides(self) -> bool:
         """Whether this rule's severity decides the verdict."""
         return self.severity == DECIDING_SEVERITY
+
+    @property
+    def conflict(self) -> bool:
+        """Whether the rule is advisory: its docs and runtime-source evidence disagree."""
+        return self.severity == "advisory"
 
     @property
     def blocking(self) -> bool:
@@ -113,7 +120,12 @@ class Assessment:
     @property
     def advisory_findings(self) -> list[RuleAssessment]:
         """Recommended/informational rules with failing or waived cases (reported only)."""
-        return [r for r in self.rules if not r.decides and (r.failing_cases or r.waived_cases)]
+        return [r for r in self.rules if not r.decides and not r.conflict and (r.failing_cases or r.waived_cases)]
+
+    @property
+    def conflicts(self) -> list[RuleAssessment]:
+        """Advisory rules: where the docs and the runtime source disagree (reported, never deciding)."""
+        return [r for r in self.rules if r.conflict]
 
     def families(self) -> dict[str, dict[str, int]]:
         """Per rule family: counts of rules by certification column."""
@@ -163,6 +175,8 @@ def assess_rule(rule_id: str, rule: dict[str, Any], spec_rule: dict[str, Any] | 
         doc_url=str(facts.get("doc_url") or ""),
         doc_ref=str(facts.get("doc_ref") or ""),
         outcome=aggregate([str(c.get("outcome")) for c in cases.values() if isinstance(c, dict)]),
+        provenance=str(facts.get("provenance") or ""),
+        evidence=[e for e in facts.get("evidence") or [] if isinstance(e, dict)],
     )
     for case_id, case in sorted(cases.items()):
         outcome = case.get("outcome") if isinstance(case, dict) else None

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from acl_hostmem_generated import acl_bindings as acl
+
 from ..harness.context import AclContext
 from .memory import ALIGNMENT, alignment_grain, allocate
 from .verdicts import holds
@@ -37,3 +39,10 @@ def live_alignment(ctx: AclContext, *, api: str, size: int, count: int, expect: 
     for low, high in zip(ordered, ordered[1:]):
         holds(low + size <= high,
               f"live allocations overlap: [{low:#x}, {low + size:#x}) and [{high:#x}, {high + size:#x})")
+
+
+def run_mode_host(ctx: AclContext, *, expect: dict[str, Any] | None) -> None:
+    """aclrtGetRunMode answers ACL_HOST where the docs rule out the device run mode."""
+    mode = ctx.lib.aclrtGetRunMode()
+    holds(mode == acl.ACL_HOST, f"aclrtGetRunMode answered {mode}, expected ACL_HOST ({acl.ACL_HOST}) on "
+                                f"{ctx.product.family}, where the docs rule out ACL_DEVICE")

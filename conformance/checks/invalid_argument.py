@@ -9,10 +9,11 @@ from acl_hostmem_generated import acl_bindings as acl
 from ..harness.context import AclContext
 from ..harness.samples import adopt_result, call_raw, valid_arguments
 from ..harness.violations import CallTimeout
-from .verdicts import failed
+from .verdicts import failed, holds, succeeded
 
 _CONFIGS = {
     "attrs_null": lambda ctx: acl.malloc_config(num_attrs=1, attrs_null=True),
+    "attrs_null_empty": lambda ctx: acl.malloc_config(num_attrs=0, attrs_null=True),
     "attr_reserved": lambda ctx: acl.malloc_config((acl.ACL_RT_MEM_ATTR_RSV, 0)),
     "attr_unknown": lambda ctx: acl.malloc_config((0x7FFF, 1)),
     "other_device": lambda ctx: acl.malloc_config((acl.ACL_RT_MEM_ATTR_DEVICE_ID, _other_device(ctx))),
@@ -49,26 +50,93 @@ def invalid_argument(ctx: AclContext, *, interface: str, param: str, condition: 
     if code == 0:
         adopt_result(ctx, interface, args, outputs)
     ctx.observe("code", code)
-    failed(code, expect, f"{interface} with {param} {condition.replace('_', ' ')} {value!r}")
+    failed(ctx, code, expect, f"{interface} with {param} {condition.replace('_', ' ')} {value!r}")
+
+
+def _no_context_call(ctx: AclContext, call: str) -> tuple[Any, Any]:
+    """(the call to make from a thread without a context, what to do when it succeeds anyway)."""
+    lib = ctx.lib
+    if call == "aclrtMallocHost":
+        return lambda: lib.aclrtMallocHost(4096, raw=True), lambda r: ctx.track_host(r[1])
+    if call == "aclrtMallocHostWithCfg":
+        return lambda: lib.aclrtMallocHostWithCfg(4096, None, raw=True), lambda r: ctx.track_host(r[1])
+    if call == "aclrtFreeHostWithDevSync":
+        ptr = ctx.host_alloc(4096)
+        return lambda: lib.aclrtFreeHostWithDevSync(ptr, raw=True), lambda r: ctx.forget_host(ptr)
+    if call == "aclrtHostMemMapCapabilities":
+        return (lambda: lib.aclrtHostMemMapCapabilities(ctx.device, acl.ACL_RT_HAC_TYPE_AIC, raw=True),
+                lambda r: None)
+    page = ctx.pinned_pages(1)
+    if call == "aclrtHostRegister":
+        return (lambda: lib.aclrtHostRegister(page, 4096, acl.ACL_HOST_REGISTER_MAPPED, raw=True),
+                lambda r: ctx.track_registration(page))
+    if call == "aclrtHostRegisterV2":
+        return (lambda: lib.aclrtHostRegisterV2(page, 4096, acl.ACL_HOST_REG_MAPPED, raw=True),
+                lambda r: ctx.track_registration(page))
+    ctx.register(page, 4096, "v1")
+    if call == "aclrtHostGetDevicePointer":
+        return lambda: lib.aclrtHostGetDevicePointer(page, 0, raw=True), lambda r: None
+    if call == "aclrtHostUnregister":
+        return lambda: lib.aclrtHostUnregister(page, raw=True), lambda r: ctx.forget_registration(page)
+    raise ValueError(f"unknown call {call!r}")
+
+
+def _without_context(ctx: AclContext, fn: Any, what: str) -> Any:
+    thread = ctx.start(fn, name="no-context", set_device=False)
+    if not thread.wait(ctx.timeout):
+        raise CallTimeout(f"{what} from a thread without a context did not return within {ctx.timeout:.0f} s")
+    return thread.value()
 
 
 def no_device(ctx: AclContext, *, call: str, expect: dict[str, Any] | None) -> None:
-    """From a thread that never set a device, the call fails instead of picking a device."""
-    page = ctx.pinned_pages(1)
-    calls = {
-        "aclrtMallocHost": lambda: ctx.lib.aclrtMallocHost(4096, raw=True),
-        "aclrtMallocHostWithCfg": lambda: ctx.lib.aclrtMallocHostWithCfg(4096, None, raw=True),
-        "aclrtHostRegisterV2": lambda: ctx.lib.aclrtHostRegisterV2(page, 4096, acl.ACL_HOST_REG_MAPPED, raw=True),
-    }
-    thread = ctx.start(calls[call], name="no-device", set_device=False)
-    if not thread.wait(ctx.timeout):
-        raise CallTimeout(f"{call} from a thread without a device did not return within {ctx.timeout:.0f} s")
-    result = thread.value()
+    """From a thread with no current context, the call fails instead of picking a device."""
+    fn, adopt = _no_context_call(ctx, call)
+    result = _without_context(ctx, fn, call)
     code = result[0] if isinstance(result, tuple) else result
     if code == 0:
-        if call == "aclrtHostRegisterV2":
-            ctx.track_registration(page)
-        else:
-            ctx.track_host(result[1])
+        adopt(result)
     ctx.observe("code", code)
-    failed(code, expect, f"{call} from a thread with no current device")
+    failed(ctx, code, expect, f"{call} from a thread with no current context")
+
+
+def free_without_context(ctx: AclContext, *, expect: dict[str, Any] | None) -> None:
+    """aclrtFreeHost succeeds from a thread with no current context."""
+    ptr = ctx.host_alloc(4096)
+    code = _without_context(ctx, lambda: ctx.lib.aclrtFreeHost(ptr, raw=True), "aclrtFreeHost")
+    succeeded(code, "aclrtFreeHost from a thread with no current context")
+    ctx.forget_host(ptr)
+
+
+def other_device_registration(ctx: AclContext, *, op: str, expect: dict[str, Any] | None) -> None:
+    """A registration of device 0 used under device 1: a success is real, a failure leaves it intact."""
+    other = (ctx.device + 1) % ctx.product.device_count
+    page = ctx.pinned_pages(1)
+    dev = ctx.register(page, 4096, "v1")
+    lib = ctx.lib
+    if op == "devptr":
+        code, answer = ctx.on_device(other, lambda: lib.aclrtHostGetDevicePointer(page, 0, raw=True))
+        if code == 0:
+            holds(answer == dev, f"under device {other} the device pointer is {answer:#x}; the registration under "
+                                 f"device {ctx.device} gave {dev:#x}")
+        holds(lib.aclrtHostGetDevicePointer(page, 0) == dev,
+              f"the device pointer under device {ctx.device} changed after the query under device {other}")
+        return
+    code = ctx.on_device(other, lambda: lib.aclrtHostUnregister(page, raw=True))
+    after, _answer = lib.aclrtHostGetDevicePointer(page, 0, raw=True)
+    if code == 0:
+        ctx.forget_registration(page)
+        holds(after != 0, f"aclrtHostUnregister under device {other} reported success, yet the range still has a "
+                          f"device pointer under device {ctx.device}")
+        succeeded(_register_again(ctx, page), "registering the range again after it was unregistered")
+        return
+    succeeded(after, f"aclrtHostGetDevicePointer under device {ctx.device} after the refused unregister under "
+                     f"device {other} (the registration must survive)")
+    succeeded(lib.aclrtHostUnregister(page, raw=True), f"aclrtHostUnregister under device {ctx.device}")
+    ctx.forget_registration(page)
+
+
+def _register_again(ctx: AclContext, page: int) -> int:
+    code, _dev = ctx.lib.aclrtHostRegister(page, 4096, acl.ACL_HOST_REGISTER_MAPPED, raw=True)
+    if code == 0:
+        ctx.track_registration(page)
+    return code

@@ -5,6 +5,7 @@ from __future__ import annotations
 from acl_hostmem_generated import acl_bindings as acl
 
 from ..harness.context import AclContext
+from ..harness.violations import SpecViolation
 
 ALIGNMENT = 64
 
@@ -23,12 +24,27 @@ def config_variant(ctx: AclContext, variant: str) -> acl.MallocConfig | None:
         return acl.malloc_config((acl.ACL_RT_MEM_ATTR_VA_FLAG, 0))
     if variant == "va_flag_1":
         return acl.malloc_config((acl.ACL_RT_MEM_ATTR_VA_FLAG, 1))
+    if variant == "module_and_va0":
+        return acl.malloc_config((acl.ACL_RT_MEM_ATTR_MODULE_ID, 33), (acl.ACL_RT_MEM_ATTR_VA_FLAG, 0))
+    if variant == "module_id_twice":
+        return acl.malloc_config((acl.ACL_RT_MEM_ATTR_MODULE_ID, 7), (acl.ACL_RT_MEM_ATTR_MODULE_ID, 33))
     raise ValueError(f"unknown cfg variant {variant!r}")
 
 
 def allocate(ctx: AclContext, api: str, size: int, cfg: str = "null_cfg") -> int:
-    """Allocate with aclrtMallocHost ("malloc") or aclrtMallocHostWithCfg ("malloc_cfg")."""
-    return ctx.host_alloc(size, api=api, cfg=config_variant(ctx, cfg) if api == "malloc_cfg" else None)
+    """Allocate with aclrtMallocHost ("malloc") or aclrtMallocHostWithCfg ("malloc_cfg").
+
+    A refused allocation is a violation of the rule that calls it (the rule says it succeeds).
+    """
+    if api == "malloc":
+        code, ptr = ctx.lib.aclrtMallocHost(size, raw=True)
+    else:
+        config = config_variant(ctx, cfg)
+        code, ptr = ctx.lib.aclrtMallocHostWithCfg(size, config.ptr if config is not None else None, raw=True)
+    if code != 0:
+        raise SpecViolation(f"{api} of {size} bytes (cfg={cfg}) failed with {code} {acl.error_name(code)}", code=code)
+    ctx.track_host(ptr)
+    return ptr
 
 
 def alignment_grain(pointers: list[int], cap: int = 4096) -> int:

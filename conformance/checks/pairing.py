@@ -54,27 +54,35 @@ def double_free(ctx: AclContext, *, free: str, expect: dict[str, Any] | None) ->
     ctx.forget_host(ptr)
     code = release(ptr, raw=True)
     ctx.observe("code", code)
-    failed(code, expect, f"second {release.__name__} of the same pointer")
+    failed(ctx, code, expect, f"second {release.__name__} of the same pointer")
 
 
 def free_foreign(ctx: AclContext, *, free: str, pointer: str, expect: dict[str, Any] | None) -> None:
-    """Free refuses interior, never-allocated and device pointers; the owner stays intact."""
+    """Free refuses interior and never-allocated host pointers; the owner stays intact."""
     release = _free_call(ctx, free)
     owner = ctx.host_alloc(8192)
     data = pattern(8192, 3)
     write(owner, data)
-    if pointer == "interior":
-        target = owner + 64
-    elif pointer == "never_allocated":
-        target = ctx.pageable_pages(1)
-    else:
-        target = ctx.device_alloc(4096)
+    target = owner + 64 if pointer == "interior" else ctx.pageable_pages(1)
     code = release(target, raw=True)
     ctx.observe("code", code)
-    failed(code, expect, f"{release.__name__} of a {pointer.replace('_', ' ')} pointer")
-    holds(read(owner, 8192) == data, "the refused free changed the content of a live allocation")
+    holds(read(owner, 8192) == data, f"the {release.__name__} of a {pointer.replace('_', ' ')} pointer changed the "
+                                     "content of a live allocation")
     succeeded(release(owner, raw=True), f"{release.__name__} of the owning allocation afterwards")
     ctx.forget_host(owner)
+    failed(ctx, code, expect, f"{release.__name__} of a {pointer.replace('_', ' ')} pointer")
+
+
+def free_device_memory(ctx: AclContext, *, free: str, expect: dict[str, Any] | None) -> None:
+    """The host free calls refuse device memory and leave it allocated."""
+    release = _free_call(ctx, free)
+    target = ctx.device_alloc(4096)
+    code = release(target, raw=True)
+    if code == 0:
+        ctx.forget_device(target)
+    failed(ctx, code, expect, f"{release.__name__} of device memory from aclrtMalloc")
+    succeeded(ctx.lib.aclrtFree(target, raw=True), "aclrtFree of the device memory after the refused host free")
+    ctx.forget_device(target)
 
 
 def register_unregister(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
@@ -114,7 +122,7 @@ def double_unregister(ctx: AclContext, *, api: str, expect: dict[str, Any] | Non
     _unregister(ctx, page, "first aclrtHostUnregister")
     code = ctx.lib.aclrtHostUnregister(page, raw=True)
     ctx.observe("code", code)
-    failed(code, expect, "second aclrtHostUnregister")
+    failed(ctx, code, expect, "second aclrtHostUnregister")
 
 
 def unregister_unknown(ctx: AclContext, *, pointer: str, expect: dict[str, Any] | None) -> None:
@@ -123,12 +131,14 @@ def unregister_unknown(ctx: AclContext, *, pointer: str, expect: dict[str, Any] 
     if pointer == "never_registered":
         code = ctx.lib.aclrtHostUnregister(base, raw=True)
         ctx.observe("code", code)
-        failed(code, expect, "aclrtHostUnregister of never-registered memory")
+        failed(ctx, code, expect, "aclrtHostUnregister of never-registered memory")
         return
     succeeded(_register_raw(ctx, "v1", base, 2 * PAGE), "registration of two pages")
     code = ctx.lib.aclrtHostUnregister(base + PAGE, raw=True)
     ctx.observe("code", code)
-    failed(code, expect, "aclrtHostUnregister of a pointer inside a registered range")
+    if code == 0 and ctx.lib.aclrtHostGetDevicePointer(base, 0, raw=True)[0] != 0:
+        ctx.forget_registration(base)  # the interior call took the whole registration with it
+    failed(ctx, code, expect, "aclrtHostUnregister of a pointer inside a registered range")
     code, dev = ctx.lib.aclrtHostGetDevicePointer(base, 0, raw=True)
     succeeded(code, "aclrtHostGetDevicePointer after the refused unregister (the registration must survive)")
     _unregister(ctx, base, "aclrtHostUnregister of the base pointer")
@@ -140,7 +150,7 @@ def double_register(ctx: AclContext, *, first: str, second: str, expect: dict[st
     succeeded(_register_raw(ctx, first, page, PAGE), f"first registration ({first})")
     code = _register_raw(ctx, second, page, PAGE)
     ctx.observe("code", code)
-    failed(code, expect, f"second registration ({second}) of the same range")
+    failed(ctx, code, expect, f"second registration ({second}) of the same range")
 
 
 OVERLAPS = {
@@ -153,14 +163,14 @@ OVERLAPS = {
 
 
 def overlap_register(ctx: AclContext, *, overlap: str, expect: dict[str, Any] | None) -> None:
-    """A range sharing pages with a registered one cannot be registered; the first survives."""
+    """A V2 range sharing pages with a registered one cannot be registered; the first survives."""
     block = ctx.pinned_pages(4)
     first = block + PAGE
     succeeded(_register_raw(ctx, "v1", first, 2 * PAGE), "registration of pages 1-2")
     offset, length = OVERLAPS[overlap]
-    code = _register_raw(ctx, "v1", block + offset * PAGE, length * PAGE)
+    code = _register_raw(ctx, "v2_mapped", block + offset * PAGE, length * PAGE)
     ctx.observe("code", code)
-    failed(code, expect, f"registration of an overlapping range ({overlap})")
+    failed(ctx, code, expect, f"aclrtHostRegisterV2 of an overlapping range ({overlap})")
     code, _dev = ctx.lib.aclrtHostGetDevicePointer(first, 0, raw=True)
     succeeded(code, "aclrtHostGetDevicePointer of the first range after the refused overlap")
 
@@ -172,7 +182,7 @@ def devptr_after_unregister(ctx: AclContext, *, api: str, expect: dict[str, Any]
     _unregister(ctx, page, "aclrtHostUnregister")
     code, _dev = ctx.lib.aclrtHostGetDevicePointer(page, 0, raw=True)
     ctx.observe("code", code)
-    failed(code, expect, "aclrtHostGetDevicePointer after unregister")
+    failed(ctx, code, expect, "aclrtHostGetDevicePointer after unregister")
 
 
 V2_FLAGS = {"pinned": acl.ACL_HOST_REG_PINNED, "pinned_mapped": acl.ACL_HOST_REG_PINNED | acl.ACL_HOST_REG_MAPPED}
@@ -185,10 +195,10 @@ def v2_pinned_on_pinned(ctx: AclContext, *, flag: str, expect: dict[str, Any] | 
     if code == 0:
         ctx.track_registration(page)
     ctx.observe("code", code)
-    failed(code, expect, f"aclrtHostRegisterV2({flag}) of aclrtMallocHost memory")
+    failed(ctx, code, expect, f"aclrtHostRegisterV2({flag}) of aclrtMallocHost memory")
 
 
-def v2_pinned_no_mapped(ctx: AclContext, *, flag: str, expect: dict[str, Any] | None) -> None:
+def v2_pinned_device_pointer(ctx: AclContext, *, flag: str, expect: dict[str, Any] | None) -> None:
     """PINNED alone gives no device pointer; PINNED|MAPPED does."""
     page = ctx.pageable_pages(1)
     code = ctx.lib.aclrtHostRegisterV2(page, PAGE, V2_FLAGS[flag], raw=True)
@@ -197,7 +207,7 @@ def v2_pinned_no_mapped(ctx: AclContext, *, flag: str, expect: dict[str, Any] | 
     code, dev = ctx.lib.aclrtHostGetDevicePointer(page, 0, raw=True)
     if flag == "pinned":
         ctx.observe("code", code)
-        failed(code, expect, "aclrtHostGetDevicePointer of memory registered PINNED without MAPPED")
+        failed(ctx, code, expect, "aclrtHostGetDevicePointer of memory registered PINNED without MAPPED")
     else:
         succeeded(code, "aclrtHostGetDevicePointer of memory registered PINNED|MAPPED")
         holds(dev != 0, "aclrtHostGetDevicePointer returned NULL for a mapped registration")
@@ -227,7 +237,7 @@ def concurrent_register(ctx: AclContext, *, threads: int, rounds: int, expect: d
         for code in codes:
             if code != 0:
                 ctx.observe("codes", code)
-                failed(code, expect, f"round {round_ + 1}: a losing racing registration")
+                failed(ctx, code, expect, f"round {round_ + 1}: a losing racing registration")
         _unregister(ctx, page, f"round {round_ + 1}: aclrtHostUnregister")
 
 
@@ -248,7 +258,7 @@ def exhaustion(ctx: AclContext, *, chunk: int, expect: dict[str, Any] | None) ->
         pytest.skip(f"NOT_APPLICABLE: the backend allowed {EXHAUSTION_CAP >> 20} MiB of page-locked memory "
                     "without running out; exhaustion cannot be reached safely")
     ctx.observe("code", code)
-    failed(code, expect, f"aclrtMallocHost past exhaustion (after {len(held)} x {chunk >> 20} MiB)")
+    failed(ctx, code, expect, f"aclrtMallocHost past exhaustion (after {len(held)} x {chunk >> 20} MiB)")
     for ptr in held:
         succeeded(ctx.lib.aclrtFreeHost(ptr, raw=True), "aclrtFreeHost while recovering from exhaustion")
         ctx.forget_host(ptr)
@@ -259,17 +269,19 @@ def exhaustion(ctx: AclContext, *, chunk: int, expect: dict[str, Any] | None) ->
 
 
 RESERVED = {
-    ("v1", "iomemory"): acl.ACL_HOST_REGISTER_IOMEMORY,
-    ("v1", "readonly"): acl.ACL_HOST_REGISTER_READONLY,
-    ("v2", "iomemory"): acl.ACL_HOST_REG_IOMEMORY,
-    ("v2", "readonly"): acl.ACL_HOST_REG_READONLY,
+    "v1_readonly": ("v1", acl.ACL_HOST_REGISTER_READONLY),
+    "v1_iomemory": ("v1", acl.ACL_HOST_REGISTER_IOMEMORY),
+    "v2_readonly": ("v2", acl.ACL_HOST_REG_READONLY),
+    "v2_iomemory": ("v2", acl.ACL_HOST_REG_IOMEMORY),
+    "v2_mapped_readonly": ("v2", acl.ACL_HOST_REG_MAPPED | acl.ACL_HOST_REG_READONLY),
+    "v2_mapped_iomemory": ("v2", acl.ACL_HOST_REG_MAPPED | acl.ACL_HOST_REG_IOMEMORY),
 }
 
 
-def reserved_register_types(ctx: AclContext, *, api: str, option: str, expect: dict[str, Any] | None) -> None:
-    """The reserved IOMEMORY and READONLY options are refused."""
+def reserved_register_types(ctx: AclContext, *, option: str, expect: dict[str, Any] | None) -> None:
+    """The reserved IOMEMORY and READONLY options, alone or with MAPPED, are refused."""
     page = ctx.pinned_pages(1)
-    value = RESERVED[(api, option)]
+    api, value = RESERVED[option]
     if api == "v1":
         code, _dev = ctx.lib.aclrtHostRegister(page, PAGE, value, raw=True)
     else:
@@ -277,7 +289,7 @@ def reserved_register_types(ctx: AclContext, *, api: str, option: str, expect: d
     if code == 0:
         ctx.track_registration(page)
     ctx.observe("code", code)
-    failed(code, expect, f"{api} registration with the reserved {option} option")
+    failed(ctx, code, expect, f"registration with the reserved option {option}")
 
 
 def register_pageable(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
@@ -292,7 +304,95 @@ def register_pageable_legacy(ctx: AclContext, *, api: str, expect: dict[str, Any
     page = ctx.pageable_pages(1)
     code = _register_raw(ctx, api, page, PAGE)
     ctx.observe("code", code)
-    failed(code, expect, f"{api} registration of pageable memory on a 5.10 kernel")
+    failed(ctx, code, expect, f"{api} registration of pageable memory on a 5.10 kernel")
     pinned = ctx.pinned_pages(1)
     succeeded(_register_raw(ctx, api, pinned, PAGE), f"{api} registration of aclrtMallocHost memory")
     _unregister(ctx, pinned, "aclrtHostUnregister")
+
+
+def v2_pinned_then_mapped(ctx: AclContext, *, expect: dict[str, Any] | None) -> None:
+    """A range registered PINNED-only cannot be registered again as MAPPED."""
+    page = ctx.pageable_pages(1)
+    succeeded(ctx.lib.aclrtHostRegisterV2(page, PAGE, acl.ACL_HOST_REG_PINNED, raw=True),
+              "aclrtHostRegisterV2(PINNED) of pageable memory")
+    ctx.track_registration(page)
+    code = ctx.lib.aclrtHostRegisterV2(page, PAGE, acl.ACL_HOST_REG_MAPPED, raw=True)
+    failed(ctx, code, expect, "aclrtHostRegisterV2(MAPPED) of a range registered PINNED-only")
+
+
+def unregister_pinned_only(ctx: AclContext, *, expect: dict[str, Any] | None) -> None:
+    """aclrtHostUnregister removes a PINNED-only registration; the range registers again."""
+    page = ctx.pageable_pages(1)
+    for round_ in range(2):
+        succeeded(ctx.lib.aclrtHostRegisterV2(page, PAGE, acl.ACL_HOST_REG_PINNED, raw=True),
+                  f"round {round_ + 1}: aclrtHostRegisterV2(PINNED) of pageable memory")
+        ctx.track_registration(page)
+        _unregister(ctx, page, f"round {round_ + 1}: aclrtHostUnregister of the PINNED-only registration")
+
+
+def huge_alloc(ctx: AclContext, *, api: str, size: int, expect: dict[str, Any] | None) -> None:
+    """An allocation no host can back fails instead of handing out a smaller block."""
+    if api == "malloc":
+        code, ptr = ctx.lib.aclrtMallocHost(size, raw=True)
+    else:
+        code, ptr = ctx.lib.aclrtMallocHostWithCfg(size, None, raw=True)
+    if code == 0:
+        ctx.track_host(ptr)
+    failed(ctx, code, expect, f"{api} of {size} bytes")
+
+
+def register_alloc_base(ctx: AclContext, *, alloc: str, size: int, api: str, expect: dict[str, Any] | None) -> None:
+    """The exact base and size of a page-aligned allocation register, unregister and register again."""
+    base = allocate(ctx, alloc, size)
+    if base % PAGE:
+        pytest.skip(f"NOT_APPLICABLE: {alloc} returned {base:#x}, which is not 4 KiB aligned; registering it "
+                    "would break the documented precondition of the register calls")
+    for round_ in range(2):
+        succeeded(_register_raw(ctx, api, base, size),
+                  f"round {round_ + 1}: {api} registration of [{base:#x}, +{size}) from {alloc}")
+        code, dev = ctx.lib.aclrtHostGetDevicePointer(base, 0, raw=True)
+        succeeded(code, "aclrtHostGetDevicePointer of the registered base")
+        holds(dev != 0, "aclrtHostGetDevicePointer answered NULL for the registered base")
+        _unregister(ctx, base, f"round {round_ + 1}: aclrtHostUnregister of the base")
+
+
+def register_past_end(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
+    """A range that runs one page past its memory into an unmapped page is refused."""
+    base = ctx.guarded_pages(1)
+    failed(ctx, _register_raw(ctx, api, base, 2 * PAGE), expect,
+           f"{api} registration of one mapped page and the unmapped page after it")
+
+
+def register_unaligned(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
+    """A pointer 64 bytes past a page boundary is refused."""
+    page = ctx.pinned_pages(2)
+    failed(ctx, _register_raw(ctx, api, page + 64, PAGE), expect, f"{api} registration of a pointer 64 bytes past "
+                                                                  "a page boundary")
+
+
+REUSE_TRIES = 256
+
+
+def free_registered(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
+    """Memory freed while registered: a new allocation at its address registers, at once or after unregistering."""
+    size = 2 * PAGE
+    block = ctx.lib.aclrtMallocHost(size)
+    page = (block + PAGE - 1) // PAGE * PAGE
+    succeeded(_register_raw(ctx, api, page, PAGE), f"{api} registration")
+    succeeded(ctx.lib.aclrtFreeHost(block, raw=True), "aclrtFreeHost of the still registered memory")
+    ctx.forget_registration(page)  # whether it outlived its memory is what the case finds out
+    for _ in range(REUSE_TRIES):
+        if ctx.host_alloc(size) == block:
+            break
+    else:
+        ctx.lib.aclrtHostUnregister(page, raw=True)
+        pytest.skip(f"NOT_APPLICABLE: {REUSE_TRIES} allocations never returned the freed address {block:#x} again")
+    code = _register_raw(ctx, api, page, PAGE)
+    if code == 0:
+        return  # the registration went with the memory; the new one is tracked
+    try:
+        failed(ctx, code, expect, f"{api} registration of new memory at the address of freed registered memory")
+    finally:
+        stale = ctx.lib.aclrtHostUnregister(page, raw=True)
+    succeeded(stale, "aclrtHostUnregister of the old base (the registration that outlived its memory)")
+    succeeded(_register_raw(ctx, api, page, PAGE), f"{api} registration after unregistering the old base")

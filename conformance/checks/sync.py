@@ -33,15 +33,44 @@ def _blocked_stream(ctx: AclContext) -> tuple[Any, Any]:
     return stream, blocker
 
 
+STREAMS = 3
+BLOCKED = {"first": (0,), "middle": (1,), "last": (2,), "several": (0, 2)}
+
+
+class _Blocked:
+    """Several streams of the current device, some of them blocked by a host callback."""
+
+    def __init__(self, ctx: AclContext, blocked: str) -> None:
+        self.streams = [ctx.stream() for _ in range(STREAMS)]
+        self.which = BLOCKED[blocked]
+        self.blockers = [ctx.block(self.streams[i]) for i in self.which]
+        for blocker in self.blockers:
+            holds(blocker.entered.wait(ctx.timeout), "a stream never reached the blocking host callback")
+        self.label = f"stream(s) {', '.join(str(i + 1) for i in self.which)} of {STREAMS} blocked ({blocked})"
+
+    def still_pending(self, ctx: AclContext, what: str) -> None:
+        for index in self.which:
+            _still_pending(ctx, self.streams[index], what)
+
+    def open(self) -> None:
+        for blocker in self.blockers:
+            blocker.open()
+
+    @property
+    def gate(self) -> Any:
+        """The gate of the first blocker (they open together), for :func:`_returned`."""
+        return self.blockers[0].gate
+
+
 def _still_pending(ctx: AclContext, stream: Any, what: str) -> None:
     status = ctx.lib.aclrtStreamQuery(stream)
     holds(status == acl.ACL_STREAM_STATUS_NOT_READY,
           f"the blocked stream reported status {status} after {what}; the call must not have completed its tasks")
 
 
-def alloc_no_sync(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
-    """Allocation returns while a stream of the device is blocked."""
-    stream, blocker = _blocked_stream(ctx)
+def alloc_no_sync(ctx: AclContext, *, api: str, blocked: str, expect: dict[str, Any] | None) -> None:
+    """Allocation returns while streams of the device are blocked."""
+    streams = _Blocked(ctx, blocked)
     if api == "malloc":
         code, ptr = ctx.within(lambda: ctx.lib.aclrtMallocHost(4096, raw=True), _prompt(ctx), "aclrtMallocHost")
     else:
@@ -49,26 +78,26 @@ def alloc_no_sync(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -
                                "aclrtMallocHostWithCfg")
     if code == 0:
         ctx.track_host(ptr)
-    ctx.observe("returned", _returned(blocker))
-    succeeded(code, f"{api} while a stream is blocked")
-    _still_pending(ctx, stream, api)
-    blocker.open()
+    ctx.observe("returned", _returned(streams))
+    succeeded(code, f"{api} while {streams.label}")
+    streams.still_pending(ctx, api)
+    streams.open()
 
 
-def free_no_sync(ctx: AclContext, *, size: int, expect: dict[str, Any] | None) -> None:
-    """aclrtFreeHost returns while a stream of the device is blocked."""
+def free_no_sync(ctx: AclContext, *, size: int, blocked: str, expect: dict[str, Any] | None) -> None:
+    """aclrtFreeHost returns while streams of the device are blocked."""
     ptr = ctx.host_alloc(size)
-    stream, blocker = _blocked_stream(ctx)
+    streams = _Blocked(ctx, blocked)
     code = ctx.within(lambda: ctx.lib.aclrtFreeHost(ptr, raw=True), _prompt(ctx), "aclrtFreeHost")
-    ctx.observe("returned", _returned(blocker))
-    succeeded(code, "aclrtFreeHost while a stream is blocked")
+    ctx.observe("returned", _returned(streams))
+    succeeded(code, f"aclrtFreeHost while {streams.label}")
     ctx.forget_host(ptr)
-    _still_pending(ctx, stream, "aclrtFreeHost")
-    blocker.open()
+    streams.still_pending(ctx, "aclrtFreeHost")
+    streams.open()
 
 
 def _devsync_free(ctx: AclContext, ptr: int, blocker: Any, what: str) -> None:
-    """Free with device sync while ``blocker`` holds a stream; it must wait for the gate."""
+    """Free with device sync while ``blocker`` holds streams; it must wait for the gate."""
     call = ctx.start(lambda: ctx.lib.aclrtFreeHostWithDevSync(ptr, raw=True), name="free-devsync")
     if call.wait(OBSERVE_S):
         ctx.observe("returned", _returned(blocker))
@@ -99,13 +128,33 @@ def devsync_waits(ctx: AclContext, *, size: int, expect: dict[str, Any] | None) 
     holds(read(back, size) == data, "the queued copy read changed data: the memory was released before it ran")
 
 
-def devsync_all_streams(ctx: AclContext, *, streams: int, expect: dict[str, Any] | None) -> None:
-    """The free waits for every stream of the device, not only the one that used the memory."""
+def devsync_all_streams(ctx: AclContext, *, blocked: str, expect: dict[str, Any] | None) -> None:
+    """The free waits for blocked work on any stream of the device, not only the one using the memory."""
     ptr = ctx.host_alloc(4096)
-    created = [ctx.stream() for _ in range(streams - 1)]
+    user = ctx.stream()
     target = ctx.device_alloc(4096)
-    succeeded(ctx.lib.aclrtMemcpyAsync(target, 4096, ptr, 4096, acl.ACL_MEMCPY_HOST_TO_DEVICE, created[0], raw=True),
-              "aclrtMemcpyAsync on the first stream")
-    succeeded(ctx.lib.aclrtSynchronizeStream(created[0], raw=True), "aclrtSynchronizeStream of the first stream")
-    _stream, blocker = _blocked_stream(ctx)  # the last stream, unrelated to the memory
-    _devsync_free(ctx, ptr, blocker, f"stream {streams} of {streams} (blocked, not using the memory)")
+    succeeded(ctx.lib.aclrtMemcpyAsync(target, 4096, ptr, 4096, acl.ACL_MEMCPY_HOST_TO_DEVICE, user, raw=True),
+              "aclrtMemcpyAsync of the memory on its own stream")
+    succeeded(ctx.lib.aclrtSynchronizeStream(user, raw=True), "aclrtSynchronizeStream of that stream")
+    streams = _Blocked(ctx, blocked)
+    _devsync_free(ctx, ptr, streams, streams.label + ", none of them using the memory")
+
+
+def devsync_current_device(ctx: AclContext, *, expect: dict[str, Any] | None) -> None:
+    """A blocked stream of another device does not hold up the free on the current device."""
+    other = (ctx.device + 1) % ctx.product.device_count
+    stream = ctx.on_device(other, ctx.stream)
+    blocker = ctx.on_device(other, lambda: ctx.block(stream))
+    holds(blocker.entered.wait(ctx.timeout), "the other device's stream never reached the blocking host callback")
+    ptr = ctx.host_alloc(4096)
+    call = ctx.start(lambda: ctx.lib.aclrtFreeHostWithDevSync(ptr, raw=True), name="free-devsync")
+    returned = call.wait(_prompt(ctx))
+    pending = ctx.lib.aclrtStreamQuery(stream) == acl.ACL_STREAM_STATUS_NOT_READY
+    blocker.open()
+    if call.wait(ctx.timeout) and call.value() == 0:
+        ctx.forget_host(ptr)
+    if not returned:
+        raise CallTimeout(f"aclrtFreeHostWithDevSync on device {ctx.device} did not return within "
+                          f"{_prompt(ctx):.1f} s while a stream of device {other} was blocked")
+    succeeded(call.value(), "aclrtFreeHostWithDevSync")
+    holds(pending, "the other device's blocked stream completed during aclrtFreeHostWithDevSync")

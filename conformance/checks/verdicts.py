@@ -6,6 +6,7 @@ from typing import Any
 
 from acl_hostmem_generated.acl_bindings import error_name
 
+from ..harness.context import AclContext
 from ..harness.violations import SpecViolation, WrongErrorCode
 
 
@@ -20,16 +21,22 @@ def succeeded(code: int, what: str) -> None:
         raise SpecViolation(f"{what} failed with {describe(code)}", code=code)
 
 
-def failed(code: int, expect: dict[str, Any] | None, what: str) -> None:
-    """The call must have failed, with the expected code when the expectation is strict."""
+def failed(ctx: AclContext, code: int, expect: dict[str, Any] | None, what: str) -> None:
+    """The call must have failed (judged at the rule's severity); the code is judged at its own level.
+
+    A differing code fails the case when the code's evidence reaches the rule's severity
+    (``decides``); otherwise it is recorded as a finding of the code's level and the case
+    keeps its outcome.
+    """
     if code == 0:
         raise SpecViolation(f"{what} succeeded but must fail", code=code)
-    if expect and expect.get("strict") and code != expect["value"]:
-        raise WrongErrorCode(
-            f"{what} failed with {describe(code)}, expected {expect['value']} {expect['code']} "
-            f"({expect['provenance']})",
-            code=code,
-        )
+    if not expect or code == expect["value"]:
+        return
+    message = (f"{what} failed with {describe(code)}, expected {expect['value']} {expect['code']} "
+               f"({expect['provenance']}, judged at {expect['severity']})")
+    if expect["decides"]:
+        raise WrongErrorCode(message, code=code)
+    ctx.finding(expect["severity"], message, error_name(code))
 
 
 def holds(condition: bool, message: str) -> None:

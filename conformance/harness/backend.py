@@ -68,15 +68,28 @@ def open_backend(settings: Settings, catalog: dict[str, Any], worker_index: int)
             cann = lib.aclsysGetVersionStr("runtime")
         except Exception:  # noqa: BLE001 - a version string is a nice-to-have
             cann = None
-        product = Product(soc, family["id"], settings.kernel, count, bool(family["va_flag"]), bool(family["rc_form"]))
         stand_in_for_missing(lib, missing, catalog, family)
+        run_mode = _run_mode(lib, acl, missing)
+        product = Product(soc, family["id"], settings.kernel, count, bool(family["va_flag"]), run_mode)
     except HarnessError:
         raise
     except Exception as exc:  # noqa: BLE001 - every case reports why the backend is unusable
         raise HarnessError(f"could not open {settings.lib}: {type(exc).__name__}: {exc}") from exc
     facts = {"soc": soc, "product_family": family["id"], "product_name": family["name"], "cann_version": cann,
-             "device_count": count, "missing_functions": list(missing)}
+             "device_count": count, "run_mode": run_mode, "missing_functions": list(missing)}
     return Backend(lib, product, family, device, facts, missing, open_counters(settings.lib))
+
+
+def _run_mode(lib: Any, acl: Any, missing: tuple[str, ...]) -> str:
+    """"host" (EP form) or "device" (RC / Control-CPU-open form), as aclrtGetRunMode answers."""
+    if "aclrtGetRunMode" in missing:
+        raise HarnessError("the library does not export aclrtGetRunMode; the form of the product (RC or EP) "
+                           "decides which rules apply")
+    code, mode = lib.aclrtGetRunMode(raw=True)
+    if code != acl.ACL_SUCCESS:
+        raise HarnessError(f"aclrtGetRunMode failed: {code} {acl.error_name(code)}; the form of the product "
+                           "(RC or EP) decides which rules apply")
+    return "device" if mode == acl.ACL_DEVICE else "host"
 
 
 def finalize_backend(backend: Backend, timeout: float) -> None:

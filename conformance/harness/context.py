@@ -8,6 +8,7 @@ the case makes is recorded in :attr:`AclContext.trace` for the report.
 
 from __future__ import annotations
 
+import ctypes
 import mmap
 import threading
 import time
@@ -28,14 +29,27 @@ PAGE = 4096
 
 @dataclass
 class Product:
-    """What the harness knows about the backend: SoC, family and OS kernel."""
+    """What the harness knows about the backend: SoC, family, OS kernel, devices and run mode.
+
+    ``run_mode`` is what aclrtGetRunMode answered: "host" (EP form) or "device" (RC or
+    Control-CPU-open form, where host memory is plain pages).
+    """
 
     soc: str
     family: str
     kernel: str
     device_count: int
     va_flag: bool
-    rc_form: bool
+    run_mode: str = "host"
+
+
+@dataclass(frozen=True)
+class Note:
+    """A finding a check records without failing the case (see :meth:`AclContext.finding`)."""
+
+    severity: str
+    message: str
+    code: str | None = None
 
 
 class AclContext:
@@ -50,6 +64,7 @@ class AclContext:
         self.catalog = catalog
         self.trace: list[TraceEntry] = []
         self.observed = ObservationLog(observations)
+        self.findings: list[Note] = []
         self._started = time.perf_counter()
         self._lock = threading.Lock()
         self._host: list[int] = []
@@ -58,6 +73,7 @@ class AclContext:
         self._streams: list[Any] = []
         self._blockers: list[StreamBlocker] = []
         self._pageable: list[tuple[mmap.mmap, Any]] = []
+        self._guarded: list[tuple[int, int]] = []
         self._threads: list[threading.Thread] = []
         lib.trace = self._record
 
@@ -80,6 +96,11 @@ class AclContext:
         A value of the wrong type or an undeclared name raises HarnessError: a harness bug.
         """
         self.observed.record(name, value, key)
+    # ---- findings ----
+    def finding(self, severity: str, message: str, code: str | None = None) -> None:
+        """Record something that does not decide the case, at its own severity (e.g. a source-only code)."""
+        with self._lock:
+            self.findings.append(Note(severity, message, code))
 
     # ---- host memory ----
     def host_alloc(self, size: int, *, api: str = "malloc", cfg: Any = None) -> int:
@@ -114,6 +135,23 @@ class AclContext:
         self._pageable.append((region, view))
         return address(view)
 
+    def guarded_pages(self, pages: int = 1) -> int:
+        """``pages`` pages of pageable memory followed by a page that is not mapped at all."""
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                              ctypes.c_long]
+        libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+        length = (pages + 1) * PAGE
+        base = libc.mmap(None, length, mmap.PROT_READ | mmap.PROT_WRITE, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
+                         -1, 0)
+        if base in (None, ctypes.c_void_p(-1).value):
+            raise OSError(ctypes.get_errno(), "mmap failed")
+        # Only the mapped part is ours to unmap later: the hole may be reused by anyone.
+        libc.munmap(base + pages * PAGE, PAGE)
+        self._guarded.append((base, pages * PAGE))
+        return base
+
     # ---- registration ----
     def register(self, ptr: int, size: int, api: str = "v1") -> int | None:
         """Register with V1 (MAPPED; returns devPtr) or V2 MAPPED (returns None); raises on failure."""
@@ -144,6 +182,12 @@ class AclContext:
             self._device_mem.append(ptr)
         return ptr
 
+    def forget_device(self, ptr: int) -> None:
+        """The case released device memory ``ptr`` itself."""
+        with self._lock:
+            if ptr in self._device_mem:
+                self._device_mem.remove(ptr)
+
     def stream(self) -> Any:
         """A new stream on the current device, destroyed at teardown."""
         handle = self.lib.aclrtCreateStream()
@@ -158,18 +202,20 @@ class AclContext:
         return blocker
 
     # ---- bounded waits ----
-    def start(self, fn: Callable[[], Any], name: str = "acl-call", *, set_device: bool = True) -> BoundedCall:
+    def start(self, fn: Callable[[], Any], name: str = "acl-call", *, set_device: bool = True,
+              device: int | None = None) -> BoundedCall:
         """Run ``fn`` in a helper thread and return a handle to watch it.
 
-        The current device is per thread, so the helper first makes the case's device
-        current unless ``set_device`` is False.
+        The current device is per thread, so the helper first makes ``device`` (default: the
+        case's device) current unless ``set_device`` is False.
         """
         call = BoundedCall(threading.Thread(target=lambda: None))
+        wanted = self.device if device is None else device
 
         def runner() -> None:
             try:
                 if set_device:
-                    self.lib.aclrtSetDevice(self.device)
+                    self.lib.aclrtSetDevice(wanted)
                 call.result.append(fn())
             except BaseException as exc:  # noqa: BLE001 - reported through value()
                 call.error.append(exc)
@@ -180,6 +226,13 @@ class AclContext:
         call.thread.start()
         self._threads.append(call.thread)
         return call
+
+    def on_device(self, device: int, fn: Callable[[], Any]) -> Any:
+        """Run ``fn`` with ``device`` current (in a helper thread) and return its value."""
+        call = self.start(fn, name=f"device-{device}", device=device)
+        if not call.wait(self.timeout):
+            raise CallTimeout(f"a call with device {device} current did not return within {self.timeout:.0f} s")
+        return call.value()
 
     def within(self, fn: Callable[[], Any], seconds: float, what: str) -> Any:
         """Run ``fn`` and fail the case if it does not return within ``seconds``."""
@@ -218,11 +271,17 @@ class AclContext:
         for region, view in self._pageable:
             acl.ffi.release(view)
             attempt("munmap", region.close)
+        if self._guarded:
+            libc = ctypes.CDLL(None)
+            libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+            for base, length in self._guarded:
+                libc.munmap(base, length)
         self._registered.clear()
         self._host.clear()
         self._device_mem.clear()
         self._streams.clear()
         self._blockers.clear()
         self._pageable.clear()
+        self._guarded.clear()
         self.lib.trace = None
         return problems

@@ -44,10 +44,16 @@ def _cmp(left: tuple[int, ...], right: tuple[int, ...]) -> int:
 
 @dataclass(frozen=True)
 class Applicability:
-    """Whether a rule applies: ``unsupported`` interfaces to probe, or a reason to skip."""
+    """Whether a rule applies: unsupported interfaces (and which of them to probe), or a reason to skip.
+
+    ``probe`` leaves out interfaces whose support on the family is disputed between the
+    docs and the runtime source: an advisory rule judges those, so a case never fails
+    because the source's side of the dispute answered.
+    """
 
     unsupported: tuple[str, ...] = ()
     skip_reason: str | None = None
+    probe: tuple[str, ...] = ()
 
     @property
     def applies(self) -> bool:
@@ -65,16 +71,29 @@ def unsupported_interfaces(catalog: dict[str, Any], rule: dict[str, Any], family
     return tuple(missing)
 
 
-def applies_reason(rule: dict[str, Any], family: dict[str, Any], kernel: str) -> str | None:
-    """None when ``rule.applies`` holds for the family and kernel, else the skip reason."""
+def disputed_interfaces(catalog: dict[str, Any], rule: dict[str, Any], family_id: str) -> tuple[str, ...]:
+    """The rule's interfaces whose support on ``family_id`` the docs and the source dispute."""
+    return tuple(name for name in rule.get("interfaces", [])
+                 if family_id in catalog["interfaces"].get(name, {}).get("support_disputed", []))
+
+
+def applies_reason(rule: dict[str, Any], family: dict[str, Any], kernel: str, *, run_mode: str = "host",
+                   devices: int = 1) -> str | None:
+    """None when ``rule.applies`` holds for the family, kernel, run mode and device count, else the reason.
+
+    ``run_mode`` is what aclrtGetRunMode answered ("host" or "device"), never a property of the family.
+    """
     applies = rule.get("applies") or {}
     reason = applies.get("reason") or "the rule does not apply to this product"
     if applies.get("families") and family["id"] not in applies["families"]:
         return reason
-    for key in ("rc_form", "va_flag"):
-        wanted = applies.get(key)
-        if wanted is not None and bool(family.get(key)) != bool(wanted):
-            return reason
+    wanted = applies.get("va_flag")
+    if wanted is not None and bool(family.get("va_flag")) != bool(wanted):
+        return reason
+    if applies.get("run_mode") and applies["run_mode"] != run_mode:
+        return f"{reason} (aclrtGetRunMode answered the {run_mode} run mode)"
+    if applies.get("min_devices") and devices < applies["min_devices"]:
+        return f"{reason} ({devices} device(s))"
     have = version_tuple(kernel)
     at_most = applies.get("kernel_at_most")
     if at_most and have and _cmp(have, version_tuple(at_most)) > 0:
@@ -85,11 +104,13 @@ def applies_reason(rule: dict[str, Any], family: dict[str, Any], kernel: str) ->
     return None
 
 
-def applicability(catalog: dict[str, Any], rule: dict[str, Any], family: dict[str, Any],
-                  kernel: str) -> Applicability:
+def applicability(catalog: dict[str, Any], rule: dict[str, Any], family: dict[str, Any], kernel: str, *,
+                  run_mode: str = "host", devices: int = 1) -> Applicability:
     """Combine the support matrix and the rule's ``applies`` block for one product."""
-    return Applicability(unsupported_interfaces(catalog, rule, family["id"]),
-                         applies_reason(rule, family, kernel))
+    unsupported = unsupported_interfaces(catalog, rule, family["id"])
+    disputed = disputed_interfaces(catalog, rule, family["id"])
+    return Applicability(unsupported, applies_reason(rule, family, kernel, run_mode=run_mode, devices=devices),
+                         tuple(i for i in unsupported if i not in disputed))
 
 
 def not_supported_reason(catalog: dict[str, Any], interface: str, family: dict[str, Any]) -> str:

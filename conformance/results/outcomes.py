@@ -76,6 +76,29 @@ class PhaseResult:
 
 
 @dataclass(frozen=True)
+class Finding:
+    """Something a case noticed that does not decide its outcome.
+
+    The typical finding is an error code that differs from one known only from the runtime
+    source: the call failed as the rule demands, but with another code than the source
+    shows, judged at the code's own severity (recommended, advisory or informational).
+    """
+
+    severity: str
+    message: str
+    code: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Finding:
+        """Inverse of :meth:`to_json`."""
+        return cls(str(data.get("severity", "informational")), str(data.get("message", "")), data.get("code"))
+
+
+@dataclass(frozen=True)
 class CaseResult:
     """The final result of one case, as it lands in summary.json."""
 
@@ -90,12 +113,14 @@ class CaseResult:
     observations: dict[str, Any] = field(default_factory=dict)
     teardown_problem: str = ""
     stderr: str = ""
+    findings: tuple[Finding, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict (enum members become their values)."""
         data = asdict(self)
         data["outcome"] = self.outcome.value
         data["category"] = self.category.value if self.category else None
+        data["findings"] = [f.to_json() for f in self.findings]
         return data
 
     @classmethod
@@ -108,6 +133,7 @@ class CaseResult:
             duration_s=float(data.get("duration_s", 0.0)), waiver=data.get("waiver"),
             observations=dict(data.get("observations") or {}),
             teardown_problem=data.get("teardown_problem", ""), stderr=data.get("stderr", ""),
+            findings=tuple(Finding.from_json(f) for f in data.get("findings") or ()),
         )
 
 
@@ -141,7 +167,8 @@ def _failure(phase: PhaseResult) -> tuple[Outcome, Category]:
     return Outcome.ERROR, Category.HARNESS_ERROR
 
 
-def classify(phases: Iterable[PhaseResult], case_id: str, rule_id: str, code_name: Any = None) -> CaseResult:
+def classify(phases: Iterable[PhaseResult], case_id: str, rule_id: str, code_name: Any = None,
+             findings: Iterable[Finding] = ()) -> CaseResult:
     """Combine the phases of one case into its result (before waivers).
 
     A skip whose reason starts with ``NOT_APPLICABLE`` is NOT_APPLICABLE; any other skip is a
@@ -173,7 +200,8 @@ def classify(phases: Iterable[PhaseResult], case_id: str, rule_id: str, code_nam
     if teardown is not None and teardown.exception in _FAILURES and outcome in (Outcome.PASS, Outcome.NOT_APPLICABLE):
         # A verdict reached at teardown (a backend leak): the case's outcome, not a harness error.
         outcome, category = _FAILURES[teardown.exception]
-        return CaseResult(case_id, rule_id, outcome, category, teardown.message, None, round(duration, 4))
+        return CaseResult(case_id, rule_id, outcome, category, teardown.message, None, round(duration, 4),
+                          findings=tuple(findings))
     if teardown_note:
         if outcome in (Outcome.PASS, Outcome.NOT_APPLICABLE):
             outcome, category, message = Outcome.ERROR, Category.HARNESS_ERROR, teardown_note
@@ -182,7 +210,7 @@ def classify(phases: Iterable[PhaseResult], case_id: str, rule_id: str, code_nam
     observed = namer(code) if code is not None else None
     unreleased = teardown_note if teardown is not None and teardown.exception not in _FAILURES else ""
     return CaseResult(case_id, rule_id, outcome, category, message, observed, round(duration, 4),
-                      teardown_problem=unreleased)
+                      teardown_problem=unreleased, findings=tuple(findings))
 
 
 def crash_result(case_id: str, rule_id: str, elapsed_s: float | None, hard_timeout_s: float | None,

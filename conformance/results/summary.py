@@ -46,6 +46,7 @@ def build_summary(catalog: Mapping[str, Any], results: Mapping[str, CaseResult],
     case_outcomes: list[Outcome] = []
     by_interface: dict[str, dict[str, int]] = {}
     by_family: dict[str, list[Outcome]] = {}
+    findings: list[dict[str, Any]] = []
     for rule in catalog["rules"]:
         rid = rule["id"]
         catalog_cases = {c["case_id"]: c for c in rule.get("cases", [])
@@ -71,10 +72,12 @@ def build_summary(catalog: Mapping[str, Any], results: Mapping[str, CaseResult],
                 "duration_s": result.duration_s,
                 "waiver": result.waiver,
                 "observations": case_observations(rule, catalog_cases.get(cid), result.observations),
+                "findings": [f.to_json() for f in result.findings],
             }
             for evidence in ("teardown_problem", "stderr"):  # present only when there is something to keep
                 if getattr(result, evidence):
                     cases[cid][evidence] = getattr(result, evidence)
+            findings += [{"case_id": cid, "rule_id": rid, **f.to_json()} for f in result.findings]
         rule_outcome = worst(outcomes)
         message = ""
         if rule_outcome is None:
@@ -84,6 +87,7 @@ def build_summary(catalog: Mapping[str, Any], results: Mapping[str, CaseResult],
         entry = {
             "title": rule.get("title"), "family": rule.get("family"), "severity": rule.get("severity"),
             "doc_url": rule.get("doc_url"), "doc_ref": rule.get("doc_ref"), "outcome": rule_outcome.value,
+            "provenance": rule.get("provenance"), "evidence": rule.get("evidence", []),
             "cases": cases,
         }
         if message:
@@ -98,6 +102,7 @@ def build_summary(catalog: Mapping[str, Any], results: Mapping[str, CaseResult],
         "totals": count(case_outcomes),
         "by_interface": by_interface,
         "by_family": {fam: count(outs) for fam, outs in by_family.items()},
+        "findings": findings,
         "rules": rules_out,
         "expectations": {"files": [str(f) for f in expectation_files], "expired": list(expired)},
         "selection": {"partial": partial, "selected_cases": sum(len(r["cases"]) for r in rules_out.values()),
@@ -200,6 +205,9 @@ def format_summary(summary: Mapping[str, Any], report_location: str | None = Non
         lines.append(f"  {style.word(rule['outcome']):<6} {rid} ({rule['severity']}) {rule['title']}")
     if len(bad) > 20:
         lines.append(f"  ... and {len(bad) - 20} more (see summary.json)")
+    findings = summary.get("findings") or []
+    if findings:
+        lines.append(f"findings (do not decide the verdict): {len(findings)}")
     expired = summary.get("expectations", {}).get("expired", [])
     if expired:
         lines.append(f"expired expectations: {len(expired)} (renew or remove them)")

@@ -4,8 +4,11 @@
    (and once more on an emulated 5.10 kernel): no case may fail, and the NOT_APPLICABLE
    set must equal what the spec's support matrix and applicability predict.
 2. It runs once per fault switch: each fault must make at least one case fail, and at
-   least one failing case must belong to a rule the fault declares it violates.
-3. A table fault → killing cases → rules, the mutation score, and the unproven rules are
+   least one failing case must belong to a rule the fault declares it violates (the
+   mutation score).
+3. It runs once per legal variant and product family the variant concerns: behaviour the
+   evidence leaves open must never make a mandatory rule fail (the false-alarm score).
+4. A table fault → killing cases → rules, the two scores, and the unproven rules are
    printed and written to ``<out>/selftest.json`` and ``<out>/selftest.md``.
 
 The runs are independent subprocesses (``pytest -p conformance.session.plugin``) executed in
@@ -25,16 +28,21 @@ from pathlib import Path
 from typing import Any
 
 from ..results.terminal import Progress, Style
-from .judge import judge_faithful, judge_fault, report
+from .judge import judge_faithful, judge_fault, judge_legal, report
 from .plan import CATALOG, DEFAULT_LIB, Run, execute, plan_runs
 from .report import markdown, print_table
 
 
 def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: list[str] | None = None,
-                 faults: list[str] | None = None, extra: list[str] | None = None) -> dict[str, Any]:
-    """Run every planned configuration and judge the results."""
+                 faults: list[str] | None = None, extra: list[str] | None = None,
+                 variants: list[str] | None = None, faithful: bool = True) -> dict[str, Any]:
+    """Run every planned configuration and judge the results.
+
+    ``families`` limits the faithful and legal-variant runs, ``faults`` the fault runs and
+    ``variants`` the legal variants (None: all); ``faithful=False`` leaves the faithful runs out.
+    """
     catalog = json.loads(CATALOG.read_text())
-    runs = plan_runs(catalog, families, faults)
+    runs = plan_runs(catalog, families, faults, variants, faithful)
     out_dir.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     progress = Progress(len(runs), stream=sys.stdout)
@@ -48,11 +56,12 @@ def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: 
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         finished = list(pool.map(one, runs))
-    faithful = [r for r in finished if r.fault is None]
-    problems = [p for r in faithful for p in judge_faithful(catalog, r)]
-    verdicts = [judge_fault(r) for r in finished if r.fault is not None]
-    result = report(catalog, faithful, verdicts, problems, time.perf_counter() - start,
-                    every_fault=faults is None)
+    clean = [r for r in finished if r.fault is None]
+    problems = [p for r in clean for p in judge_faithful(catalog, r)]
+    verdicts = [judge_fault(r) for r in finished if r.fault is not None and not r.legal]
+    legal = [judge_legal(r) for r in finished if r.legal]
+    result = report(catalog, clean, verdicts, problems, time.perf_counter() - start, legal,
+                    every_fault=faults is None and variants is None)
     (out_dir / "selftest.json").write_text(json.dumps(result, indent=1) + "\n")
     (out_dir / "selftest.md").write_text(markdown(result))
     return result
@@ -62,8 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     """Arguments of ``python -m conformance selftest``."""
     parser = argparse.ArgumentParser(
         prog="python -m conformance selftest",
-        description="Run the suite against the faithful simulator (every family) and once per fault switch; "
-        "fail when a fault survives, is caught only by the wrong rule, or the faithful runs raise an alarm.",
+        description="Run the suite against the faithful simulator (every family), once per fault switch and once "
+        "per legal variant and family; fail when a fault survives or is caught only by the wrong rule (mutation "
+        "score), or when a faithful run or a legal variant makes a mandatory rule fail (false-alarm score).",
     )
     parser.add_argument("--acl-lib", type=Path, default=DEFAULT_LIB,
                         help="the reference simulator (default in a clone: %(default)s; an installed kit: "
@@ -74,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--acl-timeout", type=float, default=5.0, help="per-wait timeout inside each run (s)")
     parser.add_argument("--family", action="append", help="limit faithful runs to these family IDs")
     parser.add_argument("--fault", action="append", help="limit fault runs to these fault names")
+    parser.add_argument("--variant", action="append", help="limit legal-variant runs to these variant names")
     return parser
 
 
@@ -84,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"selftest: the simulator {args.acl_lib} is not built; build it with `make sim` in a clone or "
               "`acl-conformance build-sim`, then pass --acl-lib", file=sys.stderr)
         return 2
-    result = run_selftest(args.acl_lib, args.out, args.jobs, args.acl_timeout, args.family, args.fault)
+    result = run_selftest(args.acl_lib, args.out, args.jobs, args.acl_timeout, args.family, args.fault,
+                          variants=args.variant)
     print_table(result, Style.for_stream(sys.stdout))
     print(f"results: {args.out / 'selftest.json'}, {args.out / 'selftest.md'}")
     return 0 if result["passed"] else 1

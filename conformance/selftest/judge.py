@@ -1,4 +1,4 @@
-"""Judging self-test runs: false alarms and applicability on faithful runs, kills per fault."""
+"""Judging self-test runs: false alarms on faithful runs and legal variants, kills per fault."""
 
 from __future__ import annotations
 
@@ -7,13 +7,16 @@ from typing import Any
 from ..harness.product import applicability
 from .plan import FAILING, Run, family_record
 
+DECIDING = "mandatory"
 
-def predicted_not_applicable(catalog: dict[str, Any], family_id: str, kernel: str) -> set[str]:
-    """Case IDs the spec says are NOT_APPLICABLE on a family and kernel."""
+
+def predicted_not_applicable(catalog: dict[str, Any], family_id: str, kernel: str, *, run_mode: str = "host",
+                             devices: int = 1) -> set[str]:
+    """Case IDs the spec says are NOT_APPLICABLE on a family, kernel, run mode and device count."""
     family = family_record(catalog, family_id)
     out = set()
     for rule in catalog["rules"]:
-        if not applicability(catalog, rule, family, kernel).applies:
+        if not applicability(catalog, rule, family, kernel, run_mode=run_mode, devices=devices).applies:
             out.update(c["case_id"] for c in rule["cases"])
     return out
 
@@ -32,7 +35,7 @@ def judge_faithful(catalog: dict[str, Any], run: Run) -> list[str]:
         if outcome in FAILING:
             problems.append(f"{run.name}: false alarm {case_id}: {outcome} {message[:200]}")
     actual_na = {c for c, (_r, o, _m) in outcomes.items() if o == "NOT_APPLICABLE"}
-    predicted = predicted_not_applicable(catalog, run.family, run.kernel)
+    predicted = predicted_not_applicable(catalog, run.family, run.kernel, run_mode=run.run_mode, devices=run.devices)
     for case_id in sorted(actual_na - predicted):
         problems.append(f"{run.name}: {case_id} was NOT_APPLICABLE but the spec predicts it applies")
     for case_id in sorted(predicted - actual_na):
@@ -43,7 +46,8 @@ def judge_faithful(catalog: dict[str, Any], run: Run) -> list[str]:
 def judge_fault(run: Run) -> dict[str, Any]:
     """Which cases a fault killed, and whether one of them belongs to a rule it violates."""
     assert run.fault is not None
-    killers = {case: rule for case, (rule, outcome, _m) in run.case_outcomes().items() if outcome in FAILING}
+    killers = {case: rule for case, (rule, outcome, _m) in run.case_outcomes().items()
+               if outcome in FAILING and run.selected(rule)}
     rules = sorted(set(killers.values()))
     on_target = sorted(r for r in rules if r in run.fault["violates"])
     status = "killed" if on_target else ("wrong-rule" if killers else "survived")
@@ -56,34 +60,88 @@ def judge_fault(run: Run) -> dict[str, Any]:
     }
 
 
-def unproven_rules(catalog: dict[str, Any], verdicts: list[dict[str, Any]], every_fault: bool = True) -> list[str]:
-    """Rules that no fault proved (a fault declaring the rule killed one of its cases).
+def judge_legal(run: Run) -> dict[str, Any]:
+    """A legal-variant run: mandatory failures are false alarms; other failures show what it exercised.
 
-    With only some faults run (``every_fault`` false), only the rules those faults declare can be proven.
+    Failures of recommended, advisory and informational rules are expected where the variant
+    takes the other side of an open question; they never decide a verdict.
     """
+    assert run.fault is not None
+    severity = run.rule_severity()
+    false_alarms, deviations = [], []
+    for case_id, (rule_id, outcome, message) in sorted(run.case_outcomes().items()):
+        if outcome not in FAILING:
+            continue
+        if severity.get(rule_id, DECIDING) == DECIDING:
+            false_alarms.append(f"{case_id}: {outcome} {message[:200]}")
+        else:
+            deviations.append(rule_id)
+    findings = len((run.summary or {}).get("findings") or [])
+    problems = list(run.problems)
+    if run.summary is not None and run.summary.get("verdict", "PASS") != "PASS" and not false_alarms:
+        problems.append(f"verdict {run.summary.get('verdict')} without a failing mandatory case")
+    return {
+        "variant": run.fault["name"], "family": run.family, "run": run.name,
+        "status": "no-result" if run.summary is None else ("false-alarm" if false_alarms or problems else "clean"),
+        "false_alarms": false_alarms + problems, "deviating_rules": sorted(set(deviations)), "findings": findings,
+        "covers": run.fault.get("covers", []), "seconds": round(run.seconds, 2),
+    }
+
+
+def proven_rules(verdicts: list[dict[str, Any]], legal: list[dict[str, Any]]) -> set[str]:
+    """Rules a fault declaring them killed, or a legal variant covering them made fail."""
     proven = {r for v in verdicts for r in v["on_target_rules"]}
-    claimed = None if every_fault else {r for v in verdicts for r in v["violates"]}
+    proven |= {r for v in legal for r in v["deviating_rules"] if r in v["covers"]}
+    return proven
+
+
+def unproven_rules(catalog: dict[str, Any], verdicts: list[dict[str, Any]],
+                   legal: list[dict[str, Any]] | None = None, every_fault: bool = True) -> list[str]:
+    """Rules that no switch proved able to fail.
+
+    With only some switches run (``every_fault`` false), only the rules those faults declare
+    and those legal variants cover can be proven.
+    """
+    legal = legal or []
+    proven = proven_rules(verdicts, legal)
+    claimed = None
+    if not every_fault:
+        claimed = {r for v in verdicts for r in v["violates"]} | {r for v in legal for r in v["covers"]}
     return [r["id"] for r in catalog["rules"] if r["id"] not in proven and (claimed is None or r["id"] in claimed)]
 
 
 def report(catalog: dict[str, Any], faithful: list[Run], verdicts: list[dict[str, Any]],
-           faithful_problems: list[str], seconds: float, every_fault: bool = True) -> dict[str, Any]:
-    """The self-test result as data (``every_fault`` false: a run limited to some faults)."""
+           faithful_problems: list[str], seconds: float, legal: list[dict[str, Any]] | None = None,
+           every_fault: bool = True) -> dict[str, Any]:
+    """The self-test result as data (``every_fault`` false: a run limited to some switches)."""
+    legal = legal or []
     killed = sum(v["status"] == "killed" for v in verdicts)
-    unproven = unproven_rules(catalog, verdicts, every_fault)
+    unproven = unproven_rules(catalog, verdicts, legal, every_fault)
     severity = {r["id"]: r["severity"] for r in catalog["rules"]}
-    mandatory_unproven = [r for r in unproven if severity[r] == "mandatory"]
-    ok = (not faithful_problems and killed == len(verdicts) and not mandatory_unproven)
+    # A mandatory rule must be proven by a fault: a legal variant never breaks one.
+    mandatory_proven = {r for v in verdicts for r in v["on_target_rules"]}
+    claimed = None if every_fault else {r for v in verdicts for r in v["violates"]}
+    mandatory_unproven = [r["id"] for r in catalog["rules"]
+                          if severity[r["id"]] == DECIDING and r["id"] not in mandatory_proven
+                          and (claimed is None or r["id"] in claimed)]
+    alarms = sum(len(v["false_alarms"]) for v in legal)
+    ok = not faithful_problems and killed == len(verdicts) and not mandatory_unproven and alarms == 0 \
+        and all(v["status"] == "clean" for v in legal)
     return {
-        "schema": "acl-conformance-selftest/1",
+        "schema": "acl-conformance-selftest/2",
         "spec_hash": catalog["spec_hash"],
         "passed": ok,
         "mutation_score": {"killed": killed, "total": len(verdicts),
                            "percent": round(100.0 * killed / len(verdicts), 1) if verdicts else 100.0},
+        "false_alarm_score": {
+            "mandatory_failures": alarms, "runs": len(legal),
+            "variants": sorted({v["variant"] for v in legal}), "clean_runs": sum(v["status"] == "clean" for v in legal),
+        },
         "faithful_runs": [{"name": r.name, "family": r.family, "kernel": r.kernel, "seconds": round(r.seconds, 2),
                            "totals": (r.summary or {}).get("totals")} for r in faithful],
         "faithful_problems": faithful_problems,
         "faults": verdicts,
+        "legal_variants": legal,
         "unproven_rules": unproven,
         "unproven_mandatory_rules": mandatory_unproven,
         "seconds": round(seconds, 1),

@@ -1,8 +1,10 @@
 """The self-test's runs: which configurations run, and running one of them as a subprocess.
 
-Each run is the whole generated suite against the simulator under one configuration (a
-product family and kernel, or one fault switch). A run whose process a fault crashes or
-hangs is repeated under one xdist worker, which contains the damage to the case that caused it.
+Each run is the whole generated suite against the simulator under one configuration: a
+product family and kernel (faithful), one fault switch, or one legal variant on one of the
+families it concerns. Every run emulates two devices, so the multi-device rules apply. A
+run whose process a fault crashes or hangs is repeated under one xdist worker, which
+contains the damage to the case that caused it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ SUITE = suite_dir()
 DEFAULT_LIB = default_sim_lib()
 MODERN_KERNEL = "6.1.0"
 LEGACY_KERNEL = "5.10.0"
+DEVICES = 2
 FAILING = ("FAIL", "ERROR")
 
 
@@ -37,6 +40,14 @@ class Run:
     family: str
     kernel: str
     fault: dict[str, Any] | None = None
+    devices: int = DEVICES
+    run_mode: str = "host"
+    select: tuple[str, ...] = ()  # rule IDs whose cases run (empty: the whole suite)
+
+    @property
+    def legal(self) -> bool:
+        """Whether the run is a legal variant (judged for false alarms, not kills)."""
+        return bool(self.fault and self.fault.get("legal"))
     seconds: float = 0.0
     returncode: int | None = None
     summary: dict[str, Any] | None = None
@@ -52,6 +63,19 @@ class Run:
                 out[case_id] = (rule_id, case["outcome"], case.get("message") or "")
         return out
 
+    def selected(self, rule_id: str) -> bool:
+        """Whether the run ran the cases of ``rule_id`` (pytest ``-k`` matches substrings of test names)."""
+        return not self.select or any(test_name(r) in test_name(rule_id) for r in self.select)
+
+    def rule_severity(self) -> dict[str, str]:
+        """rule ID → severity, as the run's summary records it."""
+        return {rid: str(rule.get("severity")) for rid, rule in (self.summary or {}).get("rules", {}).items()}
+
+
+def test_name(rule_id: str) -> str:
+    """The generated test function of a rule: ``HM-PAIR-DOUBLE-FREE`` -> ``test_HM_PAIR_DOUBLE_FREE``."""
+    return "test_" + rule_id.replace("-", "_")
+
 
 def family_record(catalog: dict[str, Any], family_id: str) -> dict[str, Any]:
     """The catalog entry of a product family (it must exist)."""
@@ -65,38 +89,65 @@ def _family_of_soc(catalog: dict[str, Any], soc: str) -> str:
     return family["id"]
 
 
-def plan_runs(catalog: dict[str, Any], families: list[str] | None, faults: list[str] | None) -> list[Run]:
-    """The faithful runs (every family, plus A2 on a 5.10 kernel) and one run per fault."""
+def _base_env(soc: str, kernel: str) -> dict[str, str]:
+    return {"ACLSIM_SOC": soc, "ACLSIM_KERNEL": kernel, "ACLSIM_DEVICE_COUNT": str(DEVICES)}
+
+
+def plan_runs(catalog: dict[str, Any], families: list[str] | None, faults: list[str] | None,
+              variants: list[str] | None = None, faithful: bool = True) -> list[Run]:
+    """The faithful runs (every family, plus A2 on a 5.10 kernel), one run per fault, and one run
+    per legal variant and family it concerns. ``families`` limits the faithful and legal runs."""
     runs: list[Run] = []
-    for fam in catalog["families"]:
-        if families is not None and fam["id"] not in families:
-            continue
-        runs.append(Run(f"faithful-{fam['id']}", {"ACLSIM_SOC": fam["sample_soc"], "ACLSIM_KERNEL": MODERN_KERNEL},
-                        fam["id"], MODERN_KERNEL))
-    if families is None or "atlas_a2" in families:
-        a2 = family_record(catalog, "atlas_a2")
-        legacy_env = {"ACLSIM_SOC": a2["sample_soc"], "ACLSIM_KERNEL": LEGACY_KERNEL}
-        runs.append(Run("faithful-atlas_a2-kernel5.10", legacy_env, "atlas_a2", LEGACY_KERNEL))
+    chosen = [f for f in catalog["families"] if families is None or f["id"] in families]
+    if faithful:
+        for fam in chosen:
+            runs.append(Run(f"faithful-{fam['id']}", _base_env(fam["sample_soc"], MODERN_KERNEL), fam["id"],
+                            MODERN_KERNEL))
+        if families is None or "atlas_a2" in families:
+            a2 = family_record(catalog, "atlas_a2")
+            runs.append(Run("faithful-atlas_a2-kernel5.10", _base_env(a2["sample_soc"], LEGACY_KERNEL), "atlas_a2",
+                            LEGACY_KERNEL))
     for fault in catalog["faults"]:
-        if faults is not None and fault["name"] not in faults:
+        if fault.get("legal") or (faults is not None and fault["name"] not in faults):
             continue
         soc = fault.get("soc") or family_record(catalog, "atlas_a2")["sample_soc"]
-        env = {"ACLSIM_SOC": soc, "ACLSIM_KERNEL": MODERN_KERNEL, **fault.get("env", {}),
-               "ACLSIM_FAULTS": fault["name"]}
-        runs.append(Run(f"fault-{fault['name']}", env, _family_of_soc(catalog, soc), env["ACLSIM_KERNEL"], fault))
+        env = {**_base_env(soc, MODERN_KERNEL), **fault.get("env", {}), "ACLSIM_FAULTS": fault["name"]}
+        # A fault is judged by the rules it declares, so only their cases run (a third of the time).
+        runs.append(Run(f"fault-{fault['name']}", env, _family_of_soc(catalog, soc), env["ACLSIM_KERNEL"], fault,
+                        select=tuple(fault["violates"])))
+    runs += legal_runs(catalog, chosen, variants)
+    return runs
+
+
+def legal_runs(catalog: dict[str, Any], families: list[dict[str, Any]], variants: list[str] | None) -> list[Run]:
+    """One run per legal variant and product family it concerns (of ``families``)."""
+    runs = []
+    wanted = {f["id"] for f in families}
+    for variant in catalog["faults"]:
+        if not variant.get("legal") or (variants is not None and variant["name"] not in variants):
+            continue
+        for fam in catalog["families"]:
+            if fam["id"] not in wanted or (variant.get("families") and fam["id"] not in variant["families"]):
+                continue
+            env = {**_base_env(fam["sample_soc"], MODERN_KERNEL), **variant.get("env", {}),
+                   "ACLSIM_FAULTS": variant["name"]}
+            run_mode = env.get("ACLSIM_RUN_MODE", "host")
+            runs.append(Run(f"legal-{variant['name']}-{fam['id']}", env, fam["id"], env["ACLSIM_KERNEL"], variant,
+                            run_mode=run_mode))
     return runs
 
 
 def _attempt(run: Run, lib: Path, report_dir: Path, timeout: float, extra: list[str], workers: int) -> bool:
     """One pytest run of the suite; True when it wrote a summary."""
-    env = {**os.environ, **run.env, "ACL_OS_KERNEL": run.kernel}
-    if run.fault is None:
-        env.pop("ACLSIM_FAULTS", None)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ACLSIM_")}
+    env.update(run.env, ACL_OS_KERNEL=run.kernel)
     # Allure output is not needed to judge a run; leaving it out saves a third of the time.
     cmd = [sys.executable, "-m", "pytest", "-p", "conformance.session.plugin", str(SUITE), "-q",
            "-p", "no:cacheprovider", "--rootdir", str(generated_dir()), "-o", "addopts=",
            "-p", "no:allure_pytest", "-n", str(workers), f"--acl-lib={lib}", f"--acl-timeout={timeout}",
            f"--acl-report-dir={report_dir}", *extra]
+    if run.select:
+        cmd += ["-k", " or ".join(test_name(r) for r in run.select)]
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     run.returncode = proc.returncode
     run.log_tail = (proc.stdout + proc.stderr)[-3000:]

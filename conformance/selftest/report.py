@@ -10,11 +10,13 @@ from ..results.terminal import Style
 def markdown(result: dict[str, Any]) -> str:
     """The self-test result as a Markdown report."""
     score = result["mutation_score"]
+    alarms = result["false_alarm_score"]
     lines = [
         "# Conformance suite self-test",
         "",
         f"Spec `{result['spec_hash']}` — **{'PASSED' if result['passed'] else 'FAILED'}** — mutation score "
-        f"{score['killed']}/{score['total']} ({score['percent']} %) — {result['seconds']} s",
+        f"{score['killed']}/{score['total']} ({score['percent']} %) — false alarms {alarms['mandatory_failures']} "
+        f"mandatory failure(s) over {alarms['runs']} legal-variant run(s) — {result['seconds']} s",
         "",
         "## Faithful simulator",
         "",
@@ -32,7 +34,14 @@ def markdown(result: dict[str, Any]) -> str:
         cases = ", ".join(f"`{c}`" for c in v["killing_cases"][:4]) + (" ..." if len(v["killing_cases"]) > 4 else "")
         lines.append(f"| {v['fault']} | {v['status']} | {', '.join(v['violates'])} | "
                      f"{', '.join(v['killing_rules'])} | {cases} |")
-    lines += ["", "## Rules no fault proves", ""]
+    lines += ["", "## Legal variants (no mandatory rule may fail)", "",
+              "| run | status | non-mandatory rules that deviated | findings | false alarms |",
+              "| --- | --- | --- | --- | --- |"]
+    for v in result["legal_variants"]:
+        shown = "; ".join(v["false_alarms"][:3]).replace("|", "\\|")
+        lines.append(f"| {v['run']} | {v['status']} | {', '.join(v['deviating_rules']) or '-'} | {v['findings']} | "
+                     f"{shown or '-'} |")
+    lines += ["", "## Rules no switch proves", ""]
     lines += [f"- {r}" for r in result["unproven_rules"]] or ["- none"]
     return "\n".join(lines) + "\n"
 
@@ -45,14 +54,21 @@ def print_table(result: dict[str, Any], style: Style | None = None) -> None:
         print(f"{v['fault']:<{width}}  {v['status']:<10} {len(v['killing_cases']):>5}  "
               f"{','.join(v['killing_rules']) or '-'} ({','.join(v['violates'])})")
     score = result["mutation_score"]
+    alarms = result["false_alarm_score"]
     print(f"\nmutation score: {score['killed']}/{score['total']} ({score['percent']} %)")
+    print(f"false-alarm score: {alarms['mandatory_failures']} mandatory failure(s) over {alarms['runs']} run(s) of "
+          f"{len(alarms['variants'])} legal variant(s) ({alarms['clean_runs']} clean)")
+    for variant in result["legal_variants"]:
+        for alarm in variant["false_alarms"][:10]:
+            print(f"  {variant['run']}: false alarm {alarm}")
     print(f"faithful runs: {len(result['faithful_runs'])}, problems: {len(result['faithful_problems'])}")
     for problem in result["faithful_problems"][:50]:
         print(f"  {problem}")
     print(f"unproven rules: {', '.join(result['unproven_rules']) or 'none'}")
     print(f"self-test {(style or Style()).word('PASSED' if result['passed'] else 'FAILED')} in {result['seconds']} s")
-    # One check per fault, one per faithful run, and one for "every mandatory rule is proven".
-    checks = len(result["faults"]) + len(result["faithful_runs"]) + 1
+    # One check per fault, per faithful run, per legal-variant run, and one for "every mandatory rule is proven".
+    checks = len(result["faults"]) + len(result["faithful_runs"]) + len(result["legal_variants"]) + 1
     failed = (len(result["faults"]) - score["killed"]) + len({p.split(":")[0] for p in result["faithful_problems"]})
+    failed += sum(v["status"] != "clean" for v in result["legal_variants"])
     failed += 1 if result["unproven_mandatory_rules"] else 0
     print(f"selftest: {checks - failed} passed, {failed} failed")

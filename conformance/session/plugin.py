@@ -34,7 +34,7 @@ from ..harness.violations import BackendLeak, HarnessError, SpecViolation
 from ..results.allure import TRACE_ATTACHMENT, allure_marks
 from ..results.environment import static_facts
 from ..results.identity import case_id_for_item
-from ..results.outcomes import CaseResult, PhaseResult, classify, exception_kind
+from ..results.outcomes import CaseResult, Finding, PhaseResult, classify, exception_kind
 from .crashes import journal_path
 from .deadline import WORKER_KEY as DEADLINE_KEY
 from .deadline import RunDeadline
@@ -43,7 +43,7 @@ from .preflight import SetupError, preflight, remove_stale_reports
 from .reporter import CASE_PROPERTY, FACTS_PROPERTY, Reporter, write_reports
 from .rundir import RUN_DIR_KEY, WorkerHandoff, remove_run_dir, run_dir_for_process
 from .selection import case_params, keep_rules, label_item, marker_names, selected_case_ids, selection_requested
-from .state import OBSERVED, PHASES, PREFLIGHT, STATE, SUMMARY, TRACE, RunState
+from .state import FINDINGS, OBSERVED, PHASES, PREFLIGHT, STATE, SUMMARY, TRACE, RunState
 from .workerlog import WorkerLog, log_path
 
 # --------------------------------------------------------------------------- configuration
@@ -215,9 +215,11 @@ def _backend(state: RunState) -> Backend:
 
 def _check_applicable(ctx: AclContext, state: RunState, rule: dict[str, Any], backend: Backend) -> None:
     """Skip (NOT_APPLICABLE) or fail the case before it runs, per the catalog."""
-    verdict = applicability(state.catalog, rule, backend.family, state.settings.kernel)
+    product = backend.product
+    verdict = applicability(state.catalog, rule, backend.family, state.settings.kernel,
+                            run_mode=product.run_mode, devices=product.device_count)
     if verdict.unsupported:
-        for interface in verdict.unsupported:
+        for interface in verdict.probe:
             problem = fails_cleanly(ctx, interface)
             if problem:
                 raise SpecViolation(problem)
@@ -248,6 +250,7 @@ def acl(request: pytest.FixtureRequest) -> Iterator[Any]:
         problems = ctx.release()
         item.stash[TRACE] = [entry.line() for entry in ctx.trace]
         item.stash[OBSERVED] = ctx.observed.to_json()
+        item.stash[FINDINGS] = [Finding(n.severity, n.message, n.code) for n in ctx.findings]
         if problems:
             raise HarnessError("teardown could not release everything (leak?): " + "; ".join(problems))
         if before is not None:
@@ -297,7 +300,8 @@ def _code_name(code: int) -> str:
 
 
 def _case_result(state: RunState, item: pytest.Item, rule: dict[str, Any]) -> CaseResult:
-    result = classify(item.stash.get(PHASES, []), case_id_for_item(rule["id"], item), rule["id"], _code_name)
+    result = classify(item.stash.get(PHASES, []), case_id_for_item(rule["id"], item), rule["id"], _code_name,
+                      findings=item.stash.get(FINDINGS, ()))
     result = replace(result, observations=item.stash.get(OBSERVED, {}))
     facts = state.facts
     return state.waive(result, facts.get("product_family"), facts.get("soc"), facts.get("cann_version"))
@@ -346,6 +350,10 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
     if observed:
         allure.attach(json.dumps(observed, indent=1) + "\n", name="Observations",
                       attachment_type=allure.attachment_type.JSON)
+    findings = item.stash.get(FINDINGS, [])
+    if findings:
+        shown = "\n".join(f"[{f.severity}] {f.message}" for f in findings) + "\n"
+        allure.attach(shown, name="Findings (do not decide the verdict)", attachment_type=allure.attachment_type.TEXT)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -11,7 +11,7 @@ import pytest
 
 from ..harness.backend import Backend
 from ..harness.options import Settings
-from ..results.outcomes import CaseResult, PhaseResult, apply_waiver
+from ..results.outcomes import CaseResult, Finding, PhaseResult, apply_waiver
 from .deadline import RunDeadline
 from .hangs import CallJournal, HungCalls
 
@@ -81,3 +81,4 @@ TRACE = pytest.StashKey[list[str]]()
 SUMMARY = pytest.StashKey[dict[str, Any]]()
 OBSERVED = pytest.StashKey[dict[str, Any]]()
 PREFLIGHT = pytest.StashKey[dict[str, Any]]()
+FINDINGS = pytest.StashKey[list[Finding]]()

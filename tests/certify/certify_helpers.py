@@ -55,6 +55,8 @@ def build_summary(catalog: dict[str, Any], outcomes: dict[str, Any] | None = Non
             "doc_url": rule["doc_url"],
             "doc_ref": rule["doc_ref"],
             "outcome": _worst([c["outcome"] for c in cases.values()]),
+            "provenance": rule.get("provenance"),
+            "evidence": rule.get("evidence", []),
             "cases": cases,
         }
     failing = any(

@@ -75,6 +75,27 @@ def test_certificate_names_failing_rule_with_doc_link(tmp_path, catalog, make_su
         assert external not in page
 
 
+def test_advisory_conflicts_are_listed_with_both_citations_and_do_not_decide(tmp_path, catalog, make_summary):
+    conflict = first_case(catalog, "HM-PAIR-V2-PINNED-ON-PINNED")
+    recommended = first_case(catalog, "HM-PAIR-OVERLAP-REGISTER")
+    summary = make_summary({conflict: "FAIL", recommended: "FAIL"})
+    summary["findings"] = [{"case_id": "HM-VA-UNSUPPORTED[size=4096]", "rule_id": "HM-VA-UNSUPPORTED",
+                            "severity": "recommended", "message": "failed with 107000, expected 207000"}]
+    assert assess(summary, catalog).verdict == CERTIFIED
+    bundle = write_fake_bundle(tmp_path, summary)
+    md = (bundle / "certificate.md").read_text()
+    advisory = md.split("## Advisory: documentation and runtime source disagree", 1)[1].split("\n## ", 1)[0]
+    for rule_id in ("HM-PAIR-V2-PINNED-ON-PINNED", "HM-CFG-DEVICE-ID-MATCHING", "HM-PROD-TRAINING-REGISTER"):
+        assert rule_id in advisory
+    assert "HM-PAIR-V2-PINNED-ON-PINNED: V2 PINNED" in advisory and "FAIL, takes the runtime source's side" in advisory
+    assert "documentation 11-02_host_memory_management.md#aclrtHostRegisterV2:350" in advisory
+    assert "runtime source src/runtime/api/impl/api_impl.cc:2592-2609 (contradicts the docs)" in advisory
+    assert "HM-PAIR-OVERLAP-REGISTER" not in advisory  # a recommended finding, listed in its own section
+    findings = md.split("## Findings below the rule's severity", 1)[1]
+    assert "HM-VA-UNSUPPORTED[size=4096] (recommended)" in findings and "expected 207000" in findings
+    assert "Advisory: documentation and runtime source disagree" in (bundle / "certificate.html").read_text()
+
+
 def test_intact_bundle_verifies(tmp_path, make_summary):
     bundle = write_fake_bundle(tmp_path, make_summary())
     assert verify(bundle) == []

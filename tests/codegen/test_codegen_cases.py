@@ -124,7 +124,7 @@ def test_invalid_argument_rule_without_errors_is_rejected(spec_dir: Path) -> Non
     text = (spec_dir / "rules.yaml").read_text(encoding="utf-8")
     start = text.index("  - id: HM-INVAL-FREE-HOST\n")
     errors = text.index("    errors:\n", start)
-    end = text.index("\n", text.index("{when:", errors)) + 1
+    end = text.index("    doc:", errors)
     (spec_dir / "rules.yaml").write_text(text[:errors] + text[end:], encoding="utf-8")
     find_issue(issues(spec_dir), "spec/rules.yaml:", "an invalid_argument rule needs errors")
 
@@ -143,7 +143,7 @@ def test_a_new_rule_appears_everywhere(spec_dir: Path, tmp_path: Path, capsys: p
     interfaces: [aclrtMallocHost, aclrtFreeHost]
     matrix: {api: [malloc], cfg: [null_cfg], size: [7, 9]}
     doc: {page: 11-02_host_memory_management.md, anchor: aclrtMallocHost}
-    provenance: documented
+    evidence: [{doc: "11-02_host_memory_management.md#aclrtMallocHost:50", says: "Host memory is 64-byte aligned."}]
 """,
     )
     assert run_main(capsys, "generate", "--spec", "spec", "--out", "out").code == 0

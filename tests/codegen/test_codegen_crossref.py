@@ -57,8 +57,8 @@ def test_rule_names_unknown_interface(spec_dir: Path) -> None:
     edit(
         spec_dir,
         "rules.yaml",
-        "    interfaces: [aclrtMallocHost, aclrtFreeHost]\n    applies: {rc_form: false",
-        "    interfaces: [aclrtMallocHost, aclrtFreeHostt]\n    applies: {rc_form: false",
+        "    interfaces: [aclrtMallocHost, aclrtFreeHost]\n    applies: {run_mode: host",
+        "    interfaces: [aclrtMallocHost, aclrtFreeHostt]\n    applies: {run_mode: host",
     )
     line = line_of(spec_dir, "rules.yaml", "aclrtFreeHostt")
     find_issue(
@@ -69,9 +69,9 @@ def test_rule_names_unknown_interface(spec_dir: Path) -> None:
 
 def test_rule_expects_unknown_error_code(spec_dir: Path) -> None:
     text = (spec_dir / "rules.yaml").read_text(encoding="utf-8")
-    code = "code: ACL_ERROR_HOST_MEMORY_NOT_REGISTERED"
+    code = "name: ACL_ERROR_HOST_MEMORY_NOT_REGISTERED"
     assert code in text
-    edit(spec_dir, "rules.yaml", code, "code: ACL_ERROR_HOST_MEMORY_NOT_REGISTRED", count=text.count(code))
+    edit(spec_dir, "rules.yaml", code, "name: ACL_ERROR_HOST_MEMORY_NOT_REGISTRED", count=text.count(code))
     line = line_of(spec_dir, "rules.yaml", "ACL_ERROR_HOST_MEMORY_NOT_REGISTRED")
     find_issue(
         issues(spec_dir), f"spec/rules.yaml:{line}: rules[", "unknown error code 'ACL_ERROR_HOST_MEMORY_NOT_REGISTRED'"
@@ -79,16 +79,17 @@ def test_rule_expects_unknown_error_code(spec_dir: Path) -> None:
 
 
 def test_invalid_argument_error_names_unknown_code(spec_dir: Path) -> None:
-    edit(
-        spec_dir,
-        "rules.yaml",
-        "{when: {param: hostPtr, is_null: true}, code: ACL_ERROR_INVALID_PARAM,",
-        "{when: {param: hostPtr, is_null: true}, code: ACL_ERROR_NO_SUCH,",
-        count=3,
+    text = (spec_dir / "rules.yaml").read_text(encoding="utf-8")
+    start = text.index("  - id: HM-INVAL-MALLOC-HOST\n")
+    needle = "code: {name: ACL_ERROR_INVALID_PARAM,"
+    at = text.index(needle, start)
+    (spec_dir / "rules.yaml").write_text(
+        text[:at] + "code: {name: ACL_ERROR_NO_SUCH," + text[at + len(needle) :], encoding="utf-8"
     )
     line = line_of(spec_dir, "rules.yaml", "ACL_ERROR_NO_SUCH")
     find_issue(
-        issues(spec_dir), f"spec/rules.yaml:{line}: rules[", ".errors[0].code: unknown error code 'ACL_ERROR_NO_SUCH'"
+        issues(spec_dir), f"spec/rules.yaml:{line}: rules[",
+        ".errors[0].code.name: unknown error code 'ACL_ERROR_NO_SUCH'",
     )
 
 
@@ -129,10 +130,10 @@ def test_matrix_ref_to_unknown_enum(spec_dir: Path) -> None:
 def test_invalid_argument_condition_names_missing_parameter(spec_dir: Path) -> None:
     text = (spec_dir / "rules.yaml").read_text(encoding="utf-8")
     start = text.index("  - id: HM-INVAL-MALLOC-HOST\n")
-    needle = "{when: {param: size, equals: 0}"
+    needle = "when: {param: size, equals: 0}"
     at = text.index(needle, start)
     (spec_dir / "rules.yaml").write_text(
-        text[:at] + "{when: {param: sz, equals: 0}" + text[at + len(needle) :], encoding="utf-8"
+        text[:at] + "when: {param: sz, equals: 0}" + text[at + len(needle) :], encoding="utf-8"
     )
     line = line_of(spec_dir, "rules.yaml", "param: sz,")
     find_issue(

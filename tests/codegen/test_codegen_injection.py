@@ -105,7 +105,8 @@ def test_injected_prose_survives_as_data(hostile_tree: Path) -> None:
     catalog = json.loads((hostile_tree / "catalog.json").read_text(encoding="utf-8"))
     rule = next(r for r in catalog["rules"] if r["id"] == "HM-ALIGN-MALLOC")
     assert rule["title"] == PAYLOADS["rule_title"] and rule["statement"] == PAYLOADS["rule_statement"]
-    assert catalog["faults"][3]["description"] == PAYLOADS["fault_description"]
+    fault = next(f for f in catalog["faults"] if f["name"] == "memset_partial")
+    assert fault["description"] == PAYLOADS["fault_description"]
 
 
 def test_jinja_syntax_is_not_evaluated(hostile_tree: Path) -> None:

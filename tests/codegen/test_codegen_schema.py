@@ -47,8 +47,8 @@ def test_wrong_type_of_a_list(spec_dir: Path) -> None:
     edit(
         spec_dir,
         "rules.yaml",
-        "    interfaces: [aclrtMallocHost, aclrtFreeHost]\n    applies: {rc_form: false",
-        "    interfaces: aclrtMallocHost\n    applies: {rc_form: false",
+        "    interfaces: [aclrtMallocHost, aclrtFreeHost]\n    applies: {run_mode: host",
+        "    interfaces: aclrtMallocHost\n    applies: {run_mode: host",
     )
     line = line_of(spec_dir, "rules.yaml", "interfaces: aclrtMallocHost")
     find_issue(issues(spec_dir), f"spec/rules.yaml:{line}: rules[0].interfaces: expected array, got str")
@@ -58,8 +58,8 @@ def test_missing_field(spec_dir: Path) -> None:
     edit(
         spec_dir,
         "rules.yaml",
-        "    severity: mandatory\n    interfaces: [aclrtMallocHost, aclrtFreeHost]\n    applies: {rc_form: false",
-        "    interfaces: [aclrtMallocHost, aclrtFreeHost]\n    applies: {rc_form: false",
+        "    severity: mandatory\n    interfaces: [aclrtMallocHost, aclrtFreeHost]\n    applies: {run_mode: host",
+        "    interfaces: [aclrtMallocHost, aclrtFreeHost]\n    applies: {run_mode: host",
     )
     line = line_of(spec_dir, "rules.yaml", "id: HM-ALIGN-MALLOC")
     find_issue(issues(spec_dir), f"spec/rules.yaml:{line}: rules[0].severity: missing required field 'severity'")
@@ -86,7 +86,8 @@ def test_bad_enum_value(spec_dir: Path) -> None:
     line = line_of(spec_dir, "rules.yaml", "severity: mandatry")
     find_issue(
         issues(spec_dir),
-        f"spec/rules.yaml:{line}: rules[0].severity: 'mandatry' is not one of: mandatory, recommended, informational",
+        f"spec/rules.yaml:{line}: rules[0].severity: 'mandatry' is not one of: "
+        "mandatory, recommended, advisory, informational",
     )
 
 

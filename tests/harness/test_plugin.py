@@ -55,8 +55,12 @@ def test_not_applicable_on_unsupported_family(sim_built, fake_suite, tmp_path):
     cases = run.ran()
     assert cases[REG]["outcome"] == "NOT_APPLICABLE"
     assert cases[REG]["message"].startswith("NOT_APPLICABLE: aclrtHostRegister is not supported on Atlas inference")
-    assert cases[ALIGN]["outcome"] == "NOT_APPLICABLE"  # RC form: alignment rules do not apply
+    assert cases[ALIGN]["outcome"] == "PASS"  # a 310P card in EP form: the alignment promise holds
     assert cases[FREE_NULL]["outcome"] == "PASS"
+    rc = run_fake(fake_suite, tmp_path / "rc", env=child_env(ACLSIM_SOC="Ascend310P3", ACLSIM_RUN_MODE="device"))
+    align = rc.ran()[ALIGN]
+    assert align["outcome"] == "NOT_APPLICABLE", align  # RC form, as aclrtGetRunMode answers
+    assert "aclrtGetRunMode answered the device run mode" in align["message"]
 
 
 def test_unsupported_interface_that_works_fails(sim_built, fake_suite, tmp_path):

@@ -18,6 +18,7 @@ from conformance.results.outcomes import (
     CATEGORY_TITLES,
     CaseResult,
     Category,
+    Finding,
     Outcome,
     PhaseResult,
     apply_waiver,
@@ -128,7 +129,11 @@ def test_version_tuples():
 def test_applicability_rules():
     a2, rc, ipv = FAMILIES["atlas_a2"], FAMILIES["atlas_inference"], FAMILIES["ipv350"]
     assert product.applicability(CATALOG, RULES["HM-ALIGN-MALLOC"], a2, "6.6.0").applies
-    assert product.applicability(CATALOG, RULES["HM-ALIGN-MALLOC"], rc, "6.6.0").skip_reason
+    # The form is what aclrtGetRunMode answered, not a property of the family.
+    assert product.applicability(CATALOG, RULES["HM-ALIGN-MALLOC"], rc, "6.6.0").applies
+    assert product.applicability(CATALOG, RULES["HM-ALIGN-MALLOC"], rc, "6.6.0", run_mode="device").skip_reason
+    assert product.applicability(CATALOG, RULES["HM-SYNC-DEVSYNC-CURRENT-DEVICE"], a2, "6.6.0").skip_reason
+    assert product.applicability(CATALOG, RULES["HM-SYNC-DEVSYNC-CURRENT-DEVICE"], a2, "6.6.0", devices=2).applies
     assert product.applicability(CATALOG, RULES["HM-VA-IDENTITY"], rc, "6.6.0").skip_reason
     assert product.applicability(CATALOG, RULES["HM-REG-KERNEL-LEGACY"], a2, "6.6.0").skip_reason
     assert product.applicability(CATALOG, RULES["HM-REG-KERNEL-LEGACY"], a2, "5.10.0-136").applies
@@ -136,6 +141,8 @@ def test_applicability_rules():
     assert product.applicability(CATALOG, RULES["HM-REG-PAGEABLE"], a2, "5.10.1").applies
     unsupported = product.applicability(CATALOG, RULES["HM-PAIR-REG-UNREG"], rc, "6.6.0").unsupported
     assert "aclrtHostRegister" in unsupported
+    training = product.applicability(CATALOG, RULES["HM-PAIR-REG-UNREG"], FAMILIES["atlas_training"], "6.6.0")
+    assert "aclrtHostRegister" in training.unsupported and "aclrtHostRegister" not in training.probe  # disputed
     assert product.applicability(CATALOG, RULES["HM-ALIGN-MALLOC"], ipv, "6.6.0").unsupported
     reason = product.not_supported_reason(CATALOG, "aclrtHostRegister", rc)
     assert reason.startswith("NOT_APPLICABLE: aclrtHostRegister is not supported on Atlas inference")
@@ -176,7 +183,7 @@ def test_summary_shape_and_verdict():
     assert set(summary["by_family"]) == {r["family"] for r in CATALOG["rules"]}
     assert "aclrtMallocHost" in summary["by_interface"]
     case = next(iter(summary["rules"]["HM-ALIGN-MALLOC"]["cases"].values()))
-    assert set(case) == {"outcome", "category", "message", "observed_code", "duration_s", "waiver",
+    assert set(case) == {"outcome", "category", "message", "observed_code", "duration_s", "waiver", "findings",
                          "observations"}
     json.dumps(summary)
 
@@ -272,3 +279,41 @@ def test_every_category_has_its_bucket_in_the_allure_report():
     config = (ROOT / "allure" / "allurerc.mjs").read_text(encoding="utf-8")
     for category, title in CATEGORY_TITLES.items():
         assert f'name: "{title}", matchers: byCategory("{category.value}")' in config, category
+
+
+# ---------------------------------------------------------------- codes judged at their own level
+
+class _Recorder:
+    """Just enough of an AclContext for verdicts.failed: it records findings."""
+
+    def __init__(self) -> None:
+        self.findings: list[tuple[str, str, str | None]] = []
+
+    def finding(self, severity: str, message: str, code: str | None = None) -> None:
+        self.findings.append((severity, message, code))
+
+
+def test_a_code_that_decides_fails_the_case_a_weaker_one_is_a_finding():
+    from conformance.checks.verdicts import failed
+    from conformance.harness.violations import SpecViolation, WrongErrorCode
+
+    source_only = {"code": "ACL_ERROR_RT_PARAM_INVALID", "value": 107000, "provenance": "runtime-source",
+                   "severity": "recommended", "decides": False}
+    ctx = _Recorder()
+    failed(ctx, 100000, source_only, "call")
+    assert ctx.findings == [("recommended", ctx.findings[0][1], "ACL_ERROR_INVALID_PARAM")]
+    assert "expected 107000 ACL_ERROR_RT_PARAM_INVALID (runtime-source, judged at recommended)" in ctx.findings[0][1]
+    failed(ctx, 107000, source_only, "call")
+    assert len(ctx.findings) == 1, "the expected code is no finding"
+    with pytest.raises(WrongErrorCode):
+        failed(ctx, 100000, dict(source_only, decides=True, severity="mandatory"), "call")
+    with pytest.raises(SpecViolation):
+        failed(ctx, 0, source_only, "call")
+    failed(ctx, 507899, None, "call")  # no code expected: any failure will do
+
+
+def test_findings_survive_the_case_result_round_trip():
+    finding = Finding("recommended", "another code", "ACL_ERROR_INVALID_PARAM")
+    result = classify([PhaseResult("call", "passed")], "R[x]", "R", findings=[finding])
+    again = CaseResult.from_json(json.loads(json.dumps(result.to_json())))
+    assert again.findings == (finding,) and again.outcome is Outcome.PASS

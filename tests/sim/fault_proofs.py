@@ -1,7 +1,9 @@
-"""One short scenario per fault switch, each printing VIOLATED when it observes the broken rule.
+"""One short scenario per simulator switch.
 
-The scenarios are run with their fault enabled (and the fault's ``soc``/``env``
-from spec/faults.yaml); the faithful simulator is covered by the other tests.
+A fault's scenario prints VIOLATED when it observes the broken rule; a legal variant's
+prints VARIANT when it observes the behaviour the variant chooses. The scenarios run with
+their switch enabled (and its ``soc``/``env`` from spec/faults.yaml, or ``PROOF_ENV``)
+and two devices; the faithful simulator is covered by the other tests.
 ``crash_in_register`` and ``hang_in_free`` are judged by exit status / timeout.
 """
 
@@ -29,6 +31,12 @@ def _with_stream(code: str) -> str:
     """Prefix the blocked-stream helpers to a scenario (both dedented)."""
     return BLOCKED_STREAM + textwrap.dedent(code)
 
+
+# Environment a scenario needs beyond its switch's own (the family a variant concerns).
+PROOF_ENV: dict[str, dict[str, str]] = {
+    "legal_src_training_registers": {"ACLSIM_SOC": "Ascend910A"},
+    "legal_rc_form": {"ACLSIM_SOC": "Ascend310P3"},
+}
 
 PROOFS: dict[str, str] = {
     "align_malloc_off16": """
@@ -109,11 +117,6 @@ PROOFS: dict[str, str] = {
         p = malloc_host(1 << 20); register(p, PAGE); lib.aclrtHostUnregister(p)
         print("VIOLATED" if devptr(p)[0] == SUCCESS else "intact")
     """,
-    "pinned_on_pinned_ok": """
-        init()
-        p = malloc_host(1 << 20)
-        print("VIOLATED" if lib.aclrtHostRegisterV2(p, PAGE, REG_PINNED) == SUCCESS else "intact")
-    """,
     "pinned_maps": """
         init()
         q = pageable(PAGE); expect(lib.aclrtHostRegisterV2(q, PAGE, REG_PINNED), SUCCESS)
@@ -152,12 +155,6 @@ PROOFS: dict[str, str] = {
         init()
         print("VIOLATED" if register(pageable(PAGE), PAGE)[0] == SUCCESS else "intact")
     """,
-    "reserved_type_ok": """
-        init()
-        p = malloc_host(1 << 20)
-        rc = lib.aclrtHostRegister(p, PAGE, lib.ACL_HOST_REGISTER_IOMEMORY, ffi.new("void **"))
-        print("VIOLATED" if rc == SUCCESS else "intact")
-    """,
     "va_flag_ignored": """
         init()
         rc, v = malloc_cfg(PAGE, (lib.ACL_RT_MEM_ATTR_VA_FLAG, 1)); rc, d = register(v, PAGE)
@@ -172,12 +169,6 @@ PROOFS: dict[str, str] = {
         init()
         p = malloc_host(1 << 20); rc, d = register(p, 1 << 20)
         print("VIOLATED" if addr(devptr(p)[1]) != addr(d) else "intact")
-    """,
-    "memcpy_devptr_ok": """
-        init()
-        p = malloc_host(1 << 20); rc, d = register(p, 1 << 20); buf = ffi.new("char[]", 64)
-        rc = lib.aclrtMemcpy(d, 64, buf, 64, lib.ACL_MEMCPY_HOST_TO_DEVICE)
-        print("VIOLATED" if rc == SUCCESS else "intact")
     """,
     "malloc_syncs": _with_stream("""
         init(); blocked_stream(0.6)
@@ -279,6 +270,145 @@ PROOFS: dict[str, str] = {
         init()
         p = malloc_host(1 << 20)
         print("VIOLATED" if register(p, PAGE)[0] == SUCCESS else "intact")
+    """,
+    "run_mode_device": """
+        init(); mode = ffi.new("aclrtRunMode *")
+        expect(lib.aclrtGetRunMode(mode), SUCCESS)
+        print("VIOLATED" if mode[0] == lib.ACL_DEVICE else "intact")
+    """,
+    "cfg_multi_attr_rejected": """
+        init()
+        rc, p = malloc_cfg(64, (lib.ACL_RT_MEM_ATTR_MODULE_ID, 33), (lib.ACL_RT_MEM_ATTR_VA_FLAG, 0))
+        print("VIOLATED" if rc != SUCCESS else "intact")
+    """,
+    "cfg_duplicate_rejected": """
+        init()
+        rc, p = malloc_cfg(64, (lib.ACL_RT_MEM_ATTR_MODULE_ID, 7), (lib.ACL_RT_MEM_ATTR_MODULE_ID, 33))
+        print("VIOLATED" if rc != SUCCESS else "intact")
+    """,
+    "free_device_mem_ok": """
+        init(); d = ffi.new("void **"); expect(lib.aclrtMalloc(d, 128, 0), SUCCESS)
+        print("VIOLATED" if lib.aclrtFreeHost(d[0]) == SUCCESS else "intact")
+    """,
+    "unregister_unknown_ok": """
+        init(); p = malloc_host(PAGE)
+        print("VIOLATED" if lib.aclrtHostUnregister(p) == SUCCESS else "intact")
+    """,
+    "stale_registration_stuck": """
+        init(); p = malloc_host(1 << 20); register(p, PAGE); lib.aclrtFreeHost(p)
+        print("VIOLATED" if lib.aclrtHostUnregister(p) != SUCCESS else "intact")
+    """,
+    "pinned_mapped_unmapped": """
+        init(); q = pageable(PAGE)
+        expect(lib.aclrtHostRegisterV2(q, PAGE, REG_PINNED | REG_MAPPED), SUCCESS)
+        print("VIOLATED" if devptr(q)[0] != SUCCESS else "intact")
+    """,
+    "pinned_then_mapped_ok": """
+        init(); q = pageable(PAGE); expect(lib.aclrtHostRegisterV2(q, PAGE, REG_PINNED), SUCCESS)
+        print("VIOLATED" if lib.aclrtHostRegisterV2(q, PAGE, REG_MAPPED) == SUCCESS else "intact")
+    """,
+    "unregister_pinned_fails": """
+        init(); q = pageable(PAGE); expect(lib.aclrtHostRegisterV2(q, PAGE, REG_PINNED), SUCCESS)
+        print("VIOLATED" if lib.aclrtHostUnregister(q) != SUCCESS else "intact")
+    """,
+    "huge_size_wraps": """
+        init()
+        print("VIOLATED" if lib.aclrtMallocHost(ffi.new("void **"), (1 << 64) - 1) == SUCCESS else "intact")
+    """,
+    "reserved_readonly_ok": """
+        init(); p = malloc_host(1 << 20)
+        rc = lib.aclrtHostRegister(p, PAGE, lib.ACL_HOST_REGISTER_READONLY, ffi.new("void **"))
+        print("VIOLATED" if rc == SUCCESS else "intact")
+    """,
+    "reserved_iomemory_ok": """
+        init(); p = malloc_host(1 << 20)
+        print("VIOLATED" if lib.aclrtHostRegisterV2(p, PAGE, REG_IOMEMORY) == SUCCESS else "intact")
+    """,
+    "register_partial_page_rejected": """
+        init(); p = malloc_host(1 << 20)
+        print("VIOLATED" if register(p, PAGE + 100)[0] != SUCCESS else "intact")
+    """,
+    "register_past_end_ok": """
+        import mmap
+        init(); gone = mmap.mmap(-1, 2 * PAGE); bad = ffi.cast("void *", addr(ffi.from_buffer(gone))); gone.close()
+        print("VIOLATED" if register(bad, PAGE)[0] == SUCCESS else "intact")
+    """,
+    "devptr_interior_base": """
+        init(); p = malloc_host(1 << 20); rc, d = register(p, 4 * PAGE)
+        rc, d2 = devptr(ffi.cast("char *", p) + PAGE)
+        print("VIOLATED" if rc == SUCCESS and addr(d2) != addr(d) + PAGE else "intact")
+    """,
+    "malloc_cfg_syncs": _with_stream("""
+        init(); blocked_stream(0.6)
+        print("VIOLATED" if seconds(lib.aclrtMallocHostWithCfg, ffi.new("void **"), 64, ffi.NULL) > 0.4 else "intact")
+    """),
+    "devsync_all_devices": _with_stream("""
+        import threading
+        init(1); blocked_stream(0.6); expect(lib.aclrtSetDevice(0), SUCCESS); p = malloc_host(64)
+        print("VIOLATED" if seconds(lib.aclrtFreeHostWithDevSync, p) > 0.4 else "intact")
+    """),
+    "cfg_other_device_ok": """
+        init()
+        print("VIOLATED" if malloc_cfg(64, (lib.ACL_RT_MEM_ATTR_DEVICE_ID, 1))[0] == SUCCESS else "intact")
+    """,
+    "free_needs_context": """
+        import threading
+        init(); p = malloc_host(64); seen = []
+        t = threading.Thread(target=lambda: seen.append(lib.aclrtFreeHost(p))); t.start(); t.join()
+        print("VIOLATED" if seen[0] != SUCCESS else "intact")
+    """,
+    "foreign_device_unregister_lies": """
+        init(0); p = malloc_host(1 << 20); register(p, PAGE); expect(lib.aclrtSetDevice(1), SUCCESS)
+        rc = lib.aclrtHostUnregister(p); expect(lib.aclrtSetDevice(0), SUCCESS)
+        print("VIOLATED" if rc == SUCCESS and devptr(p)[0] == SUCCESS else "intact")
+    """,
+    # ---- legal variants: each prints VARIANT when its chosen behaviour shows ----
+    "legal_alt_codes": """
+        init()
+        rc = lib.aclrtMallocHost(ffi.NULL, 64)
+        print("VARIANT" if rc == RT_PARAM_INVALID else rc)
+    """,
+    "legal_accept_unpromised": """
+        init(); p = malloc_host(64); expect(lib.aclrtFreeHost(p), SUCCESS)
+        print("VARIANT" if lib.aclrtFreeHost(p) == SUCCESS else "refused")
+    """,
+    "legal_other_choices": """
+        import threading
+        init(); p = malloc_host(64); seen = []
+        t = threading.Thread(target=lambda: seen.append(lib.aclrtFreeHost(p))); t.start(); t.join()
+        print("VARIANT" if seen[0] == RT_CONTEXT_NULL else seen)
+    """,
+    "legal_driver_pin_register": """
+        init(); p = malloc_host(1 << 20); rc, d = register(p, 4 * PAGE)
+        rc, d2 = devptr(ffi.cast("char *", p) + 64)
+        print("VARIANT" if rc == SUCCESS and addr(d2) == addr(d) + 64 else rc)
+    """,
+    "legal_src_pinned_on_pinned": """
+        init(); p = malloc_host(1 << 20)
+        print("VARIANT" if lib.aclrtHostRegisterV2(p, PAGE, REG_PINNED) == SUCCESS else "refused")
+    """,
+    "legal_src_device_id": """
+        init()
+        print("VARIANT" if malloc_cfg(64, (lib.ACL_RT_MEM_ATTR_DEVICE_ID, 0))[0] == RT_PARAM_INVALID else "accepted")
+    """,
+    "legal_src_training_registers": """
+        init(); p = malloc_host(1 << 20)
+        print("VARIANT" if register(p, PAGE)[0] == SUCCESS else "refused")
+    """,
+    "legal_min_alignment": """
+        init()
+        ptrs = [addr(malloc_host(s)) for s in (1, 100, 5000, 1 << 20)] + [addr(malloc_cfg(64)[1])]
+        print("VARIANT" if all(p % 128 == 64 for p in ptrs) else [hex(p) for p in ptrs])
+    """,
+    "legal_page_alignment": """
+        init()
+        ptrs = [addr(malloc_host(s)) for s in (1, 100, 5000)]
+        print("VARIANT" if all(p % PAGE == 0 for p in ptrs) else [hex(p) for p in ptrs])
+    """,
+    "legal_rc_form": """
+        init(); mode = ffi.new("aclrtRunMode *"); expect(lib.aclrtGetRunMode(mode), SUCCESS)
+        ptrs = [addr(malloc_host(s)) for s in (1, 100, 1 << 20)]
+        print("VARIANT" if mode[0] == lib.ACL_DEVICE and all(p % 64 == 32 for p in ptrs) else ptrs)
     """,
     "crash_in_register": """
         init()

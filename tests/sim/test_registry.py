@@ -16,8 +16,7 @@ def test_given_registration_when_lifecycle_then_codes_and_content_preserved(run_
         assert read(p, size) == before, "registration changed content"
         rc, d2 = devptr(p)
         expect(rc, SUCCESS); assert addr(d2) == addr(d)
-        rc, d3 = devptr(ffi.cast("char *", p) + 12345)
-        expect(rc, SUCCESS); assert addr(d3) == addr(d) + 12345, "interior offset"
+        expect(devptr(ffi.cast("char *", p) + 12345)[0], RT_PARAM_INVALID, "exact base only")
         expect(devptr(p, flag=1)[0], INVALID_PARAM, "flag != 0")
         expect(register(p, size)[0], ALREADY_REGISTERED, "duplicate")
         half = ffi.cast("char *", p) + size // 2
@@ -26,7 +25,7 @@ def test_given_registration_when_lifecycle_then_codes_and_content_preserved(run_
         expect(lib.aclrtHostUnregister(half), NOT_REGISTERED, "interior unregister")
         expect(lib.aclrtHostUnregister(p), SUCCESS)
         expect(lib.aclrtHostUnregister(p), NOT_REGISTERED, "double unregister")
-        expect(devptr(p)[0], INVALID_PARAM, "devptr after unregister")
+        expect(devptr(p)[0], RT_PARAM_INVALID, "devptr after unregister")
         expect(lib.aclrtHostUnregister(ffi.cast("void *", 0x7000000)), NOT_REGISTERED, "unknown")
         assert read(p, size) == before
         rc, d4 = register(p, size)
@@ -47,6 +46,8 @@ def test_given_adjacent_ranges_when_registering_then_both_succeed(run_sim):
         expect(register(a + 4 * PAGE, 4 * PAGE)[0], SUCCESS)
         expect(register(a + 3 * PAGE, 2 * PAGE)[0], ALREADY_REGISTERED, "straddles both")
         assert stats().live_registrations == 2
+        expect(lib.aclrtHostUnregister(a), SUCCESS)
+        expect(lib.aclrtHostUnregister(a + 4 * PAGE), SUCCESS)
         expect(lib.aclrtFreeHost(p), SUCCESS)
         assert stats().live_registrations == 0
     """)
@@ -60,7 +61,7 @@ def test_given_bad_register_args_then_documented_codes(run_sim):
         expect(lib.aclrtHostRegister(ffi.NULL, PAGE, 0, out), INVALID_PARAM)
         expect(lib.aclrtHostRegister(p, 0, 0, out), INVALID_PARAM)
         expect(lib.aclrtHostRegister(p, PAGE, 0, ffi.NULL), INVALID_PARAM)
-        expect(lib.aclrtHostRegister(ffi.cast("char *", p) + 64, PAGE, 0, out), INVALID_PARAM, "unaligned")
+        expect(lib.aclrtHostRegister(ffi.cast("char *", p) + 64, PAGE, 0, out), RT_PARAM_INVALID, "unaligned")
         expect(lib.aclrtHostRegister(p, PAGE, lib.ACL_HOST_REGISTER_IOMEMORY, out), RT_FEATURE_NOT_SUPPORT)
         expect(lib.aclrtHostRegister(p, PAGE, lib.ACL_HOST_REGISTER_READONLY, out), RT_FEATURE_NOT_SUPPORT)
         for bad in (1, 2, 3, 16, 0x7fffffff):
@@ -68,13 +69,13 @@ def test_given_bad_register_args_then_documented_codes(run_sim):
         expect(lib.aclrtHostRegisterV2(ffi.NULL, PAGE, REG_MAPPED), INVALID_PARAM)
         expect(lib.aclrtHostRegisterV2(p, 0, REG_MAPPED), INVALID_PARAM)
         for bad in (0, 1, 0x10, 0x20000000, REG_MAPPED | 0x100):
-            expect(lib.aclrtHostRegisterV2(p, PAGE, bad), INVALID_PARAM, hex(bad))
+            expect(lib.aclrtHostRegisterV2(p, PAGE, bad), RT_PARAM_INVALID, hex(bad))
         for reserved in (REG_IOMEMORY, REG_READONLY, REG_MAPPED | REG_READONLY):
             expect(lib.aclrtHostRegisterV2(p, PAGE, reserved), RT_FEATURE_NOT_SUPPORT, hex(reserved))
         expect(lib.aclrtHostGetDevicePointer(ffi.NULL, out, 0), INVALID_PARAM)
         expect(lib.aclrtHostGetDevicePointer(p, ffi.NULL, 0), INVALID_PARAM)
         expect(lib.aclrtHostUnregister(ffi.NULL), INVALID_PARAM)
-        expect(devptr(p)[0], INVALID_PARAM, "never registered")
+        expect(devptr(p)[0], RT_PARAM_INVALID, "never registered")
         assert stats().live_registrations == 0
         expect(lib.aclrtFreeHost(p), SUCCESS)
     """)
@@ -88,12 +89,12 @@ def test_given_v2_flags_when_registering_then_pinned_rules(run_sim):
         rc, d = devptr(p); expect(rc, SUCCESS)
         assert addr(d) >= VA_WINDOW_BASE
         expect(lib.aclrtHostUnregister(p), SUCCESS)
-        expect(lib.aclrtHostRegisterV2(p, PAGE, REG_PINNED), INVALID_PARAM, "pinned on pinned")
-        expect(lib.aclrtHostRegisterV2(p, PAGE, REG_PINNED | REG_MAPPED), INVALID_PARAM)
+        expect(lib.aclrtHostRegisterV2(p, PAGE, REG_PINNED), RT_PARAM_INVALID, "pinned on pinned (docs)")
+        expect(lib.aclrtHostRegisterV2(p, PAGE, REG_PINNED | REG_MAPPED), RT_PARAM_INVALID)
         q = pageable(8 * PAGE)
         fill(q, 8 * PAGE, b"xyz")
         expect(lib.aclrtHostRegisterV2(q, 8 * PAGE, REG_PINNED), SUCCESS, "pinned pageable")
-        expect(devptr(q)[0], INVALID_PARAM, "pinned without mapped has no device pointer")
+        expect(devptr(q)[0], RT_PARAM_INVALID, "pinned without mapped has no device pointer")
         expect(lib.aclrtHostUnregister(q), SUCCESS)
         expect(lib.aclrtHostRegisterV2(q, 8 * PAGE, REG_PINNED | REG_MAPPED), SUCCESS)
         rc, dq = devptr(q); expect(rc, SUCCESS)
@@ -117,7 +118,7 @@ def test_given_pageable_memory_when_kernel_new_then_registers(run_sim):
         gone = mmap.mmap(-1, 4 * PAGE)
         bad = ffi.cast("void *", addr(ffi.from_buffer(gone)))
         gone.close()  # unmapped again: nothing lives there now
-        expect(register(bad, PAGE)[0], INVALID_PARAM, "unmapped memory")
+        expect(register(bad, PAGE)[0], RT_PARAM_INVALID, "unmapped memory")
     """,
         env={"ACLSIM_KERNEL": "6.6.0"},
     )
@@ -148,8 +149,8 @@ def test_given_va_flag_when_registering_then_identity_and_copy_works(run_sim):
         rc, d = register(v, size)
         expect(rc, SUCCESS)
         assert addr(d) == addr(v), "VA identity"
-        rc, d2 = devptr(ffi.cast("char *", v) + 100)
-        expect(rc, SUCCESS); assert addr(d2) == addr(v) + 100
+        rc, d2 = devptr(v)
+        expect(rc, SUCCESS); assert addr(d2) == addr(v)
         src = ffi.new("char[]", b"hello through the identical address")
         expect(lib.aclrtMemcpy(d, size, src, len(src), lib.ACL_MEMCPY_HOST_TO_DEVICE), SUCCESS)
         assert read(v, len(src)) == bytes(ffi.buffer(src))
@@ -176,3 +177,33 @@ def test_given_mapped_devptr_when_memcpy_then_rejected_without_crash(run_sim):
         expect(lib.aclrtMemcpy(d, 4096, buf, 4096, H2D), INVALID_PARAM, "stale mapped")
         expect(lib.aclrtFreeHost(p), SUCCESS)
     """)
+
+
+def test_given_pinned_on_pinned_when_source_variant_then_registry_accepts(run_sim):
+    # Conflict: the docs refuse PINNED on page-locked memory (11-02:350); the runtime's own
+    # registry accepts it (api_impl.cc:2592-2609). The simulator follows the docs unless told.
+    run_sim("""
+        init()
+        p = malloc_host(1 << 20)
+        expect(lib.aclrtHostRegisterV2(p, PAGE, REG_PINNED), SUCCESS, "recorded in the registry only")
+        expect(devptr(p)[0], RT_PARAM_INVALID, "no mapping")
+        expect(lib.aclrtHostUnregister(p), SUCCESS)
+        expect(lib.aclrtHostRegisterV2(p, PAGE, REG_PINNED | REG_MAPPED), SUCCESS, "the driver maps it")
+        expect(devptr(p)[0], SUCCESS)
+        expect(lib.aclrtHostUnregister(p), SUCCESS)
+    """, env={"ACLSIM_FAULTS": "legal_src_pinned_on_pinned"})
+
+
+def test_given_pin_register_driver_then_interior_pointers_resolve_per_device(run_sim):
+    run_sim("""
+        init(0)
+        p = malloc_host(1 << 20)
+        rc, d = register(p, 4 * PAGE); expect(rc, SUCCESS)
+        rc, d2 = devptr(ffi.cast("char *", p) + 100); expect(rc, SUCCESS)
+        assert addr(d2) == addr(d) + 100, "the driver resolves any address of the range"
+        expect(lib.aclrtSetDevice(1), SUCCESS)
+        expect(devptr(p)[0], RT_PARAM_INVALID, "device 1 has no such mapping")
+        expect(lib.aclrtHostUnregister(p), NOT_REGISTERED)
+        expect(lib.aclrtSetDevice(0), SUCCESS)
+        expect(lib.aclrtHostUnregister(p), SUCCESS)
+    """, env={"ACLSIM_FAULTS": "legal_driver_pin_register", "ACLSIM_DEVICE_COUNT": "2"})

@@ -1,0 +1,192 @@
+"""The evidence model and the severity policy.
+
+Every rule, every structured error condition and every expected error code of the spec
+cites its evidence. A citation points at one of two pinned sources:
+
+- a page of the official API reference, an anchor on it and a line range
+  (``11-02_host_memory_management.md#aclrtMallocHost:50``), or
+- a location in the runtime's public source at the commit named once in ``rules.yaml``
+  (``src/runtime/api/impl/api_impl.cc:2592-2609``),
+
+with a one-line paraphrase of what it establishes and a stance: it ``supports`` the claim,
+``contradicts`` it, or is ``silent`` (the place where it would be said says nothing, e.g.
+the source hands the call to the closed driver).
+
+Provenance is derived from the citations, never typed by hand:
+
+====================  =====================================================  ================
+provenance            derived when                                            highest severity
+====================  =====================================================  ================
+``documented``        a doc citation supports it, none of the other kind      mandatory
+                      contradicts it
+``runtime-source``    only source citations support it                        recommended
+``conflict``          one kind supports it and the other contradicts it      advisory
+``unspecified``       nothing supports it (only silent citations)             informational
+====================  =====================================================  ================
+
+Severity ``advisory`` is reserved for conflicts and a conflict is always advisory. When a
+case must fail, failing is judged at the rule's severity and the exact code at the code's
+own level (:func:`code_level`): a code whose evidence reaches the rule's severity decides
+the case; a weaker one only yields a finding of its own level.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+DOCUMENTED = "documented"
+RUNTIME_SOURCE = "runtime-source"
+CONFLICT = "conflict"
+UNSPECIFIED = "unspecified"
+PROVENANCES = (DOCUMENTED, RUNTIME_SOURCE, CONFLICT, UNSPECIFIED)
+
+MANDATORY = "mandatory"
+RECOMMENDED = "recommended"
+ADVISORY = "advisory"
+INFORMATIONAL = "informational"
+SEVERITIES = (MANDATORY, RECOMMENDED, ADVISORY, INFORMATIONAL)
+
+STANCES = ("supports", "contradicts", "silent")
+
+#: The highest severity each provenance allows.
+SEVERITY_CAP: dict[str, str] = {
+    DOCUMENTED: MANDATORY,
+    RUNTIME_SOURCE: RECOMMENDED,
+    CONFLICT: ADVISORY,
+    UNSPECIFIED: INFORMATIONAL,
+}
+#: Strength of a severity: a finding or check of higher rank weighs more.
+SEVERITY_RANK: dict[str, int] = {MANDATORY: 3, RECOMMENDED: 2, ADVISORY: 1, INFORMATIONAL: 0}
+
+DOC_CITATION = re.compile(
+    r"^(?P<page>[0-9][0-9A-Za-z_.-]*\.md)#(?P<anchor>[A-Za-z_][A-Za-z0-9_]*):(?P<lines>[0-9]+(-[0-9]+)?)$"
+)
+SRC_CITATION = re.compile(r"^(?P<path>[A-Za-z0-9_][A-Za-z0-9_./-]*):(?P<lines>[0-9]+(-[0-9]+)?)$")
+RUNTIME_REPO_URL = "https://github.com/hicann/runtime"
+DOCS_PATH = "docs/zh/api_ref"
+
+
+@dataclass(frozen=True)
+class Sources:
+    """The pinned sources citations point into: the runtime commit and the docs snapshot."""
+
+    runtime_commit: str
+    docs_snapshot: str = ""
+
+    @property
+    def short_commit(self) -> str:
+        """The commit abbreviated to nine hex digits, as the issue tracker and README quote it."""
+        return self.runtime_commit[:9]
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One piece of evidence: where, which lines, what it says, and whether it backs the claim."""
+
+    kind: str  # "doc" | "src"
+    target: str  # doc: "page#anchor"; src: repository path
+    first: int
+    last: int
+    says: str
+    stance: str = "supports"
+
+    @classmethod
+    def parse(cls, raw: dict[str, str]) -> Citation:
+        """Build from the spec's ``{doc|src: "...", says: ..., stance: ...}``; raises ValueError."""
+        kind = "doc" if "doc" in raw else "src"
+        text = raw[kind]
+        match = (DOC_CITATION if kind == "doc" else SRC_CITATION).match(text)
+        if match is None:
+            raise ValueError(f"{text!r} is not a {kind} citation")
+        first, _, last = match.group("lines").partition("-")
+        start, end = int(first), int(last or first)
+        if start < 1 or end < start:
+            raise ValueError(f"{text!r}: line range must be ascending and start at 1 or later")
+        target = text[: text.rindex(":")]
+        return cls(kind, target, start, end, raw["says"], raw.get("stance", "supports"))
+
+    @property
+    def lines(self) -> str:
+        """``50`` or ``50-52``."""
+        return str(self.first) if self.first == self.last else f"{self.first}-{self.last}"
+
+    @property
+    def ref(self) -> str:
+        """The citation as written in the spec."""
+        return f"{self.target}:{self.lines}"
+
+    @property
+    def page(self) -> str:
+        """The doc page file name (doc citations)."""
+        return self.target.partition("#")[0]
+
+    @property
+    def anchor(self) -> str:
+        """The anchor on the doc page (doc citations)."""
+        return self.target.partition("#")[2]
+
+    def url(self, sources: Sources) -> str:
+        """A link to the cited lines at the pinned commit (the docs snapshot equals the commit's docs)."""
+        path = f"{DOCS_PATH}/{self.page}" if self.kind == "doc" else self.target
+        plain = "?plain=1" if path.endswith(".md") else ""
+        span = f"L{self.first}" if self.first == self.last else f"L{self.first}-L{self.last}"
+        return f"{RUNTIME_REPO_URL}/blob/{sources.runtime_commit}/{path}{plain}#{span}"
+
+
+def derive_provenance(citations: Iterable[Citation]) -> str:
+    """The provenance a set of citations establishes (see the module docstring)."""
+    cited = list(citations)
+    supports = {c.kind for c in cited if c.stance == "supports"}
+    contradicts = {c.kind for c in cited if c.stance == "contradicts"}
+    if ("doc" in supports and "src" in contradicts) or ("src" in supports and "doc" in contradicts):
+        return CONFLICT
+    if "doc" in supports:
+        return DOCUMENTED
+    if "src" in supports:
+        return RUNTIME_SOURCE
+    return UNSPECIFIED
+
+
+def unanswered_contradiction(citations: Iterable[Citation]) -> str | None:
+    """The kind ("doc"/"src") of a contradicting citation that no citation of the other kind
+    answers with support, or None. Such a rule claims what its own evidence denies."""
+    cited = list(citations)
+    supports = {c.kind for c in cited if c.stance == "supports"}
+    for c in cited:
+        other = "src" if c.kind == "doc" else "doc"
+        if c.stance == "contradicts" and other not in supports:
+            return c.kind
+    return None
+
+
+def weakest(provenances: Iterable[str]) -> str:
+    """The provenance that allows the lowest severity (a claim is as strong as its weakest part)."""
+    return min(provenances, key=lambda p: SEVERITY_RANK[SEVERITY_CAP[p]], default=UNSPECIFIED)
+
+
+def severity_allowed(severity: str, provenance: str) -> bool:
+    """Whether the policy lets a claim of ``provenance`` carry ``severity``.
+
+    A conflict is advisory and only a conflict is advisory; otherwise the severity may not
+    exceed the provenance's cap.
+    """
+    if provenance == CONFLICT or severity == ADVISORY:
+        return provenance == CONFLICT and severity == ADVISORY
+    return SEVERITY_RANK[severity] <= SEVERITY_RANK[SEVERITY_CAP[provenance]]
+
+
+def code_level(rule_severity: str, code_provenance: str) -> str:
+    """The severity at which a case judges the exact error code.
+
+    The code's own cap, but never above the rule: a documented code in a recommended rule
+    is judged at recommended; a source-only code in a mandatory rule at recommended.
+    """
+    cap = SEVERITY_CAP[code_provenance]
+    return rule_severity if SEVERITY_RANK[cap] >= SEVERITY_RANK[rule_severity] else cap
+
+
+def code_decides(rule_severity: str, code_provenance: str) -> bool:
+    """True when a differing code fails the case (the code's evidence reaches the rule's severity)."""
+    return code_level(rule_severity, code_provenance) == rule_severity

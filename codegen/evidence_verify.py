@@ -1,0 +1,118 @@
+"""Check citations against the pinned sources themselves (``lint --reference/--runtime-git``).
+
+The pinned API pages and the runtime repository are not part of this project, so this
+check runs only when a maintainer points at local copies:
+
+- a doc citation must name a page of the reference directory, an anchor that exists on
+  it, and lines that lie inside that anchor's section;
+- a source citation must name a file that exists at the pinned commit, with the lines in it.
+
+Problems are reported like every other spec issue, at the citation's place in rules.yaml.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .errors import SpecIssue
+from .evidence import Citation
+from .validate import Document
+
+_ANCHOR = re.compile(r'^<a id="([^"]+)"></a>\s*$')
+
+
+def anchor_sections(lines: list[str]) -> dict[str, tuple[int, int]]:
+    """Anchor -> (first line, last line), 1-based, of the section each ``<a id>`` opens.
+
+    A section runs from its anchor to the line before the next anchor that opens a heading
+    (an anchor whose next non-blank line starts with ``#``); inline anchors (tables) do not
+    end a section.
+    """
+    starts: list[tuple[str, int, bool]] = []
+    for index, line in enumerate(lines):
+        match = _ANCHOR.match(line)
+        if match:
+            following = next((s for s in lines[index + 1:] if s.strip()), "")
+            starts.append((match.group(1), index + 1, following.startswith("#")))
+    heading_starts = [n for _, n, heading in starts if heading]
+    out: dict[str, tuple[int, int]] = {}
+    for name, start, _heading in starts:
+        later = [n for n in heading_starts if n > start]
+        out[name] = (start, (later[0] - 1) if later else len(lines))
+    return out
+
+
+def _citation_sites(rules_doc: Document) -> Iterator[tuple[list[str | int], dict[str, str]]]:
+    """(field path, raw citation) of every citation in rules.yaml."""
+    for i, rule in enumerate(rules_doc.data["rules"]):
+        base: list[str | int] = ["rules", i]
+        groups: list[tuple[list[str | int], Any]] = [(base + ["evidence"], rule.get("evidence"))]
+        if "code" in rule:
+            groups.append((base + ["code", "evidence"], rule["code"]["evidence"]))
+        for j, err in enumerate(rule.get("errors", [])):
+            groups.append((base + ["errors", j, "evidence"], err["evidence"]))
+            if "code" in err:
+                groups.append((base + ["errors", j, "code", "evidence"], err["code"]["evidence"]))
+        for path, items in groups:
+            for k, raw in enumerate(items or []):
+                yield path + [k], raw
+
+
+class CitationVerifier:
+    """Verifies citations against a reference directory of API pages and/or a runtime git dir."""
+
+    def __init__(self, reference: Path | None, runtime_git: Path | None, commit: str) -> None:
+        self.reference = reference
+        self.runtime_git = runtime_git
+        self.commit = commit
+
+    @cache  # noqa: B019 - one verifier per lint run; the cache dies with it
+    def _page(self, page: str) -> list[str] | None:
+        assert self.reference is not None
+        path = self.reference / page
+        return path.read_text(encoding="utf-8").splitlines() if path.is_file() else None
+
+    @cache  # noqa: B019
+    def _source(self, path: str) -> list[str] | None:
+        assert self.runtime_git is not None
+        proc = subprocess.run(["git", "-C", str(self.runtime_git), "show", f"{self.commit}:{path}"],
+                              capture_output=True, text=True, check=False)
+        return proc.stdout.splitlines() if proc.returncode == 0 else None
+
+    def problem(self, citation: Citation) -> str | None:
+        """Why the citation does not hold against the local copies, or None."""
+        if citation.kind == "doc":
+            if self.reference is None:
+                return None
+            lines = self._page(citation.page)
+            if lines is None:
+                return f"page {citation.page!r} is not in {self.reference}"
+            section = anchor_sections(lines).get(citation.anchor)
+            if section is None:
+                return f"{citation.page} has no anchor {citation.anchor!r}"
+            if not (section[0] <= citation.first and citation.last <= section[1]):
+                return (f"lines {citation.lines} lie outside the section of #{citation.anchor} "
+                        f"(lines {section[0]}-{section[1]})")
+            return None
+        if self.runtime_git is None:
+            return None
+        source = self._source(citation.target)
+        if source is None:
+            return f"{citation.target} does not exist at commit {self.commit[:9]}"
+        if citation.last > len(source):
+            return f"{citation.target} has {len(source)} lines at commit {self.commit[:9]}, not {citation.last}"
+        return None
+
+    def run(self, rules_doc: Document) -> list[SpecIssue]:
+        """Every citation of rules.yaml that does not hold."""
+        issues = []
+        for path, raw in _citation_sites(rules_doc):
+            problem = self.problem(Citation.parse(raw))
+            if problem:
+                issues.append(SpecIssue(rules_doc.where(path), problem))
+        return issues
