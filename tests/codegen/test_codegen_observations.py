@@ -18,8 +18,8 @@ def test_the_spec_declares_observations_and_the_catalog_carries_them() -> None:
     assert answer.type == "enum" and answer.key == "device" and "ACL_RT_HOST_MEM_MAP_SUPPORTED" in answer.values
     catalog = json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text(encoding="utf-8"))
     rules = {r["id"]: r for r in catalog["rules"]}
-    assert rules["HM-PAIR-DOUBLE-FREE"]["observations"] == [
-        {"name": "code", "type": "code", "meaning": "The code the second free returned.", "evidence": "expect",
+    assert rules["HM-PAIR-DOUBLE-UNREGISTER"]["observations"] == [
+        {"name": "code", "type": "code", "meaning": "The code the second unregister returned.", "evidence": "expect",
          "values": [], "key": None, "many": False}]
     assert rules["HM-PROD-SUPPORT"]["observations"] == []
     assert "| `HM-CAP-QUERY-ALL` | `answer` | enum of ACL\\_RT\\_HOST\\_MEM\\_MAP\\_NOT\\_SUPPORTED" in (
