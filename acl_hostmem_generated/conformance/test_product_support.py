@@ -1,4 +1,4 @@
-# Generated from spec 2aa0b05e1b7a2327 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 645fd0ebaebde54e by codegen; do not edit. Regenerate: python -m codegen generate
 """Product-support cases: each interface is available exactly where the support matrix says."""
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ from certify_helpers import first_case, write_fake_bundle
 from conformance.certify.bundle import write_sums
 from conformance.certify.verify import verify
 
-RULE = "HM-PAIR-DOUBLE-UNREGISTER"  # declares `code`, evidence expect; its expected code is runtime-source
-GOOD = {"code": {"value": 507911, "type": "code", "provenance": "runtime-source"}}
+RULE = "HM-PAIR-DOUBLE-UNREGISTER"  # declares `code`, evidence expect; its expected code is documented
+GOOD = {"code": {"value": 507911, "type": "code", "provenance": "documented"}}
 
 
 def _bundle(tmp_path, catalog, make_summary, observations):
@@ -26,10 +26,10 @@ def test_declared_observations_verify(tmp_path, catalog, make_summary):
 
 @pytest.mark.parametrize("observations, problem", [
     ({"colour": {"value": 1, "type": "int", "provenance": "unspecified"}}, "not declared for " + RULE + " in the spec"),
-    ({"code": {"value": "507911", "type": "code", "provenance": "runtime-source"}}, "'507911' is not a code"),
-    ({"code": {"value": 507911, "type": "int", "provenance": "runtime-source"}}, "type 'int', declared 'code'"),
+    ({"code": {"value": "507911", "type": "code", "provenance": "documented"}}, "'507911' is not a code"),
+    ({"code": {"value": 507911, "type": "int", "provenance": "documented"}}, "type 'int', declared 'code'"),
     ({"code": {"value": 507911, "type": "code", "provenance": "unspecified"}},
-     "provenance 'unspecified' does not follow from the spec ('runtime-source')"),
+     "provenance 'unspecified' does not follow from the spec ('documented')"),
     ({"code": 507911}, "expected an object with value, type and provenance"),
 ], ids=["undeclared", "bad-value", "bad-type", "bad-provenance", "bare-value"])
 def test_bad_observations_are_found_even_with_fixed_sums(tmp_path, catalog, make_summary, observations, problem):
