@@ -1,2 +1,2 @@
-# Generated from spec 645fd0ebaebde54e by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 8d00f42bea87b41b by codegen; do not edit. Regenerate: python -m codegen generate
 """Code generated from spec/ by codegen; never edit by hand."""

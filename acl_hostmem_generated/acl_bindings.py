@@ -1,4 +1,4 @@
-# Generated from spec 645fd0ebaebde54e by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 8d00f42bea87b41b by codegen; do not edit. Regenerate: python -m codegen generate
 """cffi ABI-mode bindings of the ACL host-memory interfaces and the harness calls.
 
 ``load(path)`` opens a library (the real libascendcl.so or the simulator) and returns an
@@ -19,7 +19,7 @@ from typing import Any
 
 from cffi import FFI
 
-SPEC_HASH = '645fd0ebaebde54e'
+SPEC_HASH = '8d00f42bea87b41b'
 
 # The declarations have one home, acl_hostmem.cdef beside this module (generated from the
 # same spec); no prose from the spec is embedded in this file's source.

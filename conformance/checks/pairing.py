@@ -91,17 +91,16 @@ def register_unregister(ctx: AclContext, *, api: str, expect: dict[str, Any] | N
     for round_ in range(2):
         succeeded(_register_raw(ctx, api, page, PAGE), f"round {round_ + 1}: {api} registration")
         _unregister(ctx, page, f"round {round_ + 1}: aclrtHostUnregister")
-    rounding = _registration_rounding(ctx, api, page)
-    if rounding is not None:
-        ctx.observe("rounding", rounding)
+    ctx.observe("rounding", _registration_rounding(ctx, api, page))
 
 
-def _registration_rounding(ctx: AclContext, api: str, page: int) -> str | None:
+def _registration_rounding(ctx: AclContext, api: str, page: int) -> str:
     """What a registration of the first half of a page covers (an observation, never a verdict).
 
     ``refused`` when half a page cannot be registered; else ``page`` when a device pointer
-    exists for a byte past the requested half, ``exact`` when not. None when the device
-    pointer of a byte inside the half is refused too: then the lookup, not the range, decides.
+    exists for a byte past the requested half, ``exact`` when not; ``base_only`` when the
+    device pointer of a byte inside the half is refused too: the lookup matches registrations
+    by their base (as the runtime's own registry does), so the covered range cannot be seen.
     """
     half = PAGE // 2
     if _register_raw(ctx, api, page, half) != 0:
@@ -111,7 +110,7 @@ def _registration_rounding(ctx: AclContext, api: str, page: int) -> str | None:
     if ctx.lib.aclrtHostUnregister(page, raw=True) == 0:
         ctx.forget_registration(page)
     if inside != 0:
-        return None
+        return "base_only"
     return "page" if beyond == 0 else "exact"
 
 

@@ -29,7 +29,8 @@ def test_a_changed_allocator_grain_is_exactly_grain_drift(tmp_path, capsys, cata
     assert drift, "the grain change went unnoticed"
     assert {(d["observation"], d["provenance"], d["baseline"], d["candidate"]) for d in drift} == {
         ("grain", "unspecified", 64, 4096)}
-    assert {d["rule"] for d in drift} == {"HM-ALIGN-MALLOC", "HM-ALIGN-MALLOC-CFG", "HM-ALIGN-LIVE"}
+    assert {d["rule"] for d in drift} == {"HM-ALIGN-MALLOC", "HM-ALIGN-MALLOC-CFG", "HM-ALIGN-LIVE",
+                                          "HM-CFG-DEVICE-ID-MATCHING", "HM-CFG-MULTI-ATTR", "HM-CFG-DUPLICATE-ATTR"}
     assert "## Behaviour drift" in (tmp_path / "gate.md").read_text()
     capsys.readouterr()
     assert cli_main(["compare", str(base), str(cand), *out, "--fail-on", "drift"]) == 1

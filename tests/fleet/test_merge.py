@@ -44,7 +44,9 @@ def test_columns_cells_and_drift_against_the_previous_version(tmp_path, catalog)
     drift = matrix.cells["HM-ALIGN-MALLOC"]["atlas_a2@8.5.0"].drift
     assert {(d.case_id, d.baseline, d.candidate, d.provenance) for d in drift if d.case_id == GRAIN_CASE} == {
         (GRAIN_CASE, 64, 128, "unspecified")}
-    assert {rule for rule, _key in matrix.drift_cells} == {"HM-ALIGN-MALLOC", "HM-ALIGN-MALLOC-CFG", "HM-ALIGN-LIVE"}
+    assert {rule for rule, _key in matrix.drift_cells} == {"HM-ALIGN-MALLOC", "HM-ALIGN-MALLOC-CFG", "HM-ALIGN-LIVE",
+                                                           "HM-CFG-DEVICE-ID-MATCHING", "HM-CFG-MULTI-ATTR",
+                                                           "HM-CFG-DUPLICATE-ATTR"}
     assert {key for _rule, key in matrix.drift_cells} == {"atlas_a2@8.5.0"}  # A3 kept its grain
     assert matrix.cells["HM-ALIGN-LIVE"]["atlas_a2@8.3.0"].variances == 1
     assert matrix.excluded == []
@@ -112,4 +114,5 @@ def test_the_bench_fleet_is_a_valid_input(tmp_path, catalog):
     paths = make_fleet(tmp_path, 21, catalog)
     matrix = build_matrix(read_runs(paths), [f["id"] for f in catalog["families"]])
     assert len(matrix.columns) == 21 and not matrix.excluded  # 7 families x 3 versions
-    assert len(matrix.drift_cells) == 7 * 2 * 3  # the grain flips on the 2nd and 3rd version of each family
+    grain_rules = sum(1 for r in catalog["rules"] if any(o["name"] == "grain" for o in r["observations"]))
+    assert len(matrix.drift_cells) == 7 * 2 * grain_rules  # the grain flips on the 2nd and 3rd version of each family
