@@ -43,7 +43,7 @@ def test_bad_type(spec_dir: Path) -> None:
 
 
 def test_an_enum_needs_values_and_only_enums_take_them(spec_dir: Path) -> None:
-    edit(spec_dir, "observations.yaml", "      values: [page, exact, refused]\n", "")
+    edit(spec_dir, "observations.yaml", "      values: [page, exact, refused, base_only]\n", "")
     edit(spec_dir, "observations.yaml", "  HM-ALIGN-MALLOC:\n    - name: grain\n      type: int\n",
          "  HM-ALIGN-MALLOC:\n    - name: grain\n      type: int\n      values: [a, b]\n")
     found = issues(spec_dir)
