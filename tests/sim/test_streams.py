@@ -185,3 +185,21 @@ def test_given_no_device_when_stream_calls_then_context_null(run_sim):
         expect(lib.aclrtMalloc(ffi.new("void **"), 64, 0), RT_CONTEXT_NULL)
         expect(lib.aclrtCreateStream(ffi.NULL), INVALID_PARAM)
     """)
+
+
+def test_given_stream_workers_when_library_closed_then_it_stays_mapped(run_sim):
+    # A stream's worker thread runs the library's code; were a dlclose (cffi's, at interpreter
+    # shutdown) to unmap it, a worker scheduled afterwards would jump into nothing (SIGSEGV).
+    run_sim("""
+        import os
+        init()
+        s = ffi.new("aclrtStream *")
+        expect(lib.aclrtCreateStream(s), SUCCESS, "a stream starts its worker")
+        path = os.path.realpath(os.environ["ACLSIM_LIB"])
+        def mapped():
+            with open("/proc/self/maps") as maps:
+                return any(line.rstrip().endswith(path) for line in maps)
+        assert mapped()
+        ffi.dlclose(lib)
+        assert mapped(), "the library was unmapped under its stream worker"
+    """)
