@@ -62,7 +62,7 @@ def test_a_deadlocked_free_cannot_be_waived_into_certified(tmp_path):
                "-k", "HM_SYNC_FREE_NO_IMPLICIT"]
     subprocess.run(command, cwd=REPO, env=sim_env("hang_in_free"), capture_output=True, text=True, timeout=300)
     summary = load_json(report / "summary.json")
-    case = summary["rules"]["HM-SYNC-FREE-NO-IMPLICIT"]["cases"]["HM-SYNC-FREE-NO-IMPLICIT[size=4096]"]
+    case = summary["rules"]["HM-SYNC-FREE-NO-IMPLICIT"]["cases"]["HM-SYNC-FREE-NO-IMPLICIT[size=4096,blocked=first]"]
     assert case["outcome"] == "FAIL" and case["category"] == "timeout" and case["waiver"] is None
     assert "still running" in case["teardown_problem"]
     assert assess(summary).verdict == NOT_CERTIFIED
