@@ -24,8 +24,9 @@ def test_a_backend_hanging_in_malloc_ends_within_the_deadline_with_a_complete_su
     run = finish(start_suite(tmp_path / "r", "--acl-deadline", str(deadline), workers="2",
                              env=child_env(ACLSIM_FAULTS="hang_in_malloc")), tmp_path / "r")
     took = time.monotonic() - begin
-    # The deadline counts from the start of `run`; starting its interpreter comes before (about 1 s here).
-    assert took < deadline + 2, f"the run took {took:.1f} s with --acl-deadline {deadline}"
+    # The deadline counts from the start of `run`; starting its interpreter comes before it and writing the
+    # reports after it (a few seconds on a loaded machine). Unbounded, this fault costs about 114 x 35 s.
+    assert took < deadline + 10, f"the run took {took:.1f} s with --acl-deadline {deadline}"
     cases = run.cases()
     assert set(cases) == CATALOG_CASES and not run.ran().keys() ^ cases.keys(), "a case was left without a result"
     deadline_cases = {cid for cid, c in cases.items() if c["category"] == "deadline"}
