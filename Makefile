@@ -9,12 +9,15 @@ BASELINE ?=## previous bundle or run: history for certify, baseline for gate
 CANDIDATE ?=## the run gate compares with BASELINE
 FAIL_ON ?=## gate: classes that fail it (default regression,coverage-loss; python -m conformance gate --help lists them)
 SIGN ?=## certify: Ed25519 private key (PEM) to sign the bundle's manifest with
+EXPLORE_STEPS ?=## conformance: actions per explorer case (default of the run: 1200)
+EXPLORE_SEED ?=## conformance, explore-nightly: seed of the explorer (default of the run: 0; nightly: the date)
+NIGHTLY_STEPS ?= 60000## explore-nightly: actions per explorer case
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help setup node generate check-generated lint sim sim-asan test conformance selftest certify gate merge bench clean
+.PHONY: help setup node generate check-generated lint sim sim-asan test conformance explore-nightly selftest certify gate merge bench clean
 
 help: ## list the targets and variables
 	@echo "Targets:"
@@ -63,7 +66,13 @@ test: $(STAMP) $(NODE_STAMP) check-generated lint sim sim-asan ## run every test
 conformance: $(STAMP) $(NODE_STAMP) ## regenerate, build the simulator, run the suite (ACL_LIB=... for a real library)
 	$(PY) -m codegen generate
 	$(MAKE) -C sim
-	$(PY) -m conformance run --acl-lib $(ACL_LIB) -n $(JOBS)
+	$(PY) -m conformance run --acl-lib $(ACL_LIB) -n $(JOBS) $(if $(EXPLORE_STEPS),--acl-explore-steps $(EXPLORE_STEPS)) $(if $(EXPLORE_SEED),--acl-explore-seed $(EXPLORE_SEED))
+
+explore-nightly: $(STAMP) $(NODE_STAMP) ## the suite with a long explorer budget (NIGHTLY_STEPS) and the date as seed
+	$(PY) -m codegen generate
+	$(MAKE) -C sim
+	$(PY) -m conformance run --acl-lib $(ACL_LIB) -n $(JOBS) --acl-timeout 120 --acl-explore-steps $(NIGHTLY_STEPS) \
+		--acl-explore-seed $(or $(EXPLORE_SEED),$(shell date +%Y%m%d))
 
 selftest: $(STAMP) sim ## prove the suite: no false alarm on the faithful simulator, every fault caught
 	$(PY) -m conformance selftest
@@ -90,7 +99,7 @@ merge: $(STAMP) ## merge RUNS (bundles, report dirs or folders of them) into one
 clean: ## remove build outputs and reports
 	rm -rf build dist reports/allure-results reports/allure-report reports/*.json reports/*.xml
 
-bench: $(STAMP) ## measure generation, the suite's serial vs parallel wall time, and merging 500 runs
+bench: $(STAMP) ## measure generation, the suite's serial vs parallel time, merging 500 runs, wrapper/raw cost per call, explorer calls/s
 	$(PY) -m codegen generate
 	$(MAKE) -C sim
 	$(PY) bench/bench.py

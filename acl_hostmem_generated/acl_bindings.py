@@ -1,4 +1,4 @@
-# Generated from spec 8d00f42bea87b41b by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 7d2f2fbd0c362589 by codegen; do not edit. Regenerate: python -m codegen generate
 """cffi ABI-mode bindings of the ACL host-memory interfaces and the harness calls.
 
 ``load(path)`` opens a library (the real libascendcl.so or the simulator) and returns an
@@ -13,13 +13,14 @@ wrapper returns the aclError (followed by the outputs, if any) instead of raisin
 from __future__ import annotations
 
 import os
+import threading as _threading
 from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
 
 from cffi import FFI
 
-SPEC_HASH = '8d00f42bea87b41b'
+SPEC_HASH = '7d2f2fbd0c362589'
 
 # The declarations have one home, acl_hostmem.cdef beside this module (generated from the
 # same spec); no prose from the spec is embedded in this file's source.
@@ -190,6 +191,22 @@ def _ptr(value: Any, ctype: str) -> Any:
     return value
 
 
+def _address_arg(value: Any) -> int:
+    """An input address for the integer view (see the module notes): NULL is 0, cdata is converted."""
+    if value is None:
+        return 0
+    if isinstance(value, int):
+        return int(value) & 0xFFFFFFFFFFFFFFFF
+    return int(ffi.cast("uintptr_t", value))
+
+
+def _cell_arg(value: Any, ctype: str) -> Any:
+    """An output pointer the caller supplies instead of OUT: None is NULL, an int or cdata is cast."""
+    if value is None:
+        return ffi.NULL
+    return ffi.cast(ctype, value)
+
+
 def _cstr(value: Any) -> Any:
     if value is None:
         return ffi.NULL
@@ -200,28 +217,26 @@ def _cstr(value: Any) -> Any:
     return value
 
 
-def _out(value: Any, ctype: str, read: Callable[[Any], Any], size: int | None = None) -> tuple[Any, Callable[[], Any]]:
-    """(argument to pass, reader of the result) for an output parameter."""
-    if value is OUT:
-        cell = ffi.new(ctype, size) if size is not None else ffi.new(ctype)
-        return cell, lambda: read(cell)
-    return _ptr(value, ctype), lambda: None
+class _OutputCells(_threading.local):
+    """The output cells of the calling thread: one per output slot, made on the thread's first call.
+
+    A wrapper clears its cell before the C call (a call that fails without writing reads as
+    0 or NULL, as with a fresh cell) and reads it right after the call returns, before
+    anything else can run on the thread, so one cell per slot and thread is enough.
+    """
+
+    def __init__(self) -> None:
+        self.aclrtContext_p0 = ffi.new('aclrtContext *')
+        self.aclrtHostMemMapCapability_p0 = ffi.new('aclrtHostMemMapCapability *')
+        self.aclrtRunMode_p0 = ffi.new('aclrtRunMode *')
+        self.aclrtStreamStatus_p0 = ffi.new('aclrtStreamStatus *')
+        self.aclrtStream_p0 = ffi.new('aclrtStream *')
+        self.int32_t_p0 = ffi.new('int32_t *')
+        self.uint32_t_p0 = ffi.new('uint32_t *')
+        self.uintptr_t_p0 = ffi.new('uintptr_t *')
 
 
-def _read_addr(cell: Any) -> int:
-    return address(cell[0])
-
-
-def _read_handle(cell: Any) -> Any:
-    return cell[0]
-
-
-def _read_int(cell: Any) -> int:
-    return int(cell[0])
-
-
-def _read_text(cell: Any) -> str:
-    return ffi.string(cell).decode("utf-8", errors="replace")
+_cells = _OutputCells()
 
 
 class MallocConfig:
@@ -255,267 +270,845 @@ def malloc_config(*attrs: tuple[int, int], num_attrs: int | None = None, attrs_n
 
 
 class AclLibrary:
-    """An opened ACL library with one wrapper per function of the spec."""
+    """An opened ACL library with one wrapper per function of the spec.
+
+    A wrapper is bound on its first call: the function is looked up in the library (an
+    AttributeError names a function the library lacks), cast to its integer view and wrapped
+    in a closure that is kept on the instance, so later calls skip the lookup. With
+    :attr:`trace` set, every call is reported to the hook after it returns; setting it
+    drops the bound wrappers, so that each knows the hook without looking it up per call.
+    """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
         self.lib = ffi.dlopen(self.path)
-        self.trace: TraceHook | None = None
+        self.trace = None
 
-    def _invoke(self, name: str, args: tuple[Any, ...], shown: dict[str, Any]) -> Any:
-        result = getattr(self.lib, name)(*args)
-        if self.trace is not None:
-            self.trace(name, shown, result)
-        return result
+    @property
+    def trace(self) -> TraceHook | None:
+        """The hook every call is reported to (function name, arguments, result), or None."""
+        return self.__dict__.get("_hook")
 
-    @staticmethod
-    def _finish(name: str, code: int, raw: bool, readers: tuple[Callable[[], Any], ...]) -> Any:
-        values = tuple(read() for read in readers)
-        if raw:
-            return (code, *values) if values else code
-        if code != 0:
-            raise AclError(name, code)
-        if not values:
-            return None
-        return values[0] if len(values) == 1 else values
+    @trace.setter
+    def trace(self, hook: TraceHook | None) -> None:
+        # The wrappers bound so far know the old hook; drop them so that calls bind again.
+        for name in self.__dict__.pop("_bound", ()):
+            self.__dict__.pop(name, None)
+        self.__dict__["_hook"] = hook
+
+    def _bind(self, name: str, make: Callable[[Any, Any], Callable[..., Any]], view: str) -> Callable[..., Any]:
+        """Look ``name`` up, wrap it through its integer view ``view`` with the current hook, and keep the wrapper."""
+        wrapper = make(self.trace, ffi.cast(view, getattr(self.lib, name)))
+        self.__dict__[name] = wrapper
+        self.__dict__.setdefault("_bound", set()).add(name)
+        return wrapper
 
     def aclrtMallocHost(self, size: int, *, hostPtr: Any = OUT, raw: bool = False) -> Any:
         """Allocates page-locked host memory whose start is 64-byte aligned. (11-02_host_memory_management.md#aclrtMallocHost)"""
-        c_hostPtr, r_hostPtr = _out(hostPtr, 'void **', _read_addr)
-        c_size = size
-        result = self._invoke('aclrtMallocHost', (c_hostPtr, c_size, ), {'hostPtr': hostPtr, 'size': size})
-        return self._finish('aclrtMallocHost', result, raw, (r_hostPtr, ))
+        return self._bind('aclrtMallocHost', _wrap_aclrtMallocHost, 'aclError(*)(uintptr_t *, size_t)')(size, hostPtr=hostPtr, raw=raw)
 
     def aclrtMallocHostWithCfg(self, size: int, cfg: Any, *, ptr: Any = OUT, raw: bool = False) -> Any:
         """Allocates page-locked, 64-byte aligned host memory with optional configuration attributes. (11-02_host_memory_management.md#aclrtMallocHostWithCfg)"""
-        c_ptr, r_ptr = _out(ptr, 'void **', _read_addr)
-        c_size = size
-        c_cfg = _ptr(cfg, 'aclrtMallocConfig *')
-        result = self._invoke('aclrtMallocHostWithCfg', (c_ptr, c_size, c_cfg, ), {'ptr': ptr, 'size': size, 'cfg': cfg})
-        return self._finish('aclrtMallocHostWithCfg', result, raw, (r_ptr, ))
+        return self._bind('aclrtMallocHostWithCfg', _wrap_aclrtMallocHostWithCfg, 'aclError(*)(uintptr_t *, uint64_t, aclrtMallocConfig *)')(size, cfg, ptr=ptr, raw=raw)
 
     def aclrtFreeHost(self, hostPtr: Any, *, raw: bool = False) -> Any:
         """Frees host memory from aclrtMallocHost or aclrtMallocHostWithCfg at once, without any synchronisation. (11-02_host_memory_management.md#aclrtFreeHost)"""
-        c_hostPtr = _ptr(hostPtr, 'void *')
-        result = self._invoke('aclrtFreeHost', (c_hostPtr, ), {'hostPtr': hostPtr})
-        return self._finish('aclrtFreeHost', result, raw, ())
+        return self._bind('aclrtFreeHost', _wrap_aclrtFreeHost, 'aclError(*)(uintptr_t)')(hostPtr, raw=raw)
 
     def aclrtFreeHostWithDevSync(self, hostPtr: Any, *, raw: bool = False) -> Any:
         """Synchronises the current device, waits for the tasks that use the memory, then frees it. (11-02_host_memory_management.md#aclrtFreeHostWithDevSync)"""
-        c_hostPtr = _ptr(hostPtr, 'void *')
-        result = self._invoke('aclrtFreeHostWithDevSync', (c_hostPtr, ), {'hostPtr': hostPtr})
-        return self._finish('aclrtFreeHostWithDevSync', result, raw, ())
+        return self._bind('aclrtFreeHostWithDevSync', _wrap_aclrtFreeHostWithDevSync, 'aclError(*)(uintptr_t)')(hostPtr, raw=raw)
 
     def aclrtHostRegister(self, ptr: Any, size: int, type: int, *, devPtr: Any = OUT, raw: bool = False) -> Any:
         """Maps host memory for device access and returns the device address of the mapping. (11-02_host_memory_management.md#aclrtHostRegister)"""
-        c_ptr = _ptr(ptr, 'void *')
-        c_size = size
-        c_type = type
-        c_devPtr, r_devPtr = _out(devPtr, 'void **', _read_addr)
-        result = self._invoke('aclrtHostRegister', (c_ptr, c_size, c_type, c_devPtr, ), {'ptr': ptr, 'size': size, 'type': type, 'devPtr': devPtr})
-        return self._finish('aclrtHostRegister', result, raw, (r_devPtr, ))
+        return self._bind('aclrtHostRegister', _wrap_aclrtHostRegister, 'aclError(*)(uintptr_t, uint64_t, aclrtHostRegisterType, uintptr_t *)')(ptr, size, type, devPtr=devPtr, raw=raw)
 
     def aclrtHostRegisterV2(self, ptr: Any, size: int, flag: int, *, raw: bool = False) -> Any:
         """Registers host memory with a set of ACL_HOST_REG_* flags. (11-02_host_memory_management.md#aclrtHostRegisterV2)"""
-        c_ptr = _ptr(ptr, 'void *')
-        c_size = size
-        c_flag = flag
-        result = self._invoke('aclrtHostRegisterV2', (c_ptr, c_size, c_flag, ), {'ptr': ptr, 'size': size, 'flag': flag})
-        return self._finish('aclrtHostRegisterV2', result, raw, ())
+        return self._bind('aclrtHostRegisterV2', _wrap_aclrtHostRegisterV2, 'aclError(*)(uintptr_t, uint64_t, uint32_t)')(ptr, size, flag, raw=raw)
 
     def aclrtHostGetDevicePointer(self, pHost: Any, flag: int, *, pDevice: Any = OUT, raw: bool = False) -> Any:
         """Returns the device address of host memory registered with aclrtHostRegister or aclrtHostRegisterV2. (11-02_host_memory_management.md#aclrtHostGetDevicePointer)"""
-        c_pHost = _ptr(pHost, 'void *')
-        c_pDevice, r_pDevice = _out(pDevice, 'void **', _read_addr)
-        c_flag = flag
-        result = self._invoke('aclrtHostGetDevicePointer', (c_pHost, c_pDevice, c_flag, ), {'pHost': pHost, 'pDevice': pDevice, 'flag': flag})
-        return self._finish('aclrtHostGetDevicePointer', result, raw, (r_pDevice, ))
+        return self._bind('aclrtHostGetDevicePointer', _wrap_aclrtHostGetDevicePointer, 'aclError(*)(uintptr_t, uintptr_t *, uint32_t)')(pHost, flag, pDevice=pDevice, raw=raw)
 
     def aclrtHostMemMapCapabilities(self, deviceId: int, hacType: int, *, capabilities: Any = OUT, raw: bool = False) -> Any:
         """Tells whether a hardware accelerator of a device can access registered host memory. (11-02_host_memory_management.md#aclrtHostMemMapCapabilities)"""
-        c_deviceId = deviceId
-        c_hacType = hacType
-        c_capabilities, r_capabilities = _out(capabilities, 'aclrtHostMemMapCapability *', _read_int)
-        result = self._invoke('aclrtHostMemMapCapabilities', (c_deviceId, c_hacType, c_capabilities, ), {'deviceId': deviceId, 'hacType': hacType, 'capabilities': capabilities})
-        return self._finish('aclrtHostMemMapCapabilities', result, raw, (r_capabilities, ))
+        return self._bind('aclrtHostMemMapCapabilities', _wrap_aclrtHostMemMapCapabilities, 'aclError(*)(uint32_t, aclrtHacType, aclrtHostMemMapCapability *)')(deviceId, hacType, capabilities=capabilities, raw=raw)
 
     def aclrtHostUnregister(self, ptr: Any, *, raw: bool = False) -> Any:
         """Removes a registration made by aclrtHostRegister or aclrtHostRegisterV2. (11-02_host_memory_management.md#aclrtHostUnregister)"""
-        c_ptr = _ptr(ptr, 'void *')
-        result = self._invoke('aclrtHostUnregister', (c_ptr, ), {'ptr': ptr})
-        return self._finish('aclrtHostUnregister', result, raw, ())
+        return self._bind('aclrtHostUnregister', _wrap_aclrtHostUnregister, 'aclError(*)(uintptr_t)')(ptr, raw=raw)
 
     def aclInit(self, configPath: str | bytes | None, *, raw: bool = False) -> Any:
         """Initialises the runtime; configPath may be NULL. (02_initialization_and_deinitialization.md#aclInit)"""
-        c_configPath = _cstr(configPath)
-        result = self._invoke('aclInit', (c_configPath, ), {'configPath': configPath})
-        return self._finish('aclInit', result, raw, ())
+        return self._bind('aclInit', _wrap_aclInit, 'aclError(*)(const char *)')(configPath, raw=raw)
 
     def aclFinalize(self, *, raw: bool = False) -> Any:
         """Releases the runtime. (02_initialization_and_deinitialization.md#aclFinalize)"""
-        result = self._invoke('aclFinalize', (), {})
-        return self._finish('aclFinalize', result, raw, ())
+        return self._bind('aclFinalize', _wrap_aclFinalize, 'aclError(*)(void)')(raw=raw)
 
     def aclrtSetDevice(self, deviceId: int, *, raw: bool = False) -> Any:
         """Makes a device current for the calling thread. (04_device_management.md#aclrtSetDevice)"""
-        c_deviceId = deviceId
-        result = self._invoke('aclrtSetDevice', (c_deviceId, ), {'deviceId': deviceId})
-        return self._finish('aclrtSetDevice', result, raw, ())
+        return self._bind('aclrtSetDevice', _wrap_aclrtSetDevice, 'aclError(*)(int32_t)')(deviceId, raw=raw)
 
     def aclrtResetDevice(self, deviceId: int, *, raw: bool = False) -> Any:
         """Drops one reference to a device; at zero its default context, default stream and the streams created in it are released (after their tasks finish). (04_device_management.md#aclrtResetDevice)"""
-        c_deviceId = deviceId
-        result = self._invoke('aclrtResetDevice', (c_deviceId, ), {'deviceId': deviceId})
-        return self._finish('aclrtResetDevice', result, raw, ())
+        return self._bind('aclrtResetDevice', _wrap_aclrtResetDevice, 'aclError(*)(int32_t)')(deviceId, raw=raw)
 
     def aclrtResetDeviceForce(self, deviceId: int, *, raw: bool = False) -> Any:
         """Releases a device's resources at once whatever its reference count; a second forced reset of the released device fails. (04_device_management.md#aclrtResetDeviceForce)"""
-        c_deviceId = deviceId
-        result = self._invoke('aclrtResetDeviceForce', (c_deviceId, ), {'deviceId': deviceId})
-        return self._finish('aclrtResetDeviceForce', result, raw, ())
+        return self._bind('aclrtResetDeviceForce', _wrap_aclrtResetDeviceForce, 'aclError(*)(int32_t)')(deviceId, raw=raw)
 
     def aclrtGetDevice(self, *, deviceId: Any = OUT, raw: bool = False) -> Any:
         """Reports the device of the calling thread's current context; fails when no device was set. (04_device_management.md#aclrtGetDevice)"""
-        c_deviceId, r_deviceId = _out(deviceId, 'int32_t *', _read_int)
-        result = self._invoke('aclrtGetDevice', (c_deviceId, ), {'deviceId': deviceId})
-        return self._finish('aclrtGetDevice', result, raw, (r_deviceId, ))
+        return self._bind('aclrtGetDevice', _wrap_aclrtGetDevice, 'aclError(*)(int32_t *)')(deviceId=deviceId, raw=raw)
 
     def aclrtGetRunMode(self, *, runMode: Any = OUT, raw: bool = False) -> Any:
         """Reports where the software stack runs - ACL_HOST (EP form) or ACL_DEVICE (RC / Control-CPU-open form). (04_device_management.md#aclrtGetRunMode)"""
-        c_runMode, r_runMode = _out(runMode, 'aclrtRunMode *', _read_int)
-        result = self._invoke('aclrtGetRunMode', (c_runMode, ), {'runMode': runMode})
-        return self._finish('aclrtGetRunMode', result, raw, (r_runMode, ))
+        return self._bind('aclrtGetRunMode', _wrap_aclrtGetRunMode, 'aclError(*)(aclrtRunMode *)')(runMode=runMode, raw=raw)
 
     def aclrtCreateContext(self, deviceId: int, *, context: Any = OUT, raw: bool = False) -> Any:
         """Creates a context on a device and makes it the calling thread's current context. (05_context_management.md#aclrtCreateContext)"""
-        c_context, r_context = _out(context, 'aclrtContext *', _read_handle)
-        c_deviceId = deviceId
-        result = self._invoke('aclrtCreateContext', (c_context, c_deviceId, ), {'context': context, 'deviceId': deviceId})
-        return self._finish('aclrtCreateContext', result, raw, (r_context, ))
+        return self._bind('aclrtCreateContext', _wrap_aclrtCreateContext, 'aclError(*)(aclrtContext *, int32_t)')(deviceId, context=context, raw=raw)
 
     def aclrtDestroyContext(self, context: Any, *, raw: bool = False) -> Any:
         """Destroys a context created by aclrtCreateContext; a thread whose current context it was has none afterwards. (05_context_management.md#aclrtDestroyContext)"""
-        c_context = _ptr(context, 'aclrtContext')
-        result = self._invoke('aclrtDestroyContext', (c_context, ), {'context': context})
-        return self._finish('aclrtDestroyContext', result, raw, ())
+        return self._bind('aclrtDestroyContext', _wrap_aclrtDestroyContext, 'aclError(*)(aclrtContext)')(context, raw=raw)
 
     def aclrtSetCurrentContext(self, context: Any, *, raw: bool = False) -> Any:
         """Makes a context the calling thread's current context (the last call wins). (05_context_management.md#aclrtSetCurrentContext)"""
-        c_context = _ptr(context, 'aclrtContext')
-        result = self._invoke('aclrtSetCurrentContext', (c_context, ), {'context': context})
-        return self._finish('aclrtSetCurrentContext', result, raw, ())
+        return self._bind('aclrtSetCurrentContext', _wrap_aclrtSetCurrentContext, 'aclError(*)(aclrtContext)')(context, raw=raw)
 
     def aclrtGetCurrentContext(self, *, context: Any = OUT, raw: bool = False) -> Any:
         """Reports the calling thread's current context. (05_context_management.md#aclrtGetCurrentContext)"""
-        c_context, r_context = _out(context, 'aclrtContext *', _read_handle)
-        result = self._invoke('aclrtGetCurrentContext', (c_context, ), {'context': context})
-        return self._finish('aclrtGetCurrentContext', result, raw, (r_context, ))
+        return self._bind('aclrtGetCurrentContext', _wrap_aclrtGetCurrentContext, 'aclError(*)(aclrtContext *)')(context=context, raw=raw)
 
     def aclrtGetDeviceCount(self, *, count: Any = OUT, raw: bool = False) -> Any:
         """Reports the number of usable devices. (04_device_management.md#aclrtGetDeviceCount)"""
-        c_count, r_count = _out(count, 'uint32_t *', _read_int)
-        result = self._invoke('aclrtGetDeviceCount', (c_count, ), {'count': count})
-        return self._finish('aclrtGetDeviceCount', result, raw, (r_count, ))
+        return self._bind('aclrtGetDeviceCount', _wrap_aclrtGetDeviceCount, 'aclError(*)(uint32_t *)')(count=count, raw=raw)
 
     def aclrtGetSocName(self) -> Any:
         """Returns the SoC name of the current product, or NULL on failure. (04_device_management.md#aclrtGetSocName)"""
-        result = self._invoke('aclrtGetSocName', (), {})
-        return None if result == ffi.NULL else ffi.string(result).decode("utf-8", errors="replace")
+        return self._bind('aclrtGetSocName', _wrap_aclrtGetSocName, 'const char *(*)(void)')()
 
     def aclrtCreateStream(self, *, stream: Any = OUT, raw: bool = False) -> Any:
         """Creates a stream on the current device. (06_stream_management.md#aclrtCreateStream)"""
-        c_stream, r_stream = _out(stream, 'aclrtStream *', _read_handle)
-        result = self._invoke('aclrtCreateStream', (c_stream, ), {'stream': stream})
-        return self._finish('aclrtCreateStream', result, raw, (r_stream, ))
+        return self._bind('aclrtCreateStream', _wrap_aclrtCreateStream, 'aclError(*)(aclrtStream *)')(stream=stream, raw=raw)
 
     def aclrtDestroyStream(self, stream: Any, *, raw: bool = False) -> Any:
         """Destroys a stream. (06_stream_management.md#aclrtDestroyStream)"""
-        c_stream = _ptr(stream, 'aclrtStream')
-        result = self._invoke('aclrtDestroyStream', (c_stream, ), {'stream': stream})
-        return self._finish('aclrtDestroyStream', result, raw, ())
+        return self._bind('aclrtDestroyStream', _wrap_aclrtDestroyStream, 'aclError(*)(aclrtStream)')(stream, raw=raw)
 
     def aclrtDestroyStreamForce(self, stream: Any, *, raw: bool = False) -> Any:
         """Destroys a stream at once, without waiting for its unfinished tasks. (06_stream_management.md#aclrtDestroyStreamForce)"""
-        c_stream = _ptr(stream, 'aclrtStream')
-        result = self._invoke('aclrtDestroyStreamForce', (c_stream, ), {'stream': stream})
-        return self._finish('aclrtDestroyStreamForce', result, raw, ())
+        return self._bind('aclrtDestroyStreamForce', _wrap_aclrtDestroyStreamForce, 'aclError(*)(aclrtStream)')(stream, raw=raw)
 
     def aclrtSynchronizeStream(self, stream: Any, *, raw: bool = False) -> Any:
         """Waits until every task of a stream has finished. (06_stream_management.md#aclrtSynchronizeStream)"""
-        c_stream = _ptr(stream, 'aclrtStream')
-        result = self._invoke('aclrtSynchronizeStream', (c_stream, ), {'stream': stream})
-        return self._finish('aclrtSynchronizeStream', result, raw, ())
+        return self._bind('aclrtSynchronizeStream', _wrap_aclrtSynchronizeStream, 'aclError(*)(aclrtStream)')(stream, raw=raw)
 
     def aclrtSynchronizeDevice(self, *, raw: bool = False) -> Any:
         """Waits until every task of the current device has finished. (04_device_management.md#aclrtSynchronizeDevice)"""
-        result = self._invoke('aclrtSynchronizeDevice', (), {})
-        return self._finish('aclrtSynchronizeDevice', result, raw, ())
+        return self._bind('aclrtSynchronizeDevice', _wrap_aclrtSynchronizeDevice, 'aclError(*)(void)')(raw=raw)
 
     def aclrtStreamQuery(self, stream: Any, *, status: Any = OUT, raw: bool = False) -> Any:
         """Reports whether a stream still has pending tasks. (06_stream_management.md#aclrtStreamQuery)"""
-        c_stream = _ptr(stream, 'aclrtStream')
-        c_status, r_status = _out(status, 'aclrtStreamStatus *', _read_int)
-        result = self._invoke('aclrtStreamQuery', (c_stream, c_status, ), {'stream': stream, 'status': status})
-        return self._finish('aclrtStreamQuery', result, raw, (r_status, ))
+        return self._bind('aclrtStreamQuery', _wrap_aclrtStreamQuery, 'aclError(*)(aclrtStream, aclrtStreamStatus *)')(stream, status=status, raw=raw)
 
     def aclrtMalloc(self, size: int, policy: int, *, devPtr: Any = OUT, raw: bool = False) -> Any:
         """Allocates device memory. (11-01_device_memory_malloc_and_free.md#aclrtMalloc)"""
-        c_devPtr, r_devPtr = _out(devPtr, 'void **', _read_addr)
-        c_size = size
-        c_policy = policy
-        result = self._invoke('aclrtMalloc', (c_devPtr, c_size, c_policy, ), {'devPtr': devPtr, 'size': size, 'policy': policy})
-        return self._finish('aclrtMalloc', result, raw, (r_devPtr, ))
+        return self._bind('aclrtMalloc', _wrap_aclrtMalloc, 'aclError(*)(uintptr_t *, size_t, aclrtMemMallocPolicy)')(size, policy, devPtr=devPtr, raw=raw)
 
     def aclrtFree(self, devPtr: Any, *, raw: bool = False) -> Any:
         """Frees device memory. (11-01_device_memory_malloc_and_free.md#aclrtFree)"""
-        c_devPtr = _ptr(devPtr, 'void *')
-        result = self._invoke('aclrtFree', (c_devPtr, ), {'devPtr': devPtr})
-        return self._finish('aclrtFree', result, raw, ())
+        return self._bind('aclrtFree', _wrap_aclrtFree, 'aclError(*)(uintptr_t)')(devPtr, raw=raw)
 
     def aclrtMemset(self, devPtr: Any, maxCount: int, value: int, count: int, *, raw: bool = False) -> Any:
         """Sets count bytes of memory to a value, synchronously. (11-03_memory_copy_and_set.md#aclrtMemset)"""
-        c_devPtr = _ptr(devPtr, 'void *')
-        c_maxCount = maxCount
-        c_value = value
-        c_count = count
-        result = self._invoke('aclrtMemset', (c_devPtr, c_maxCount, c_value, c_count, ), {'devPtr': devPtr, 'maxCount': maxCount, 'value': value, 'count': count})
-        return self._finish('aclrtMemset', result, raw, ())
+        return self._bind('aclrtMemset', _wrap_aclrtMemset, 'aclError(*)(uintptr_t, size_t, int32_t, size_t)')(devPtr, maxCount, value, count, raw=raw)
 
     def aclrtMemcpy(self, dst: Any, destMax: int, src: Any, count: int, kind: int, *, raw: bool = False) -> Any:
         """Copies memory synchronously. (11-03_memory_copy_and_set.md#aclrtMemcpy)"""
-        c_dst = _ptr(dst, 'void *')
-        c_destMax = destMax
-        c_src = _ptr(src, 'const void *')
-        c_count = count
-        c_kind = kind
-        result = self._invoke('aclrtMemcpy', (c_dst, c_destMax, c_src, c_count, c_kind, ), {'dst': dst, 'destMax': destMax, 'src': src, 'count': count, 'kind': kind})
-        return self._finish('aclrtMemcpy', result, raw, ())
+        return self._bind('aclrtMemcpy', _wrap_aclrtMemcpy, 'aclError(*)(uintptr_t, size_t, uintptr_t, size_t, aclrtMemcpyKind)')(dst, destMax, src, count, kind, raw=raw)
 
     def aclrtMemcpyAsync(self, dst: Any, destMax: int, src: Any, count: int, kind: int, stream: Any, *, raw: bool = False) -> Any:
         """Queues a memory copy on a stream. (11-03_memory_copy_and_set.md#aclrtMemcpyAsync)"""
-        c_dst = _ptr(dst, 'void *')
-        c_destMax = destMax
-        c_src = _ptr(src, 'const void *')
-        c_count = count
-        c_kind = kind
-        c_stream = _ptr(stream, 'aclrtStream')
-        result = self._invoke('aclrtMemcpyAsync', (c_dst, c_destMax, c_src, c_count, c_kind, c_stream, ), {'dst': dst, 'destMax': destMax, 'src': src, 'count': count, 'kind': kind, 'stream': stream})
-        return self._finish('aclrtMemcpyAsync', result, raw, ())
+        return self._bind('aclrtMemcpyAsync', _wrap_aclrtMemcpyAsync, 'aclError(*)(uintptr_t, size_t, uintptr_t, size_t, aclrtMemcpyKind, aclrtStream)')(dst, destMax, src, count, kind, stream, raw=raw)
 
     def aclrtLaunchHostFunc(self, stream: Any, fn: Any, args: Any, *, raw: bool = False) -> Any:
         """Queues a host callback on a stream; it blocks later tasks of the stream until it returns. (12_execution_control.md#aclrtLaunchHostFunc)"""
-        c_stream = _ptr(stream, 'aclrtStream')
-        c_fn = _ptr(fn, 'aclrtHostFunc')
-        c_args = _ptr(args, 'void *')
-        result = self._invoke('aclrtLaunchHostFunc', (c_stream, c_fn, c_args, ), {'stream': stream, 'fn': fn, 'args': args})
-        return self._finish('aclrtLaunchHostFunc', result, raw, ())
+        return self._bind('aclrtLaunchHostFunc', _wrap_aclrtLaunchHostFunc, 'aclError(*)(aclrtStream, aclrtHostFunc, uintptr_t)')(stream, fn, args, raw=raw)
 
     def aclsysGetVersionStr(self, pkgName: str | bytes | None, *, versionStr: Any = OUT, raw: bool = False) -> Any:
         """Reports the version string of an installed package (e.g. \"runtime\", \"driver\"). (24_other_APIs.md#aclsysGetVersionStr)"""
+        return self._bind('aclsysGetVersionStr', _wrap_aclsysGetVersionStr, 'aclError(*)(char *, char *)')(pkgName, versionStr=versionStr, raw=raw)
+
+
+def _wrap_aclrtMallocHost(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    _mine = _cells
+    _OUT = OUT
+
+    def aclrtMallocHost(size: int, *, hostPtr: Any = OUT, raw: bool = False) -> Any:
+        """Allocates page-locked host memory whose start is 64-byte aligned. (11-02_host_memory_management.md#aclrtMallocHost)"""
+        if hostPtr is _OUT:
+            c_hostPtr = _mine.uintptr_t_p0
+            c_hostPtr[0] = 0
+        else:
+            c_hostPtr = _cell_arg(hostPtr, 'uintptr_t *')
+        _rc = _call(c_hostPtr, size)
+        _out_hostPtr = c_hostPtr[0] if hostPtr is _OUT else None
+        if _hook is not None:
+            _hook('aclrtMallocHost', {'hostPtr': hostPtr, 'size': size}, _rc)
+        if raw:
+            return _rc, _out_hostPtr
+        if _rc:
+            raise AclError('aclrtMallocHost', _rc)
+        return _out_hostPtr
+
+    return aclrtMallocHost
+
+
+def _wrap_aclrtMallocHostWithCfg(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    _mine = _cells
+    _OUT = OUT
+
+    def aclrtMallocHostWithCfg(size: int, cfg: Any, *, ptr: Any = OUT, raw: bool = False) -> Any:
+        """Allocates page-locked, 64-byte aligned host memory with optional configuration attributes. (11-02_host_memory_management.md#aclrtMallocHostWithCfg)"""
+        if ptr is _OUT:
+            c_ptr = _mine.uintptr_t_p0
+            c_ptr[0] = 0
+        else:
+            c_ptr = _cell_arg(ptr, 'uintptr_t *')
+        c_cfg = cfg if cfg is not None and cfg.__class__ is not int else _ptr(cfg, 'aclrtMallocConfig *')
+        _rc = _call(c_ptr, size, c_cfg)
+        _out_ptr = c_ptr[0] if ptr is _OUT else None
+        if _hook is not None:
+            _hook('aclrtMallocHostWithCfg', {'ptr': ptr, 'size': size, 'cfg': cfg}, _rc)
+        if raw:
+            return _rc, _out_ptr
+        if _rc:
+            raise AclError('aclrtMallocHostWithCfg', _rc)
+        return _out_ptr
+
+    return aclrtMallocHostWithCfg
+
+
+def _wrap_aclrtFreeHost(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclrtFreeHost(hostPtr: Any, *, raw: bool = False) -> Any:
+        """Frees host memory from aclrtMallocHost or aclrtMallocHostWithCfg at once, without any synchronisation. (11-02_host_memory_management.md#aclrtFreeHost)"""
+        c_hostPtr = hostPtr if hostPtr.__class__ is int else _address_arg(hostPtr)
+        _rc = _call(c_hostPtr)
+        if _hook is not None:
+            _hook('aclrtFreeHost', {'hostPtr': hostPtr}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclrtFreeHost', _rc)
+        return None
+
+    return aclrtFreeHost
+
+
+def _wrap_aclrtFreeHostWithDevSync(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclrtFreeHostWithDevSync(hostPtr: Any, *, raw: bool = False) -> Any:
+        """Synchronises the current device, waits for the tasks that use the memory, then frees it. (11-02_host_memory_management.md#aclrtFreeHostWithDevSync)"""
+        c_hostPtr = hostPtr if hostPtr.__class__ is int else _address_arg(hostPtr)
+        _rc = _call(c_hostPtr)
+        if _hook is not None:
+            _hook('aclrtFreeHostWithDevSync', {'hostPtr': hostPtr}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclrtFreeHostWithDevSync', _rc)
+        return None
+
+    return aclrtFreeHostWithDevSync
+
+
+def _wrap_aclrtHostRegister(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    _mine = _cells
+    _OUT = OUT
+
+    def aclrtHostRegister(ptr: Any, size: int, type: int, *, devPtr: Any = OUT, raw: bool = False) -> Any:
+        """Maps host memory for device access and returns the device address of the mapping. (11-02_host_memory_management.md#aclrtHostRegister)"""
+        c_ptr = ptr if ptr.__class__ is int else _address_arg(ptr)
+        if devPtr is _OUT:
+            c_devPtr = _mine.uintptr_t_p0
+            c_devPtr[0] = 0
+        else:
+            c_devPtr = _cell_arg(devPtr, 'uintptr_t *')
+        _rc = _call(c_ptr, size, type, c_devPtr)
+        _out_devPtr = c_devPtr[0] if devPtr is _OUT else None
+        if _hook is not None:
+            _hook('aclrtHostRegister', {'ptr': ptr, 'size': size, 'type': type, 'devPtr': devPtr}, _rc)
+        if raw:
+            return _rc, _out_devPtr
+        if _rc:
+            raise AclError('aclrtHostRegister', _rc)
+        return _out_devPtr
+
+    return aclrtHostRegister
+
+
+def _wrap_aclrtHostRegisterV2(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclrtHostRegisterV2(ptr: Any, size: int, flag: int, *, raw: bool = False) -> Any:
+        """Registers host memory with a set of ACL_HOST_REG_* flags. (11-02_host_memory_management.md#aclrtHostRegisterV2)"""
+        c_ptr = ptr if ptr.__class__ is int else _address_arg(ptr)
+        _rc = _call(c_ptr, size, flag)
+        if _hook is not None:
+            _hook('aclrtHostRegisterV2', {'ptr': ptr, 'size': size, 'flag': flag}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclrtHostRegisterV2', _rc)
+        return None
+
+    return aclrtHostRegisterV2
+
+
+def _wrap_aclrtHostGetDevicePointer(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    _mine = _cells
+    _OUT = OUT
+
+    def aclrtHostGetDevicePointer(pHost: Any, flag: int, *, pDevice: Any = OUT, raw: bool = False) -> Any:
+        """Returns the device address of host memory registered with aclrtHostRegister or aclrtHostRegisterV2. (11-02_host_memory_management.md#aclrtHostGetDevicePointer)"""
+        c_pHost = pHost if pHost.__class__ is int else _address_arg(pHost)
+        if pDevice is _OUT:
+            c_pDevice = _mine.uintptr_t_p0
+            c_pDevice[0] = 0
+        else:
+            c_pDevice = _cell_arg(pDevice, 'uintptr_t *')
+        _rc = _call(c_pHost, c_pDevice, flag)
+        _out_pDevice = c_pDevice[0] if pDevice is _OUT else None
+        if _hook is not None:
+            _hook('aclrtHostGetDevicePointer', {'pHost': pHost, 'pDevice': pDevice, 'flag': flag}, _rc)
+        if raw:
+            return _rc, _out_pDevice
+        if _rc:
+            raise AclError('aclrtHostGetDevicePointer', _rc)
+        return _out_pDevice
+
+    return aclrtHostGetDevicePointer
+
+
+def _wrap_aclrtHostMemMapCapabilities(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    _mine = _cells
+    _OUT = OUT
+
+    def aclrtHostMemMapCapabilities(deviceId: int, hacType: int, *, capabilities: Any = OUT, raw: bool = False) -> Any:
+        """Tells whether a hardware accelerator of a device can access registered host memory. (11-02_host_memory_management.md#aclrtHostMemMapCapabilities)"""
+        if capabilities is _OUT:
+            c_capabilities = _mine.aclrtHostMemMapCapability_p0
+            c_capabilities[0] = 0
+        else:
+            c_capabilities = _cell_arg(capabilities, 'aclrtHostMemMapCapability *')
+        _rc = _call(deviceId, hacType, c_capabilities)
+        _out_capabilities = c_capabilities[0] if capabilities is _OUT else None
+        if _hook is not None:
+            _hook('aclrtHostMemMapCapabilities', {'deviceId': deviceId, 'hacType': hacType, 'capabilities': capabilities}, _rc)
+        if raw:
+            return _rc, _out_capabilities
+        if _rc:
+            raise AclError('aclrtHostMemMapCapabilities', _rc)
+        return _out_capabilities
+
+    return aclrtHostMemMapCapabilities
+
+
+def _wrap_aclrtHostUnregister(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclrtHostUnregister(ptr: Any, *, raw: bool = False) -> Any:
+        """Removes a registration made by aclrtHostRegister or aclrtHostRegisterV2. (11-02_host_memory_management.md#aclrtHostUnregister)"""
+        c_ptr = ptr if ptr.__class__ is int else _address_arg(ptr)
+        _rc = _call(c_ptr)
+        if _hook is not None:
+            _hook('aclrtHostUnregister', {'ptr': ptr}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclrtHostUnregister', _rc)
+        return None
+
+    return aclrtHostUnregister
+
+
+def _wrap_aclInit(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclInit(configPath: str | bytes | None, *, raw: bool = False) -> Any:
+        """Initialises the runtime; configPath may be NULL. (02_initialization_and_deinitialization.md#aclInit)"""
+        c_configPath = _cstr(configPath)
+        _rc = _call(c_configPath)
+        if _hook is not None:
+            _hook('aclInit', {'configPath': configPath}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclInit', _rc)
+        return None
+
+    return aclInit
+
+
+def _wrap_aclFinalize(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclFinalize(*, raw: bool = False) -> Any:
+        """Releases the runtime. (02_initialization_and_deinitialization.md#aclFinalize)"""
+        _rc = _call()
+        if _hook is not None:
+            _hook('aclFinalize', {}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclFinalize', _rc)
+        return None
+
+    return aclFinalize
+
+
+def _wrap_aclrtSetDevice(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclrtSetDevice(deviceId: int, *, raw: bool = False) -> Any:
+        """Makes a device current for the calling thread. (04_device_management.md#aclrtSetDevice)"""
+        _rc = _call(deviceId)
+        if _hook is not None:
+            _hook('aclrtSetDevice', {'deviceId': deviceId}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclrtSetDevice', _rc)
+        return None
+
+    return aclrtSetDevice
+
+
+def _wrap_aclrtResetDevice(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclrtResetDevice(deviceId: int, *, raw: bool = False) -> Any:
+        """Drops one reference to a device; at zero its default context, default stream and the streams created in it are released (after their tasks finish). (04_device_management.md#aclrtResetDevice)"""
+        _rc = _call(deviceId)
+        if _hook is not None:
+            _hook('aclrtResetDevice', {'deviceId': deviceId}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclrtResetDevice', _rc)
+        return None
+
+    return aclrtResetDevice
+
+
+def _wrap_aclrtResetDeviceForce(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclrtResetDeviceForce(deviceId: int, *, raw: bool = False) -> Any:
+        """Releases a device's resources at once whatever its reference count; a second forced reset of the released device fails. (04_device_management.md#aclrtResetDeviceForce)"""
+        _rc = _call(deviceId)
+        if _hook is not None:
+            _hook('aclrtResetDeviceForce', {'deviceId': deviceId}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclrtResetDeviceForce', _rc)
+        return None
+
+    return aclrtResetDeviceForce
+
+
+def _wrap_aclrtGetDevice(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    _mine = _cells
+    _OUT = OUT
+
+    def aclrtGetDevice(*, deviceId: Any = OUT, raw: bool = False) -> Any:
+        """Reports the device of the calling thread's current context; fails when no device was set. (04_device_management.md#aclrtGetDevice)"""
+        if deviceId is _OUT:
+            c_deviceId = _mine.int32_t_p0
+            c_deviceId[0] = 0
+        else:
+            c_deviceId = _cell_arg(deviceId, 'int32_t *')
+        _rc = _call(c_deviceId)
+        _out_deviceId = c_deviceId[0] if deviceId is _OUT else None
+        if _hook is not None:
+            _hook('aclrtGetDevice', {'deviceId': deviceId}, _rc)
+        if raw:
+            return _rc, _out_deviceId
+        if _rc:
+            raise AclError('aclrtGetDevice', _rc)
+        return _out_deviceId
+
+    return aclrtGetDevice
+
+
+def _wrap_aclrtGetRunMode(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    _mine = _cells
+    _OUT = OUT
+
+    def aclrtGetRunMode(*, runMode: Any = OUT, raw: bool = False) -> Any:
+        """Reports where the software stack runs - ACL_HOST (EP form) or ACL_DEVICE (RC / Control-CPU-open form). (04_device_management.md#aclrtGetRunMode)"""
+        if runMode is _OUT:
+            c_runMode = _mine.aclrtRunMode_p0
+            c_runMode[0] = 0
+        else:
+            c_runMode = _cell_arg(runMode, 'aclrtRunMode *')
+        _rc = _call(c_runMode)
+        _out_runMode = c_runMode[0] if runMode is _OUT else None
+        if _hook is not None:
+            _hook('aclrtGetRunMode', {'runMode': runMode}, _rc)
+        if raw:
+            return _rc, _out_runMode
+        if _rc:
+            raise AclError('aclrtGetRunMode', _rc)
+        return _out_runMode
+
+    return aclrtGetRunMode
+
+
+def _wrap_aclrtCreateContext(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    _mine = _cells
+    _OUT = OUT
+
+    def aclrtCreateContext(deviceId: int, *, context: Any = OUT, raw: bool = False) -> Any:
+        """Creates a context on a device and makes it the calling thread's current context. (05_context_management.md#aclrtCreateContext)"""
+        if context is _OUT:
+            c_context = _mine.aclrtContext_p0
+            c_context[0] = ffi.NULL
+        else:
+            c_context = _cell_arg(context, 'aclrtContext *')
+        _rc = _call(c_context, deviceId)
+        _out_context = c_context[0] if context is _OUT else None
+        if _hook is not None:
+            _hook('aclrtCreateContext', {'context': context, 'deviceId': deviceId}, _rc)
+        if raw:
+            return _rc, _out_context
+        if _rc:
+            raise AclError('aclrtCreateContext', _rc)
+        return _out_context
+
+    return aclrtCreateContext
+
+
+def _wrap_aclrtDestroyContext(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclrtDestroyContext(context: Any, *, raw: bool = False) -> Any:
+        """Destroys a context created by aclrtCreateContext; a thread whose current context it was has none afterwards. (05_context_management.md#aclrtDestroyContext)"""
+        c_context = context if context is not None and context.__class__ is not int else _ptr(context, 'aclrtContext')
+        _rc = _call(c_context)
+        if _hook is not None:
+            _hook('aclrtDestroyContext', {'context': context}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclrtDestroyContext', _rc)
+        return None
+
+    return aclrtDestroyContext
+
+
+def _wrap_aclrtSetCurrentContext(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclrtSetCurrentContext(context: Any, *, raw: bool = False) -> Any:
+        """Makes a context the calling thread's current context (the last call wins). (05_context_management.md#aclrtSetCurrentContext)"""
+        c_context = context if context is not None and context.__class__ is not int else _ptr(context, 'aclrtContext')
+        _rc = _call(c_context)
+        if _hook is not None:
+            _hook('aclrtSetCurrentContext', {'context': context}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclrtSetCurrentContext', _rc)
+        return None
+
+    return aclrtSetCurrentContext
+
+
+def _wrap_aclrtGetCurrentContext(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    _mine = _cells
+    _OUT = OUT
+
+    def aclrtGetCurrentContext(*, context: Any = OUT, raw: bool = False) -> Any:
+        """Reports the calling thread's current context. (05_context_management.md#aclrtGetCurrentContext)"""
+        if context is _OUT:
+            c_context = _mine.aclrtContext_p0
+            c_context[0] = ffi.NULL
+        else:
+            c_context = _cell_arg(context, 'aclrtContext *')
+        _rc = _call(c_context)
+        _out_context = c_context[0] if context is _OUT else None
+        if _hook is not None:
+            _hook('aclrtGetCurrentContext', {'context': context}, _rc)
+        if raw:
+            return _rc, _out_context
+        if _rc:
+            raise AclError('aclrtGetCurrentContext', _rc)
+        return _out_context
+
+    return aclrtGetCurrentContext
+
+
+def _wrap_aclrtGetDeviceCount(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    _mine = _cells
+    _OUT = OUT
+
+    def aclrtGetDeviceCount(*, count: Any = OUT, raw: bool = False) -> Any:
+        """Reports the number of usable devices. (04_device_management.md#aclrtGetDeviceCount)"""
+        if count is _OUT:
+            c_count = _mine.uint32_t_p0
+            c_count[0] = 0
+        else:
+            c_count = _cell_arg(count, 'uint32_t *')
+        _rc = _call(c_count)
+        _out_count = c_count[0] if count is _OUT else None
+        if _hook is not None:
+            _hook('aclrtGetDeviceCount', {'count': count}, _rc)
+        if raw:
+            return _rc, _out_count
+        if _rc:
+            raise AclError('aclrtGetDeviceCount', _rc)
+        return _out_count
+
+    return aclrtGetDeviceCount
+
+
+def _wrap_aclrtGetSocName(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclrtGetSocName() -> Any:
+        """Returns the SoC name of the current product, or NULL on failure. (04_device_management.md#aclrtGetSocName)"""
+        _rc = _call()
+        if _hook is not None:
+            _hook('aclrtGetSocName', {}, _rc)
+        return None if _rc == ffi.NULL else ffi.string(_rc).decode("utf-8", errors="replace")
+
+    return aclrtGetSocName
+
+
+def _wrap_aclrtCreateStream(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    _mine = _cells
+    _OUT = OUT
+
+    def aclrtCreateStream(*, stream: Any = OUT, raw: bool = False) -> Any:
+        """Creates a stream on the current device. (06_stream_management.md#aclrtCreateStream)"""
+        if stream is _OUT:
+            c_stream = _mine.aclrtStream_p0
+            c_stream[0] = ffi.NULL
+        else:
+            c_stream = _cell_arg(stream, 'aclrtStream *')
+        _rc = _call(c_stream)
+        _out_stream = c_stream[0] if stream is _OUT else None
+        if _hook is not None:
+            _hook('aclrtCreateStream', {'stream': stream}, _rc)
+        if raw:
+            return _rc, _out_stream
+        if _rc:
+            raise AclError('aclrtCreateStream', _rc)
+        return _out_stream
+
+    return aclrtCreateStream
+
+
+def _wrap_aclrtDestroyStream(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclrtDestroyStream(stream: Any, *, raw: bool = False) -> Any:
+        """Destroys a stream. (06_stream_management.md#aclrtDestroyStream)"""
+        c_stream = stream if stream is not None and stream.__class__ is not int else _ptr(stream, 'aclrtStream')
+        _rc = _call(c_stream)
+        if _hook is not None:
+            _hook('aclrtDestroyStream', {'stream': stream}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclrtDestroyStream', _rc)
+        return None
+
+    return aclrtDestroyStream
+
+
+def _wrap_aclrtDestroyStreamForce(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclrtDestroyStreamForce(stream: Any, *, raw: bool = False) -> Any:
+        """Destroys a stream at once, without waiting for its unfinished tasks. (06_stream_management.md#aclrtDestroyStreamForce)"""
+        c_stream = stream if stream is not None and stream.__class__ is not int else _ptr(stream, 'aclrtStream')
+        _rc = _call(c_stream)
+        if _hook is not None:
+            _hook('aclrtDestroyStreamForce', {'stream': stream}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclrtDestroyStreamForce', _rc)
+        return None
+
+    return aclrtDestroyStreamForce
+
+
+def _wrap_aclrtSynchronizeStream(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclrtSynchronizeStream(stream: Any, *, raw: bool = False) -> Any:
+        """Waits until every task of a stream has finished. (06_stream_management.md#aclrtSynchronizeStream)"""
+        c_stream = stream if stream is not None and stream.__class__ is not int else _ptr(stream, 'aclrtStream')
+        _rc = _call(c_stream)
+        if _hook is not None:
+            _hook('aclrtSynchronizeStream', {'stream': stream}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclrtSynchronizeStream', _rc)
+        return None
+
+    return aclrtSynchronizeStream
+
+
+def _wrap_aclrtSynchronizeDevice(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclrtSynchronizeDevice(*, raw: bool = False) -> Any:
+        """Waits until every task of the current device has finished. (04_device_management.md#aclrtSynchronizeDevice)"""
+        _rc = _call()
+        if _hook is not None:
+            _hook('aclrtSynchronizeDevice', {}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclrtSynchronizeDevice', _rc)
+        return None
+
+    return aclrtSynchronizeDevice
+
+
+def _wrap_aclrtStreamQuery(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    _mine = _cells
+    _OUT = OUT
+
+    def aclrtStreamQuery(stream: Any, *, status: Any = OUT, raw: bool = False) -> Any:
+        """Reports whether a stream still has pending tasks. (06_stream_management.md#aclrtStreamQuery)"""
+        c_stream = stream if stream is not None and stream.__class__ is not int else _ptr(stream, 'aclrtStream')
+        if status is _OUT:
+            c_status = _mine.aclrtStreamStatus_p0
+            c_status[0] = 0
+        else:
+            c_status = _cell_arg(status, 'aclrtStreamStatus *')
+        _rc = _call(c_stream, c_status)
+        _out_status = c_status[0] if status is _OUT else None
+        if _hook is not None:
+            _hook('aclrtStreamQuery', {'stream': stream, 'status': status}, _rc)
+        if raw:
+            return _rc, _out_status
+        if _rc:
+            raise AclError('aclrtStreamQuery', _rc)
+        return _out_status
+
+    return aclrtStreamQuery
+
+
+def _wrap_aclrtMalloc(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    _mine = _cells
+    _OUT = OUT
+
+    def aclrtMalloc(size: int, policy: int, *, devPtr: Any = OUT, raw: bool = False) -> Any:
+        """Allocates device memory. (11-01_device_memory_malloc_and_free.md#aclrtMalloc)"""
+        if devPtr is _OUT:
+            c_devPtr = _mine.uintptr_t_p0
+            c_devPtr[0] = 0
+        else:
+            c_devPtr = _cell_arg(devPtr, 'uintptr_t *')
+        _rc = _call(c_devPtr, size, policy)
+        _out_devPtr = c_devPtr[0] if devPtr is _OUT else None
+        if _hook is not None:
+            _hook('aclrtMalloc', {'devPtr': devPtr, 'size': size, 'policy': policy}, _rc)
+        if raw:
+            return _rc, _out_devPtr
+        if _rc:
+            raise AclError('aclrtMalloc', _rc)
+        return _out_devPtr
+
+    return aclrtMalloc
+
+
+def _wrap_aclrtFree(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclrtFree(devPtr: Any, *, raw: bool = False) -> Any:
+        """Frees device memory. (11-01_device_memory_malloc_and_free.md#aclrtFree)"""
+        c_devPtr = devPtr if devPtr.__class__ is int else _address_arg(devPtr)
+        _rc = _call(c_devPtr)
+        if _hook is not None:
+            _hook('aclrtFree', {'devPtr': devPtr}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclrtFree', _rc)
+        return None
+
+    return aclrtFree
+
+
+def _wrap_aclrtMemset(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclrtMemset(devPtr: Any, maxCount: int, value: int, count: int, *, raw: bool = False) -> Any:
+        """Sets count bytes of memory to a value, synchronously. (11-03_memory_copy_and_set.md#aclrtMemset)"""
+        c_devPtr = devPtr if devPtr.__class__ is int else _address_arg(devPtr)
+        _rc = _call(c_devPtr, maxCount, value, count)
+        if _hook is not None:
+            _hook('aclrtMemset', {'devPtr': devPtr, 'maxCount': maxCount, 'value': value, 'count': count}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclrtMemset', _rc)
+        return None
+
+    return aclrtMemset
+
+
+def _wrap_aclrtMemcpy(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclrtMemcpy(dst: Any, destMax: int, src: Any, count: int, kind: int, *, raw: bool = False) -> Any:
+        """Copies memory synchronously. (11-03_memory_copy_and_set.md#aclrtMemcpy)"""
+        c_dst = dst if dst.__class__ is int else _address_arg(dst)
+        c_src = src if src.__class__ is int else _address_arg(src)
+        _rc = _call(c_dst, destMax, c_src, count, kind)
+        if _hook is not None:
+            _hook('aclrtMemcpy', {'dst': dst, 'destMax': destMax, 'src': src, 'count': count, 'kind': kind}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclrtMemcpy', _rc)
+        return None
+
+    return aclrtMemcpy
+
+
+def _wrap_aclrtMemcpyAsync(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclrtMemcpyAsync(dst: Any, destMax: int, src: Any, count: int, kind: int, stream: Any, *, raw: bool = False) -> Any:
+        """Queues a memory copy on a stream. (11-03_memory_copy_and_set.md#aclrtMemcpyAsync)"""
+        c_dst = dst if dst.__class__ is int else _address_arg(dst)
+        c_src = src if src.__class__ is int else _address_arg(src)
+        c_stream = stream if stream is not None and stream.__class__ is not int else _ptr(stream, 'aclrtStream')
+        _rc = _call(c_dst, destMax, c_src, count, kind, c_stream)
+        if _hook is not None:
+            _hook('aclrtMemcpyAsync', {'dst': dst, 'destMax': destMax, 'src': src, 'count': count, 'kind': kind, 'stream': stream}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclrtMemcpyAsync', _rc)
+        return None
+
+    return aclrtMemcpyAsync
+
+
+def _wrap_aclrtLaunchHostFunc(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    def aclrtLaunchHostFunc(stream: Any, fn: Any, args: Any, *, raw: bool = False) -> Any:
+        """Queues a host callback on a stream; it blocks later tasks of the stream until it returns. (12_execution_control.md#aclrtLaunchHostFunc)"""
+        c_stream = stream if stream is not None and stream.__class__ is not int else _ptr(stream, 'aclrtStream')
+        c_fn = fn if fn is not None and fn.__class__ is not int else _ptr(fn, 'aclrtHostFunc')
+        c_args = args if args.__class__ is int else _address_arg(args)
+        _rc = _call(c_stream, c_fn, c_args)
+        if _hook is not None:
+            _hook('aclrtLaunchHostFunc', {'stream': stream, 'fn': fn, 'args': args}, _rc)
+        if raw:
+            return _rc
+        if _rc:
+            raise AclError('aclrtLaunchHostFunc', _rc)
+        return None
+
+    return aclrtLaunchHostFunc
+
+
+def _wrap_aclsysGetVersionStr(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    _OUT = OUT
+
+    def aclsysGetVersionStr(pkgName: str | bytes | None, *, versionStr: Any = OUT, raw: bool = False) -> Any:
+        """Reports the version string of an installed package (e.g. \"runtime\", \"driver\"). (24_other_APIs.md#aclsysGetVersionStr)"""
         c_pkgName = _cstr(pkgName)
-        c_versionStr, r_versionStr = _out(versionStr, "char[]", _read_text, ACL_PKG_VERSION_MAX_SIZE)
-        result = self._invoke('aclsysGetVersionStr', (c_pkgName, c_versionStr, ), {'pkgName': pkgName, 'versionStr': versionStr})
-        return self._finish('aclsysGetVersionStr', result, raw, (r_versionStr, ))
+        c_versionStr = ffi.new("char[]", ACL_PKG_VERSION_MAX_SIZE) if versionStr is _OUT else _ptr(versionStr, "char *")
+        _rc = _call(c_pkgName, c_versionStr)
+        _out_versionStr = ffi.string(c_versionStr).decode("utf-8", errors="replace") if versionStr is _OUT else None
+        if _hook is not None:
+            _hook('aclsysGetVersionStr', {'pkgName': pkgName, 'versionStr': versionStr}, _rc)
+        if raw:
+            return _rc, _out_versionStr
+        if _rc:
+            raise AclError('aclsysGetVersionStr', _rc)
+        return _out_versionStr
+
+    return aclsysGetVersionStr
 
 
 def load(path: str | os.PathLike[str]) -> AclLibrary:

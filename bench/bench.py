@@ -1,8 +1,10 @@
-"""Benchmarks: code generation time, the suite's wall time (serial vs parallel), and a fleet merge.
+"""Benchmarks: code generation, the suite's wall time (serial vs parallel), a fleet merge, the
+generated wrappers' cost per call against raw cffi calls, and the explorer's calls per second.
 
-Speed claims in README come from here. Each figure is the median of several repetitions,
-and the serial/parallel comparison is made within one invocation, because absolute times
-on shared machines drift between runs; ratios measured side by side are what to compare.
+Speed claims in README come from here. Each figure is the median of several repetitions
+(the per-call costs the fastest of many, interleaved), and comparisons are made within one
+invocation, because absolute times on shared machines drift between runs; ratios measured
+side by side are what to compare. ``--only`` picks one part.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -88,25 +91,54 @@ def bench_merge(repeats: int, count: int = MERGE_RUNS) -> dict[str, float]:
     return {"merge_runs": count, "merge_in_process_s": statistics.median(inproc), "merge_cli_s": statistics.median(cli)}
 
 
+def bench_calls(lib: str, explore_steps: int) -> dict[str, Any]:
+    """Wrapper/raw cost per call, and the explorer's rate, measured in this one process."""
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import calls
+
+    costs = calls.wrapper_costs(Path(lib))
+    ratios = [c["wrapper_over_raw"] for c in costs.values()]
+    figures: dict[str, Any] = {"wrapper_calls": costs,
+                               "wrapper_over_raw_max": max(ratios),
+                               "wrapper_over_raw_geomean": round(calls.geometric_mean(ratios), 2),
+                               "wrapper_over_bare_geomean": round(calls.geometric_mean(
+                                   [c["wrapper_over_bare"] for c in costs.values()]), 2)}
+    figures.update(calls.explorer_rate(Path(lib), explore_steps))
+    return figures
+
+
+def _show(figures: dict[str, Any]) -> None:
+    for key, value in figures.items():
+        if key == "wrapper_calls":
+            print(f"{'wrapper vs raw cffi':>24}: ns per call (raw / bare / wrapper), wrapper/raw, wrapper/bare")
+            for name, row in value.items():
+                print(f"{'':>26}{row['raw_ns']:8.1f} {row['bare_ns']:8.1f} {row['wrapper_ns']:8.1f}  "
+                      f"{row['wrapper_over_raw']:5.2f} {row['wrapper_over_bare']:5.2f}  {name}")
+        else:
+            print(f"{key:>24}: {value:.3f}" if isinstance(value, float) else f"{key:>24}: {value}")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmarks, print them and write reports/bench.json."""
     parser = argparse.ArgumentParser(prog="python bench/bench.py", description=__doc__)
     parser.add_argument("--repeats", type=int, default=3, help="repetitions per figure (median is kept)")
     parser.add_argument("--acl-lib", default=str(ROOT / "build" / "sim" / "libascendcl.so"))
-    parser.add_argument("--only", choices=("generate", "suite", "merge"), help="run one benchmark only")
+    parser.add_argument("--explore-steps", type=int, default=5000, help="actions of the explorer run (default 5000)")
+    parser.add_argument("--only", choices=("generate", "suite", "merge", "calls"), help="run one benchmark only")
     args = parser.parse_args(argv)
     benches = {"generate": lambda: bench_generate(args.repeats * 2),
                "suite": lambda: bench_suite(args.repeats, args.acl_lib),
-               "merge": lambda: bench_merge(args.repeats)}
-    figures: dict[str, float | int] = {}
+               "merge": lambda: bench_merge(args.repeats),
+               "calls": lambda: bench_calls(args.acl_lib, args.explore_steps)}
+    figures: dict[str, Any] = {}
     for name, bench in benches.items():
         if args.only in (None, name):
             figures.update(bench())
     catalog = json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text(encoding="utf-8"))
     figures["cases"] = sum(len(r["cases"]) for r in catalog["rules"])
     figures["cpus"] = os.cpu_count() or 1
-    for key, value in figures.items():
-        print(f"{key:>24}: {value:.3f}" if isinstance(value, float) else f"{key:>24}: {value}")
+    _show(figures)
     out = ROOT / "reports" / "bench.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(figures, indent=1) + "\n")

@@ -35,6 +35,7 @@ from .model import (
     Typedef,
 )
 from .observations import observation_issues, rule_observations
+from .state_model import build_state_model
 from .validate import CrossReferences, Document, schema_issues
 from .yamlload import load_yaml
 
@@ -46,6 +47,7 @@ SPEC_FILES: dict[str, str] = {
     "rules.yaml": "rules",
     "faults.yaml": "faults",
     "observations.yaml": "observations",
+    "state_model.yaml": "state_model",
 }
 
 
@@ -119,7 +121,11 @@ def load_spec(spec_dir: Path) -> Spec:
     issues = hardening_issues(docs)  # these rules rely on the names resolving
     if issues:
         raise SpecError(issues)
-    return _build(docs, spec_hash(spec_dir))
+    spec = _build(docs, spec_hash(spec_dir))
+    issues = spec.state_model.policy_issues() if spec.state_model else []
+    if issues:
+        raise SpecError(issues)
+    return spec
 
 
 def _doc(raw: dict[str, Any] | None) -> Doc | None:
@@ -137,6 +143,11 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
         i["name"] for i in docs["interfaces"].data["interfaces"] if i["group"] == "host_memory"
     )
     observed = rule_observations(docs["observations"])
+    rules = tuple(
+        replace(_rule(rules_doc, i, raw, refs), observations=observed.get(raw["id"], ()))
+        for i, raw in enumerate(rules_doc.data["rules"])
+    )
+    state_model = build_state_model(docs["state_model"], {r.id: r for r in rules})
     return Spec(
         spec_hash=digest,
         files=tuple(d.name for d in docs.values()),
@@ -181,10 +192,7 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
                    f["device_run_mode"], f.get("confirmed", True))
             for f in docs["products"].data["families"]
         ),
-        rules=tuple(
-            replace(_rule(rules_doc, i, raw, refs), observations=observed.get(raw["id"], ()))
-            for i, raw in enumerate(rules_doc.data["rules"])
-        ),
+        rules=rules + state_model.rules,
         faults=tuple(
             Fault(f["name"], f["family"], tuple(f.get("violates", [])), f["description"], f.get("soc"),
                   tuple(sorted(f.get("env", {}).items())), f.get("legal", False), tuple(f.get("covers", [])),
@@ -194,6 +202,7 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
         matrices=tuple(matrices.items()),
         sources=Sources(rules_doc.data["sources"]["runtime"]["commit"], rules_doc.data["sources"]["docs"]["snapshot"]),
         retired=tuple((r["id"], r["reason"]) for r in rules_doc.data.get("retired", [])),
+        state_model=state_model,
     )
 
 

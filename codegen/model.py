@@ -8,10 +8,13 @@ interface supports. Templates only lay the answers out.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import Where
 from .evidence import Citation, Sources
+
+if TYPE_CHECKING:
+    from .state_model import StateModel
 
 DOC_BASE = "https://github.com/hicann/runtime/blob/master/docs/zh/api_ref"
 
@@ -434,6 +437,7 @@ class Spec:
     matrices: tuple[tuple[str, tuple[Any, ...]], ...] = ()
     sources: Sources = field(default_factory=lambda: Sources(""))
     retired: tuple[tuple[str, str], ...] = ()
+    state_model: StateModel | None = None
 
     @property
     def host_memory_interfaces(self) -> tuple[Interface, ...]:

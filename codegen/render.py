@@ -16,7 +16,7 @@ import jinja2
 from .cases import Case, all_cases
 from .escape import c_comment, c_string, md, md_code, md_url, py_docstring, py_literal
 from .model import Spec
-from .pyview import py_params
+from .pyview import output_cells, py_wrapper
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 #: The Python package the generated files form (its directory name; the kit imports it by this name).
@@ -128,10 +128,13 @@ def render_all(spec: Spec) -> dict[str, str]:
         "spec": spec,
         "banner": banner_line(spec),
         "cases": cases,
-        "py_params": {i.name: py_params(spec, i) for i in spec.interfaces},
+        "wrappers": {i.name: py_wrapper(spec, i) for i in spec.interfaces},
+        "output_cells": output_cells(spec),
         "expect_of": lambda case: expect_literal(spec, case),
         "package": OUTPUT_PACKAGE,
         "evidence_of": lambda citations: evidence_literal(spec, citations),
+        "model": spec.state_model,
+        "code_value": lambda name: spec.error(name).value if name else None,
     }
     files: dict[str, str] = {
         "__init__.py": env.get_template("package_init.py.j2").render(ctx),
@@ -142,6 +145,7 @@ def render_all(spec: Spec) -> dict[str, str]:
         "acl_bindings.py": env.get_template("bindings.py.j2").render(ctx),
         "traceability.md": env.get_template("traceability.md.j2").render(ctx),
         "sim/aclsim_faults.h": env.get_template("aclsim_faults.h.j2").render(ctx),
+        "state_model.py": env.get_template("state_model.py.j2").render(ctx),
         "catalog.json": json.dumps(catalog(spec, cases), indent=1, sort_keys=False) + "\n",
         "conformance/__init__.py": env.get_template("package_init.py.j2").render(ctx),
     }

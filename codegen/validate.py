@@ -25,6 +25,7 @@ from referencing.jsonschema import DRAFT202012
 from .errors import SpecIssue, Where
 from .model import BUILTIN_TYPES, CType
 from .prose import prose_keyword
+from .state_model import EXPLORER_FAMILY, StateModelReferences
 from .yamlload import format_path, locate
 
 SCHEMA_DIR = Path(__file__).parent / "schema"
@@ -231,6 +232,9 @@ class CrossReferences:
         self.functions = {i["name"] for i in docs["interfaces"].data["interfaces"]}
         self.family_ids = [f["id"] for f in docs["products"].data["families"]]
         self.rule_ids = {r["id"]: r for r in docs["rules"].data["rules"]}
+        if "state_model" in docs:
+            self.rule_ids.update({r["id"]: {**r, "family": EXPLORER_FAMILY}
+                                  for r in docs["state_model"].data["rules"] if r["id"] not in self.rule_ids})
 
     def report(self, doc: str, path: list[str | int], message: str) -> None:
         """Record an issue at ``path`` of document ``doc``."""
@@ -244,6 +248,9 @@ class CrossReferences:
         self._products()
         self._rules()
         self._faults()
+        if "state_model" in self.docs:
+            rules = {r["id"]: r for r in self.docs["rules"].data["rules"]}
+            self.issues += StateModelReferences(self.docs["state_model"], rules, self.functions).run()
         return self.issues
 
     def _name_ok(self, doc: str, path: list[str | int], name: str, taken: frozenset[str] = frozenset()) -> None:

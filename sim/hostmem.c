@@ -25,7 +25,8 @@
  * other lock is taken while it is held. Callers that need registrations
  * (freeing drops them) release host_lock first; registry.c may call
  * sim_host_lookup_range() while holding reg_lock (order: reg_lock, then
- * host_lock). Stream synchronisation happens before host_lock is taken.
+ * host_lock). Stream synchronisation happens before host_lock is taken. The
+ * per-device stream numbers of the devsync_skips_old_streams fault are atomics.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -86,6 +87,9 @@ static unsigned g_recent_next;
 static uint64_t g_live_allocs, g_live_bytes, g_unlocked_allocs;
 static uint64_t g_limit_used, g_locked_bytes;
 static int g_mlock_warned;
+/* devsync_skips_old_streams: per device, the newest stream number at its last devsync. */
+static uint64_t g_devsync_seen[SIM_MAX_DEVICES];
+#define SIM_CROWDED 8
 
 static size_t bucket_of(uintptr_t p)
 {
@@ -180,7 +184,8 @@ static int slab_alloc(simHostBlock *b, size_t span)
     size_t n = round_up(span, SIM_GRANULE) / SIM_GRANULE;
     size_t step = sim_config()->host_align / SIM_GRANULE;
     size_t booked = n;
-    if (n >= 2 && aclsim_fault(ACLSIM_FAULT_ALLOC_OVERLAP)) {
+    int crowded = g_live_allocs >= SIM_CROWDED && aclsim_fault(ACLSIM_FAULT_ALLOC_CROWDED_OVERLAP);
+    if (n >= 2 && (aclsim_fault(ACLSIM_FAULT_ALLOC_OVERLAP) || crowded)) {
         booked = n - 1; /* the last granule stays free for the next block */
     }
     simSlab *s;
@@ -664,7 +669,10 @@ SIM_EXPORT aclError aclrtFreeHostWithDevSync(void *hostPtr)
         return rc;
     }
     /* api_c_memory.cc:185-193: synchronise the current device, then free. */
-    if (!aclsim_fault(ACLSIM_FAULT_DEVSYNC_NO_WAIT)) {
+    if (aclsim_fault(ACLSIM_FAULT_DEVSYNC_SKIPS_OLD_STREAMS) && dev >= 0 && dev < SIM_MAX_DEVICES) {
+        uint64_t since = __atomic_load_n(&g_devsync_seen[dev], __ATOMIC_ACQUIRE);
+        __atomic_store_n(&g_devsync_seen[dev], sim_sync_device_since(dev, since), __ATOMIC_RELEASE);
+    } else if (!aclsim_fault(ACLSIM_FAULT_DEVSYNC_NO_WAIT)) {
         int all = aclsim_fault(ACLSIM_FAULT_DEVSYNC_ALL_DEVICES) || aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES);
         sim_sync_device(all ? -1 : dev, aclsim_fault(ACLSIM_FAULT_DEVSYNC_ONE_STREAM));
     }

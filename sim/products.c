@@ -4,7 +4,8 @@
  * query aclrtHostMemMapCapabilities.
  *
  * Lock discipline: the tables here are constant. The only mutable state is
- * the flip counter of the cap_flaky fault, an atomic. No lock is taken.
+ * the flip counter of the cap_flaky fault, an atomic. No lock is taken here;
+ * the cap_glitch_after_unregister fault asks registry.c (reg_lock).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +170,9 @@ SIM_EXPORT aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType 
     }
     int supported = family_has_registration(cfg->family) && hac_reaches_host_memory(hacType);
     if (aclsim_fault(ACLSIM_FAULT_CAP_NONE)) {
+        supported = 0;
+    }
+    if (aclsim_fault(ACLSIM_FAULT_CAP_GLITCH_AFTER_UNREGISTER) && sim_reg_take_unregistered_mark()) {
         supported = 0;
     }
     int flaky = aclsim_fault(ACLSIM_FAULT_CAP_FLAKY) || aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES);

@@ -32,7 +32,9 @@
  * several threads registering one range exactly one wins (the register_race
  * fault splits that hold on purpose). While holding reg_lock this file may
  * call sim_host_lookup_range() (host_lock); the order is always reg_lock
- * then host_lock, never the reverse. No stream lock is ever taken here.
+ * then host_lock, never the reverse. No stream lock is ever taken here. The
+ * per-thread device address cache of the thread_stale_devptr_cache fault is
+ * thread-local and needs no lock.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -74,6 +76,19 @@ static uint64_t g_reg_count;
 static simReg g_recent[SIM_REG_RECENT];
 static unsigned g_recent_next;
 static uintptr_t g_next_dev = SIM_VA_BASE;
+/* reregister_stale_devptr: the first device address each base inside host memory got, until the memory is freed. */
+#define SIM_FIRST_MAX 64
+static simReg g_first[SIM_FIRST_MAX];
+static unsigned g_first_next;
+/* unregister_freed_leaves_mapping: ranges whose mapping the driver kept when a freed registration was removed. */
+#define SIM_GHOST_MAX 16
+static simReg g_ghosts[SIM_GHOST_MAX];
+static unsigned g_ghost_next;
+/* cap_glitch_after_unregister: set by a successful unregistration, taken by the next capability query. */
+static int g_unregistered_mark;
+/* thread_stale_devptr_cache: the last (host, device) pair aclrtHostGetDevicePointer answered this thread. */
+static __thread uintptr_t t_cached_host;
+static __thread uintptr_t t_cached_dev;
 
 int sim_addr_in_va_window(const void *addr)
 {
@@ -176,6 +191,13 @@ static aclError conflict_code(const simReg *r, uintptr_t p, uint64_t size)
  * one device's ranges (mapped ones only, unless the driver pins too). */
 static aclError check_conflict(uintptr_t p, uint64_t size, int registry, int device, int mapped_request)
 {
+    if (aclsim_fault(ACLSIM_FAULT_UNREGISTER_FREED_LEAVES_MAPPING)) {
+        for (unsigned i = 0; i < SIM_GHOST_MAX; i++) {
+            if (g_ghosts[i].size != 0 && overlaps(&g_ghosts[i], p, size)) {
+                return ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+            }
+        }
+    }
     for (simReg *r = g_regs; r != NULL; r = r->next) {
         if (!overlaps(r, p, size)) {
             continue;
@@ -294,6 +316,17 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, int de
     }
     if (aclsim_fault(ACLSIM_FAULT_REGISTER_CLOBBERS)) {
         memset(ptr, 0, size < 64 ? size : 64);
+    }
+    if (aclsim_fault(ACLSIM_FAULT_REREGISTER_STALE_DEVPTR) && host.found && r->dev != 0) {
+        int known = 0;
+        for (unsigned i = 0; i < SIM_FIRST_MAX; i++) {
+            known |= g_first[i].host == p && g_first[i].dev != 0;
+        }
+        if (!known) {
+            g_first[g_first_next].host = p;
+            g_first[g_first_next].dev = r->dev;
+            g_first_next = (g_first_next + 1) % SIM_FIRST_MAX;
+        }
     }
     r->next = g_regs;
     g_regs = r;
@@ -438,10 +471,22 @@ SIM_EXPORT aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint3
     if (dev != 0 && aclsim_fault(ACLSIM_FAULT_DEVPTR_MISMATCH)) {
         dev += SIM_PAGE;
     }
+    if (dev != 0 && aclsim_fault(ACLSIM_FAULT_REREGISTER_STALE_DEVPTR)) {
+        for (unsigned i = 0; i < SIM_FIRST_MAX; i++) {
+            if (g_first[i].host == hit->host && g_first[i].dev != 0) {
+                dev = g_first[i].dev + offset;
+            }
+        }
+    }
+    if (aclsim_fault(ACLSIM_FAULT_THREAD_STALE_DEVPTR_CACHE) && t_cached_host == p && t_cached_dev != 0) {
+        dev = t_cached_dev;
+    }
     pthread_mutex_unlock(&reg_lock);
     if (dev == 0) {
         return sim_open_code(ACL_ERROR_RT_PARAM_INVALID); /* api_impl.cc:2653-2660 */
     }
+    t_cached_host = p;
+    t_cached_dev = dev;
     *pDevice = (void *)dev;
     return ACL_SUCCESS;
 }
@@ -482,6 +527,20 @@ static aclError unregister_unknown(uintptr_t p)
     return ACL_ERROR_HOST_MEMORY_NOT_REGISTERED; /* 25-01_aclError.md: 507911 */
 }
 
+/* unregister_drops_newer: every registration made after the one at *link goes too. The list
+ * holds the newest first, so those are the entries before it. Returns the entry's link. reg_lock held. */
+static simReg **drop_newer(simReg **link)
+{
+    if (!aclsim_fault(ACLSIM_FAULT_UNREGISTER_DROPS_NEWER)) {
+        return link;
+    }
+    const simReg *target = *link;
+    while (g_regs != target) {
+        reg_remove(&g_regs);
+    }
+    return &g_regs;
+}
+
 /* Unregistering on the runtime's path (api_impl.cc:2623-2641), reg_lock held. */
 static aclError unregister_base(uintptr_t p, int device)
 {
@@ -508,11 +567,19 @@ static aclError unregister_base(uintptr_t p, int device)
         if ((*on_device)->freed && aclsim_fault(ACLSIM_FAULT_STALE_REGISTRATION_STUCK)) {
             return ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
         }
-        reg_remove(on_device);
+        if ((*on_device)->freed && aclsim_fault(ACLSIM_FAULT_UNREGISTER_FREED_LEAVES_MAPPING)) {
+            g_ghosts[g_ghost_next] = **on_device;
+            g_ghost_next = (g_ghost_next + 1) % SIM_GHOST_MAX;
+        }
+        reg_remove(drop_newer(on_device));
         pinned = find_base(p, is_pinned, device);
     }
     if (pinned != NULL) {
-        reg_remove(pinned);
+        reg_remove(drop_newer(pinned));
+    }
+    g_unregistered_mark = 1;
+    if (t_cached_host == p) {
+        t_cached_host = 0;
     }
     return ACL_SUCCESS;
 }
@@ -557,6 +624,12 @@ void sim_reg_memory_freed(const void *base, uint64_t size)
             link = &(*link)->next;
         }
     }
+    for (unsigned i = 0; i < SIM_FIRST_MAX; i++) {
+        if (g_first[i].host >= b && g_first[i].host - b < size) {
+            g_first[i].host = 0;
+            g_first[i].dev = 0;
+        }
+    }
     /* Freed memory has no history: a later allocation at the same address starts clean,
      * so the faults that act on recently removed registrations never reach it. */
     for (unsigned i = 0; i < SIM_REG_RECENT; i++) {
@@ -585,4 +658,13 @@ uint64_t sim_reg_live_count(void)
     uint64_t n = g_reg_count;
     pthread_mutex_unlock(&reg_lock);
     return n;
+}
+
+int sim_reg_take_unregistered_mark(void)
+{
+    pthread_mutex_lock(&reg_lock);
+    int mark = g_unregistered_mark;
+    g_unregistered_mark = 0;
+    pthread_mutex_unlock(&reg_lock);
+    return mark;
 }

@@ -121,11 +121,16 @@ SIM_INTERNAL void sim_reg_memory_freed(const void *base, uint64_t size);
 SIM_INTERNAL void sim_reg_memory_new(const void *base, uint64_t size);
 SIM_INTERNAL int sim_addr_in_va_window(const void *addr);
 SIM_INTERNAL uint64_t sim_reg_live_count(void);
+/* Whether an unregistration succeeded since the last call (cap_glitch_after_unregister). */
+SIM_INTERNAL int sim_reg_take_unregistered_mark(void);
 
 /* ---- streams.c ----------------------------------------------------------- */
 /* Waits for every stream of device dev (only the oldest one when
  * only_first is set; every device when dev < 0). */
 SIM_INTERNAL void sim_sync_device(int dev, int only_first);
+/* Waits for the streams of device dev created after stream number `since`
+ * (devsync_skips_old_streams); returns the newest stream number so far. */
+SIM_INTERNAL uint64_t sim_sync_device_since(int dev, uint64_t since);
 /* Whether any stream of the device has queued or running tasks. */
 SIM_INTERNAL int sim_device_busy(int dev);
 SIM_INTERNAL void sim_streams_shutdown(void);

@@ -292,6 +292,28 @@ void sim_sync_device(int dev, int only_first)
     free(list);
 }
 
+uint64_t sim_sync_device_since(int dev, uint64_t since)
+{
+    simStream **list = NULL;
+    size_t n = 0;
+    pthread_mutex_lock(&streams_lock);
+    uint64_t newest = g_stream_seq;
+    list = calloc(g_stream_count + 1, sizeof(*list));
+    for (simStream *s = g_streams; s != NULL && list != NULL; s = s->next) {
+        if (s->device == dev && s->seq > since) {
+            s->refs++;
+            list[n++] = s;
+        }
+    }
+    pthread_mutex_unlock(&streams_lock);
+    for (size_t i = 0; i < n; i++) {
+        stream_wait(list[i]);
+        stream_release(list[i]);
+    }
+    free(list);
+    return newest;
+}
+
 int sim_device_busy(int dev)
 {
     int busy = 0;

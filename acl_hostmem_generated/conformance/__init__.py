@@ -1,2 +1,2 @@
-# Generated from spec 8d00f42bea87b41b by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 7d2f2fbd0c362589 by codegen; do not edit. Regenerate: python -m codegen generate
 """Code generated from spec/ by codegen; never edit by hand."""

@@ -1,4 +1,4 @@
-/* Generated from spec 8d00f42bea87b41b by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 7d2f2fbd0c362589 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The simulator's fault switches, from spec/faults.yaml. Enable with
  * ACLSIM_FAULTS=name[,name...]; each breaks the rules named in its comment. */
 #ifndef ACLSIM_FAULTS_GENERATED_H
@@ -72,17 +72,24 @@ typedef enum {
     ACLSIM_FAULT_CRASH_IN_REGISTER = 64, /* HM-PAIR-REG-UNREG: aclrtHostRegister raises SIGSEGV. */
     ACLSIM_FAULT_HANG_IN_FREE = 65, /* HM-SYNC-FREE-NO-IMPLICIT: aclrtFreeHost deadlocks (blocks forever) when a stream of the current device has pending tasks. */
     ACLSIM_FAULT_HANG_IN_MALLOC = 66, /* HM-SYNC-MALLOC-NO-IMPLICIT: aclrtMallocHost blocks forever. */
-    ACLSIM_FAULT_LEGAL_ALT_CODES = 67, /* : Every refusal whose code the docs do not give answers another failure code (ACL_ERROR_INVALID_PARAM and ACL_ERROR_RT_PARAM_INVALID swap; FEATURE_NOT_SUPPORT, INVALID_DEVICEID, MEMORY_ALLOCATION and the registration codes of partial overlaps and interior pointers become ACL_ERROR_RT_PARAM_INVALID; a racing registration gets ACL_ERROR_RT_DRV_INTERNAL_ERROR). */
-    ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED = 68, /* : Where no refusal is promised the call succeeds instead - a second or foreign host free is a no-op, reserved READONLY and IOMEMORY register as MAPPED, unaligned and past-the-end ranges register their whole pages, an overlapping V2 range registers, an interior unregister removes the containing range, PINNED-only memory and unregistered ranges answer a device pointer. */
-    ACLSIM_FAULT_LEGAL_OTHER_CHOICES = 69, /* : Choices the source makes where the docs are silent go the other way - aclrtMallocHostWithCfg synchronises the device first, aclrtFreeHostWithDevSync waits for every device, aclrtFreeHost needs a current context, a repeated configuration attribute keeps its first value, the AIC capability answer alternates, a registration is per process so any device may remove it, and freeing memory removes its registrations. */
-    ACLSIM_FAULT_LEGAL_DRIVER_PIN_REGISTER = 70, /* : The driver supports pinned registration, as newer drivers do - registrations live in the driver per device, an interior pointer resolves to the base's device address plus its offset, and unregistering under another device is refused as not registered. */
-    ACLSIM_FAULT_LEGAL_SRC_PINNED_ON_PINNED = 71, /* : The runtime source's side of the conflict - aclrtHostRegisterV2 with PINNED on memory that is already page-locked is recorded in the runtime's registry and succeeds. */
-    ACLSIM_FAULT_LEGAL_SRC_DEVICE_ID = 72, /* : The runtime source's side of the conflict - aclrtMallocHostWithCfg refuses every DEVICE_ID attribute, also one naming the current device, with ACL_ERROR_RT_PARAM_INVALID. */
-    ACLSIM_FAULT_LEGAL_SRC_TRAINING_REGISTERS = 73, /* : The runtime source's side of the conflict - the Atlas training series has the host-register feature, so the registration calls work there. */
-    ACLSIM_FAULT_LEGAL_MIN_ALIGNMENT = 74, /* : Host allocations are exactly as aligned as promised and no more - every pointer is 64 bytes past a 128-byte boundary, so none is ever page-aligned. */
-    ACLSIM_FAULT_LEGAL_PAGE_ALIGNMENT = 75, /* : Host allocations are more aligned than promised - every pointer starts a page of its own. */
-    ACLSIM_FAULT_LEGAL_RC_FORM = 76, /* : The product runs in RC form - aclrtGetRunMode answers ACL_DEVICE and host allocations are plain memory 32 bytes past a 64-byte boundary, which the docs allow there. */
-    ACLSIM_FAULT_COUNT = 77
+    ACLSIM_FAULT_REREGISTER_STALE_DEVPTR = 67, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: For a range of host memory registered again after its registration ended, aclrtHostGetDevicePointer answers the device address of the range's first registration until the memory is freed. */
+    ACLSIM_FAULT_DEVSYNC_SKIPS_OLD_STREAMS = 68, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: aclrtFreeHostWithDevSync waits only for the streams created after the device's previous aclrtFreeHostWithDevSync. */
+    ACLSIM_FAULT_UNREGISTER_FREED_LEAVES_MAPPING = 69, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: Unregistering a range whose host memory was freed while it was registered ends the registration but leaves the driver's mapping behind, so registering memory at those addresses later (a new allocation in the same place) fails as already registered. */
+    ACLSIM_FAULT_ALLOC_CROWDED_OVERLAP = 70, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: Once 8 host blocks are live, a new small block of two or more granules books one granule too few, so the next block overlaps it. */
+    ACLSIM_FAULT_UNREGISTER_DROPS_NEWER = 71, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: aclrtHostUnregister also removes every registration made after the one it ends. */
+    ACLSIM_FAULT_CAP_GLITCH_AFTER_UNREGISTER = 72, /* HM-EXPLORE-ALL: The first aclrtHostMemMapCapabilities query after an aclrtHostUnregister answers NOT_SUPPORTED whatever the HAC type. */
+    ACLSIM_FAULT_THREAD_STALE_DEVPTR_CACHE = 73, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: Each thread caches the last device address aclrtHostGetDevicePointer answered it; only that thread's own aclrtHostUnregister clears the cache, so a registration another thread removed still answers. */
+    ACLSIM_FAULT_LEGAL_ALT_CODES = 74, /* : Every refusal whose code the docs do not give answers another failure code (ACL_ERROR_INVALID_PARAM and ACL_ERROR_RT_PARAM_INVALID swap; FEATURE_NOT_SUPPORT, INVALID_DEVICEID, MEMORY_ALLOCATION and the registration codes of partial overlaps and interior pointers become ACL_ERROR_RT_PARAM_INVALID; a racing registration gets ACL_ERROR_RT_DRV_INTERNAL_ERROR). */
+    ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED = 75, /* : Where no refusal is promised the call succeeds instead - a second or foreign host free is a no-op, reserved READONLY and IOMEMORY register as MAPPED, unaligned and past-the-end ranges register their whole pages, an overlapping V2 range registers, an interior unregister removes the containing range, PINNED-only memory and unregistered ranges answer a device pointer. */
+    ACLSIM_FAULT_LEGAL_OTHER_CHOICES = 76, /* : Choices the source makes where the docs are silent go the other way - aclrtMallocHostWithCfg synchronises the device first, aclrtFreeHostWithDevSync waits for every device, aclrtFreeHost needs a current context, a repeated configuration attribute keeps its first value, the AIC capability answer alternates, a registration is per process so any device may remove it, and freeing memory removes its registrations. */
+    ACLSIM_FAULT_LEGAL_DRIVER_PIN_REGISTER = 77, /* : The driver supports pinned registration, as newer drivers do - registrations live in the driver per device, an interior pointer resolves to the base's device address plus its offset, and unregistering under another device is refused as not registered. */
+    ACLSIM_FAULT_LEGAL_SRC_PINNED_ON_PINNED = 78, /* : The runtime source's side of the conflict - aclrtHostRegisterV2 with PINNED on memory that is already page-locked is recorded in the runtime's registry and succeeds. */
+    ACLSIM_FAULT_LEGAL_SRC_DEVICE_ID = 79, /* : The runtime source's side of the conflict - aclrtMallocHostWithCfg refuses every DEVICE_ID attribute, also one naming the current device, with ACL_ERROR_RT_PARAM_INVALID. */
+    ACLSIM_FAULT_LEGAL_SRC_TRAINING_REGISTERS = 80, /* : The runtime source's side of the conflict - the Atlas training series has the host-register feature, so the registration calls work there. */
+    ACLSIM_FAULT_LEGAL_MIN_ALIGNMENT = 81, /* : Host allocations are exactly as aligned as promised and no more - every pointer is 64 bytes past a 128-byte boundary, so none is ever page-aligned. */
+    ACLSIM_FAULT_LEGAL_PAGE_ALIGNMENT = 82, /* : Host allocations are more aligned than promised - every pointer starts a page of its own. */
+    ACLSIM_FAULT_LEGAL_RC_FORM = 83, /* : The product runs in RC form - aclrtGetRunMode answers ACL_DEVICE and host allocations are plain memory 32 bytes past a 64-byte boundary, which the docs allow there. */
+    ACLSIM_FAULT_COUNT = 84
 } aclsimFaultId;
 
 static const char *const aclsimFaultNames[ACLSIM_FAULT_COUNT] = {
@@ -153,6 +160,13 @@ static const char *const aclsimFaultNames[ACLSIM_FAULT_COUNT] = {
     "crash_in_register",
     "hang_in_free",
     "hang_in_malloc",
+    "reregister_stale_devptr",
+    "devsync_skips_old_streams",
+    "unregister_freed_leaves_mapping",
+    "alloc_crowded_overlap",
+    "unregister_drops_newer",
+    "cap_glitch_after_unregister",
+    "thread_stale_devptr_cache",
     "legal_alt_codes",
     "legal_accept_unpromised",
     "legal_other_choices",

@@ -20,11 +20,20 @@ from acl_hostmem_generated import acl_bindings as acl
 from acl_hostmem_generated.acl_bindings import AclLibrary, address
 
 from .observations import ObservationLog
+from .options import DEFAULT_EXPLORE_SEED, DEFAULT_EXPLORE_STEPS
 from .probes import BoundedCall, StreamBlocker
 from .trace import TraceEntry, show_result, show_value
 from .violations import CallTimeout
 
 PAGE = 4096
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file a case produced for the report (a replay script, a reproducer), by name."""
+
+    name: str
+    text: str
 
 
 @dataclass
@@ -56,15 +65,19 @@ class AclContext:
     """The library, device and product a case runs against, plus its resources."""
 
     def __init__(self, lib: AclLibrary, product: Product, *, device: int, timeout: float,
-                 catalog: dict[str, Any], observations: Iterable[Mapping[str, Any]] = ()) -> None:
+                 catalog: dict[str, Any], observations: Iterable[Mapping[str, Any]] = (),
+                 explore_steps: int = DEFAULT_EXPLORE_STEPS, explore_seed: int = DEFAULT_EXPLORE_SEED) -> None:
         self.lib = lib
         self.product = product
         self.device = device
         self.timeout = timeout
         self.catalog = catalog
+        self.explore_steps = explore_steps
+        self.explore_seed = explore_seed
         self.trace: list[TraceEntry] = []
         self.observed = ObservationLog(observations)
         self.findings: list[Note] = []
+        self.attachments: list[Attachment] = []
         self._started = time.perf_counter()
         self._lock = threading.Lock()
         self._host: list[int] = []
@@ -76,6 +89,10 @@ class AclContext:
         self._guarded: list[tuple[int, int]] = []
         self._threads: list[threading.Thread] = []
         lib.trace = self._record
+
+    def attach(self, name: str, text: str) -> None:
+        """Hand a file to the report (Allure attachment, and a file beside the results)."""
+        self.attachments.append(Attachment(name, text))
 
     # ---- tracing ----
     def _record(self, function: str, args: dict[str, Any], result: Any) -> None:

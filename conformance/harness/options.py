@@ -22,6 +22,10 @@ SIM_HOST_MEM_LIMIT = 512 * 1024 * 1024
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_DEADLINE = 1800.0
 MAX_SECONDS = 7 * 24 * 3600.0
+# Actions per explorer case: enough to kill every sequence fault of the simulator while the
+# whole suite stays within its former time; nightly runs pass more (make explore-nightly).
+DEFAULT_EXPLORE_STEPS = 1200
+DEFAULT_EXPLORE_SEED = 0
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,10 @@ OPTIONS: tuple[OptionSpec, ...] = (
                "The verdict of such a run is PARTIAL", "RULE", multiple=True),
     OptionSpec("--acl-report-dir", "ACL_REPORT_DIR", "acl_report_dir", "where the reports go (default: "
                "./reports)", "DIR"),
+    OptionSpec("--acl-explore-steps", "ACL_EXPLORE_STEPS", "acl_explore_steps", "actions each explorer case "
+               f"makes (default {DEFAULT_EXPLORE_STEPS}; it also stops after 2 x --acl-timeout)", "N"),
+    OptionSpec("--acl-explore-seed", "ACL_EXPLORE_SEED", "acl_explore_seed", "seed of the explorer's random "
+               f"call sequences (default {DEFAULT_EXPLORE_SEED}: the same sequences every run)", "N"),
 )
 
 
@@ -82,6 +90,8 @@ class Settings:
     report_dir: Path
     rules: tuple[str, ...] = ()
     deadline: float = DEFAULT_DEADLINE
+    explore_steps: int = DEFAULT_EXPLORE_STEPS
+    explore_seed: int = DEFAULT_EXPLORE_SEED
 
     @property
     def case_timeout(self) -> float:
@@ -160,6 +170,19 @@ def seconds(flag: str, value: Any, default: float) -> float:
     return number
 
 
+def whole(flag: str, value: Any, default: int, minimum: int) -> int:
+    """A whole-number option (``default`` when unset) of at least ``minimum``; raises OptionError."""
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise OptionError(f"{flag} {value!r}: not a whole number") from None
+    if number < minimum:
+        raise OptionError(f"{flag} {value!r}: must be at least {minimum}")
+    return number
+
+
 def settings_from_values(values: dict[str, Any]) -> Settings:
     """Resolve raw option values (by destination) into :class:`Settings`; raises OptionError."""
     try:
@@ -179,6 +202,8 @@ def settings_from_values(values: dict[str, Any]) -> Settings:
         report_dir=report_dir.resolve(),
         rules=tuple(values.get("acl_rule") or ()),
         deadline=deadline,
+        explore_steps=whole("--acl-explore-steps", values.get("acl_explore_steps"), DEFAULT_EXPLORE_STEPS, 1),
+        explore_seed=whole("--acl-explore-seed", values.get("acl_explore_seed"), DEFAULT_EXPLORE_SEED, 0),
     )
 
 

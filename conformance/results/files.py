@@ -19,3 +19,14 @@ def write_text(path: Path, text: str) -> None:
 def write_json(path: Path, data: Any) -> None:
     """Write JSON atomically, indented, keys in insertion order."""
     write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+ARTIFACTS_DIR = "artifacts"
+
+
+def save_attachments(report_dir: Path, case_id: str, attachments: list[Any]) -> Path:
+    """Write a case's attachments (objects with ``name`` and ``text``) to ``artifacts/<case>/``; returns the folder."""
+    folder = Path(report_dir) / ARTIFACTS_DIR / "".join(ch if ch.isalnum() or ch in "-_.=," else "_" for ch in case_id)
+    for attachment in attachments:
+        write_text(folder / attachment.name, attachment.text)
+    return folder

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..harness.product import applicability
-from .plan import FAILING, Run, family_record
+from .plan import FAILING, SEQUENCE_FAMILY, Run, family_record
 
 DECIDING = "mandatory"
+EXPLORER_FAMILY = SEQUENCE_FAMILY
 
 
 def predicted_not_applicable(catalog: dict[str, Any], family_id: str, kernel: str, *, run_mode: str = "host",
@@ -110,6 +111,19 @@ def unproven_rules(catalog: dict[str, Any], verdicts: list[dict[str, Any]],
     return [r["id"] for r in catalog["rules"] if r["id"] not in proven and (claimed is None or r["id"] in claimed)]
 
 
+def sequence_faults(catalog: dict[str, Any], verdicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """For each fault meant for the explorer: the explorer rules and the fixed-matrix rules that killed it."""
+    family = {r["id"]: r["family"] for r in catalog["rules"]}
+    rows = []
+    for v in verdicts:
+        if v["family"] != EXPLORER_FAMILY:
+            continue
+        rows.append({"fault": v["fault"],
+                     "explorer_rules": [r for r in v["killing_rules"] if family.get(r) == EXPLORER_FAMILY],
+                     "fixed_matrix_rules": [r for r in v["killing_rules"] if family.get(r) != EXPLORER_FAMILY]})
+    return rows
+
+
 def report(catalog: dict[str, Any], faithful: list[Run], verdicts: list[dict[str, Any]],
            faithful_problems: list[str], seconds: float, legal: list[dict[str, Any]] | None = None,
            every_fault: bool = True) -> dict[str, Any]:
@@ -144,5 +158,6 @@ def report(catalog: dict[str, Any], faithful: list[Run], verdicts: list[dict[str
         "legal_variants": legal,
         "unproven_rules": unproven,
         "unproven_mandatory_rules": mandatory_unproven,
+        "sequence_faults": sequence_faults(catalog, verdicts),
         "seconds": round(seconds, 1),
     }

@@ -41,6 +41,11 @@ def markdown(result: dict[str, Any]) -> str:
         shown = "; ".join(v["false_alarms"][:3]).replace("|", "\\|")
         lines.append(f"| {v['run']} | {v['status']} | {', '.join(v['deviating_rules']) or '-'} | {v['findings']} | "
                      f"{shown or '-'} |")
+    lines += ["", "## Sequence faults: what the explorer adds", "",
+              "| fault | killed by the explorer | killed by the fixed matrix |", "| --- | --- | --- |"]
+    for row in result.get("sequence_faults", []):
+        lines.append(f"| {row['fault']} | {', '.join(row['explorer_rules']) or 'no'} | "
+                     f"{', '.join(row['fixed_matrix_rules']) or 'no'} |")
     lines += ["", "## Rules no switch proves", ""]
     lines += [f"- {r}" for r in result["unproven_rules"]] or ["- none"]
     return "\n".join(lines) + "\n"
@@ -64,6 +69,12 @@ def print_table(result: dict[str, Any], style: Style | None = None) -> None:
     print(f"faithful runs: {len(result['faithful_runs'])}, problems: {len(result['faithful_problems'])}")
     for problem in result["faithful_problems"][:50]:
         print(f"  {problem}")
+    rows = result.get("sequence_faults", [])
+    if rows:
+        alone = [row["fault"] for row in rows if not row["fixed_matrix_rules"]]
+        print(f"sequence faults: {len(rows)}, killed by the explorer: "
+              f"{sum(bool(row['explorer_rules']) for row in rows)}, by the fixed matrix too: "
+              f"{len(rows) - len(alone)} (explorer only: {', '.join(alone) or 'none'})")
     print(f"unproven rules: {', '.join(result['unproven_rules']) or 'none'}")
     print(f"self-test {(style or Style()).word('PASSED' if result['passed'] else 'FAILED')} in {result['seconds']} s")
     # One check per fault, per faithful run, per legal-variant run, and one for "every mandatory rule is proven".

@@ -154,8 +154,9 @@ def report_dir_of(args: argparse.Namespace) -> Path:
 def clear_previous(report_dir: Path) -> None:
     """Remove an earlier run's results (its verdict must never pass for this run's)."""
     report_dir.mkdir(parents=True, exist_ok=True)
-    if (report_dir / "allure-results").is_dir():
-        shutil.rmtree(report_dir / "allure-results")
+    for folder in ("allure-results", "artifacts"):
+        if (report_dir / folder).is_dir():
+            shutil.rmtree(report_dir / folder)
     for name in STALE_REPORTS:
         (report_dir / name).unlink(missing_ok=True)
 

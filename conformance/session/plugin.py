@@ -33,6 +33,7 @@ from ..harness.support import fails_cleanly
 from ..harness.violations import BackendLeak, HarnessError, SpecViolation
 from ..results.allure import TRACE_ATTACHMENT, allure_marks
 from ..results.environment import static_facts
+from ..results.files import save_attachments
 from ..results.identity import case_id_for_item
 from ..results.outcomes import CaseResult, Finding, PhaseResult, classify, exception_kind
 from .crashes import journal_path
@@ -43,7 +44,7 @@ from .preflight import SetupError, preflight, remove_stale_reports
 from .reporter import CASE_PROPERTY, FACTS_PROPERTY, Reporter, write_reports
 from .rundir import RUN_DIR_KEY, WorkerHandoff, remove_run_dir, run_dir_for_process
 from .selection import case_params, keep_rules, label_item, marker_names, selected_case_ids, selection_requested
-from .state import FINDINGS, OBSERVED, PHASES, PREFLIGHT, STATE, SUMMARY, TRACE, RunState
+from .state import ATTACHMENTS, FINDINGS, OBSERVED, PHASES, PREFLIGHT, STATE, SUMMARY, TRACE, RunState
 from .workerlog import WorkerLog, log_path
 
 # --------------------------------------------------------------------------- configuration
@@ -241,7 +242,8 @@ def acl(request: pytest.FixtureRequest) -> Iterator[Any]:
     state.hung.apply(backend.lib)
     before = backend.counters.read() if backend.counters else None
     ctx = AclContext(backend.lib, backend.product, device=backend.device, timeout=state.settings.timeout,
-                     catalog=state.catalog, observations=rule.get("observations", []))
+                     catalog=state.catalog, observations=rule.get("observations", []),
+                     explore_steps=state.settings.explore_steps, explore_seed=state.settings.explore_seed)
     _allure_parameters(item, rule["id"])
     try:
         _check_applicable(ctx, state, rule, backend)
@@ -251,6 +253,7 @@ def acl(request: pytest.FixtureRequest) -> Iterator[Any]:
         item.stash[TRACE] = [entry.line() for entry in ctx.trace]
         item.stash[OBSERVED] = ctx.observed.to_json()
         item.stash[FINDINGS] = [Finding(n.severity, n.message, n.code) for n in ctx.findings]
+        item.stash[ATTACHMENTS] = list(ctx.attachments)
         if problems:
             raise HarnessError("teardown could not release everything (leak?): " + "; ".join(problems))
         if before is not None:
@@ -340,6 +343,9 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
     lines = item.stash.get(TRACE, None)
     if lines is None:
         return
+    attachments = item.stash.get(ATTACHMENTS, [])
+    if attachments and rule is not None:
+        save_attachments(state.settings.report_dir, case_id_for_item(rule["id"], item), attachments)
     try:
         import allure
     except ImportError:
@@ -354,6 +360,8 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
     if findings:
         shown = "\n".join(f"[{f.severity}] {f.message}" for f in findings) + "\n"
         allure.attach(shown, name="Findings (do not decide the verdict)", attachment_type=allure.attachment_type.TEXT)
+    for attachment in attachments:
+        allure.attach(attachment.text, name=attachment.name, attachment_type=allure.attachment_type.TEXT)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -78,6 +78,7 @@ class RunState:
 STATE = pytest.StashKey[RunState]()
 PHASES = pytest.StashKey[list[PhaseResult]]()
 TRACE = pytest.StashKey[list[str]]()
+ATTACHMENTS = pytest.StashKey[list[Any]]()
 SUMMARY = pytest.StashKey[dict[str, Any]]()
 OBSERVED = pytest.StashKey[dict[str, Any]]()
 PREFLIGHT = pytest.StashKey[dict[str, Any]]()

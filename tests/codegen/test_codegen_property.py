@@ -39,7 +39,7 @@ from codegen.validate import SCHEMA_DIR
 from codegen.yamlload import format_path
 
 Leaf = tuple[str, tuple[Any, ...], bool]  # (spec file, path to the value or the mapping, is a key)
-ISSUE_LINE = re.compile(r"^error: (?:\S*/)?spec/(?P<file>[a-z]+\.yaml):\d+: (?P<path>\S.*?): \S.*$")
+ISSUE_LINE = re.compile(r"^error: (?:\S*/)?spec/(?P<file>[a-z_]+\.yaml):\d+: (?P<path>\S.*?): \S.*$")
 SAFE_STRUCTURED = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@:.,/*?-")
 # Text prose may hold but generated files must still escape, and text lint refuses.
 ACCEPTED_FRAGMENTS = ['"', "'", '""', "\\", "{{ 7*7 }}", "{%", "{#", "\U0001F600", "\U00010348", "é", "|", "`",

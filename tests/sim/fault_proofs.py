@@ -5,6 +5,8 @@ prints VARIANT when it observes the behaviour the variant chooses. The scenarios
 their switch enabled (and its ``soc``/``env`` from spec/faults.yaml, or ``PROOF_ENV``)
 and two devices; the faithful simulator is covered by the other tests.
 ``crash_in_register`` and ``hang_in_free`` are judged by exit status / timeout.
+The sequence faults (family explorer) each build, in a few calls, the history after which
+their fault shows.
 """
 
 from __future__ import annotations
@@ -433,4 +435,63 @@ PROOFS: dict[str, str] = {
         lib.aclrtFreeHost(p)
         print("returned")
     """),
+    # --- sequence faults: each scenario builds the history the fault needs ---------------
+    "reregister_stale_devptr": """
+        init()
+        p = malloc_host(1 << 20); expect(register(p, PAGE)[0], SUCCESS, "first register")
+        expect(lib.aclrtHostUnregister(p), SUCCESS, "unregister")
+        rc, again = register(p, PAGE); expect(rc, SUCCESS, "second register")
+        print("VIOLATED" if addr(devptr(p)[1]) != addr(again) else "intact")
+    """,
+    "devsync_skips_old_streams": _with_stream("""
+        init()
+        s = ffi.new("aclrtStream *"); expect(lib.aclrtCreateStream(s), SUCCESS)
+        expect(lib.aclrtFreeHostWithDevSync(malloc_host(64)), SUCCESS, "first devsync free")
+        expect(lib.aclrtLaunchHostFunc(s[0], _hold, ffi.NULL), SUCCESS)
+        threading.Timer(0.3, gate.set).start()
+        took = seconds(lib.aclrtFreeHostWithDevSync, malloc_host(64))
+        print("VIOLATED" if took < 0.2 else "intact")
+    """),
+    "unregister_freed_leaves_mapping": """
+        init()
+        p = malloc_host(1 << 20); expect(register(p, PAGE)[0], SUCCESS, "register")
+        expect(lib.aclrtFreeHost(p), SUCCESS, "free")
+        expect(lib.aclrtHostUnregister(p), SUCCESS, "unregister the freed range")
+        q = malloc_host(1 << 20)
+        print("VIOLATED" if register(q, PAGE)[0] != SUCCESS else "intact")
+    """,
+    "alloc_crowded_overlap": """
+        init()
+        crowd = [malloc_host(64) for _ in range(8)]
+        a = sorted(addr(malloc_host(128)) for _ in range(4))
+        print("VIOLATED" if any(x + 128 > y for x, y in zip(a, a[1:])) else "intact")
+    """,
+    "unregister_drops_newer": """
+        init()
+        p = malloc_host(1 << 20); q = malloc_host(1 << 20)
+        expect(register(p, PAGE)[0], SUCCESS, "register p"); expect(register(q, PAGE)[0], SUCCESS, "register q")
+        expect(lib.aclrtHostUnregister(p), SUCCESS, "unregister p")
+        print("VIOLATED" if devptr(q)[0] != SUCCESS else "intact")
+    """,
+    "cap_glitch_after_unregister": """
+        init()
+        cap = ffi.new("aclrtHostMemMapCapability *")
+        expect(lib.aclrtHostMemMapCapabilities(0, lib.ACL_RT_HAC_TYPE_AIC, cap), SUCCESS); before = cap[0]
+        p = malloc_host(1 << 20); expect(register(p, PAGE)[0], SUCCESS, "register")
+        expect(lib.aclrtHostUnregister(p), SUCCESS, "unregister")
+        expect(lib.aclrtHostMemMapCapabilities(0, lib.ACL_RT_HAC_TYPE_AIC, cap), SUCCESS)
+        print("VIOLATED" if cap[0] != before else "intact")
+    """,
+    "thread_stale_devptr_cache": """
+        import threading
+        init()
+        p = malloc_host(1 << 20); expect(register(p, PAGE)[0], SUCCESS, "register")
+        expect(devptr(p)[0], SUCCESS, "device pointer")
+        rcs = []
+        def other():
+            rcs.append(lib.aclrtSetDevice(0)); rcs.append(lib.aclrtHostUnregister(p))
+        t = threading.Thread(target=other); t.start(); t.join()
+        expect(rcs, [SUCCESS, SUCCESS], "unregister on another thread")
+        print("VIOLATED" if devptr(p)[0] == SUCCESS else "intact")
+    """,
 }

@@ -17,6 +17,7 @@ from fault_proofs import PROOF_ENV, PROOFS
 ROOT = Path(__file__).resolve().parents[2]
 FAULTS_YAML = ROOT / "spec" / "faults.yaml"
 RULES_YAML = ROOT / "spec" / "rules.yaml"
+STATE_MODEL_YAML = ROOT / "spec" / "state_model.yaml"  # the explorer's rules
 FAMILIES = {
     "alignment",
     "content",
@@ -26,6 +27,7 @@ FAMILIES = {
     "invalid_argument",
     "capability",
     "product_support",
+    "explorer",
 }
 # Rule IDs named in the simulator brief; used only while spec/rules.yaml does not exist.
 BRIEF_RULE_IDS = {
@@ -83,10 +85,11 @@ def load_faults() -> list[dict[str, Any]]:
 
 
 def rule_ids() -> set[str]:
-    """Rule IDs from spec/rules.yaml, or the brief's list while that file is absent."""
+    """Rule IDs from spec/rules.yaml and spec/state_model.yaml, or the brief's list while rules.yaml is absent."""
+    explorer = {rule["id"] for rule in yaml.safe_load(STATE_MODEL_YAML.read_text())["rules"]}
     if RULES_YAML.is_file():
-        return {rule["id"] for rule in yaml.safe_load(RULES_YAML.read_text())["rules"]}
-    return BRIEF_RULE_IDS
+        return explorer | {rule["id"] for rule in yaml.safe_load(RULES_YAML.read_text())["rules"]}
+    return BRIEF_RULE_IDS | explorer
 
 
 FAULTS = load_faults()
@@ -193,6 +196,10 @@ def test_given_no_fault_when_proofs_run_then_rules_hold(base_env):
         "cap_flaky",
         "exhaustion_leak",
         "pinned_maps",
+        "reregister_stale_devptr",
+        "devsync_skips_old_streams",
+        "unregister_drops_newer",
+        "thread_stale_devptr_cache",
     ]
     env = {k: v for k, v in base_env.items()}
     for name in sample:

@@ -1,0 +1,276 @@
+"""One example of an exploration: make calls, judge each against the state model, keep the path.
+
+:meth:`Example.perform` is the heart of the explorer: it asks the generated model
+(``acl_hostmem_generated.state_model.predict``) what a call must do in the current abstract state,
+leaves out calls the model does not predict (and, on documented paths, calls whose
+prediction is not documented evidence of a mandatory rule), makes the call, judges the
+result, records the step and applies the model's effects. Every disagreement raises
+:class:`Mismatch`, from one place, so that Hypothesis treats all of them as one failure.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from acl_hostmem_generated import acl_bindings as acl
+from acl_hostmem_generated import state_model as model
+
+from .calls import OUTPUT, Request, Step, const, handle
+from .driver import CallHung
+from .facts import Facts
+from .outputs import CHECKS, Observation
+from .session import Failure, Mismatch, Session
+from .state import Allocation, World
+
+MARKERS = "markers_intact"
+# How many ended registrations (the latest) are probed after every action.
+ENDED_PROBES = 4
+
+
+@dataclass
+class Judgement:
+    """A call judged against its prediction: the first problem (if any) and what the reproducers check."""
+
+    code: int | None
+    records: list[Any]
+    problem: str | None = None
+    kind: str = ""
+    evidence: model.Evidence | None = None
+
+
+class Example:
+    """The abstract state and path of one example; made by the Hypothesis machine."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.driver = session.driver
+        self.world = World(session.product, session.device)
+        self.path: list[Step] = []
+        self.actions: list[tuple[str, tuple[Any, ...]]] = []
+        self.touched: set[int] = set()
+        self.made: set[int] = set()
+        self.released: set[int] = set()
+        session.examples += 1
+        session.driver.start_example()
+
+    # ---- calls ----
+    def predict(self, req: Request) -> model.Prediction | None:
+        """The prediction for ``req``, or None when the explorer must not make the call."""
+        if req.interface in self.world.product.missing:
+            return None
+        prediction = model.predict(req.interface, Facts(self.world, req))
+        if prediction.expect == "skip":
+            return None
+        if self.session.documented_only and prediction.expect in ("success", "failure") \
+                and not prediction.evidence.documented:
+            return None
+        return prediction
+
+    def perform(self, req: Request, *, probe: bool = False) -> tuple[int, Any] | None:
+        """Make the call if the model predicts it; judge, record and apply it. None when left out."""
+        prediction = self.predict(req)
+        if prediction is None:
+            self.session.skipped += 1
+            return None
+        release, watch = self._gates_for(req, prediction)
+        self.session.in_flight = (self, req, prediction, release, watch, probe)
+        try:
+            rc, out, obs = self.driver.call(req, release=release, watch=watch)
+        except CallHung as exc:
+            step = self._step(req, prediction, None, [], release, watch, probe)
+            raise self._fail(step, str(exc), "hang", prediction.evidence, prediction) from None
+        finally:
+            self.session.in_flight = None
+        self._remember(req, rc, out)
+        verdict = self._judge(prediction, req, rc, out, obs)
+        step = self._step(req, prediction, verdict.code, verdict.records, release, watch, probe)
+        self.path.append(step)
+        if verdict.problem is not None:
+            step.result = acl.error_name(rc) if rc else "success"
+            raise self._fail(step, verdict.problem, verdict.kind, verdict.evidence or prediction.evidence, prediction)
+        if rc == 0 and prediction.expect == "success":
+            req.released = obs.released
+            self.world.apply(prediction.effects, req, out)
+            if req.interface in ("aclrtMallocHost", "aclrtMallocHostWithCfg"):
+                self._write_markers(self.world.allocations[req.bind])
+        if obs.watchdog_fired or obs.released:
+            self._settle(obs)
+        return rc, out
+
+    def _remember(self, req: Request, rc: int, out: Any) -> None:
+        """What teardown must give back whatever the model thinks: every range registered, every block handed out."""
+        if req.interface in ("aclrtHostRegister", "aclrtHostRegisterV2"):
+            self.touched.add(req.pointer)
+        elif rc == 0 and out and req.interface in ("aclrtMallocHost", "aclrtMallocHostWithCfg"):
+            self.made.add(out)
+        elif rc == 0 and req.interface in ("aclrtFreeHost", "aclrtFreeHostWithDevSync"):
+            self.released.add(req.pointer)
+
+    def _gates_for(self, req: Request, prediction: model.Prediction) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(gates to open while the call may wait, gates to open if it waits too long).
+
+        A call of an interface that synchronises the device (``implicit_sync: device`` in
+        interfaces.yaml) gets the device's gates opened shortly after it starts, whatever
+        its outcome; any other call is only watched.
+        """
+        blocked = self.world.blocked_streams()
+        if not blocked:
+            return (), ()
+        device = self.world.threads[req.thread]
+        waits = req.interface in self.session.device_syncing
+        release = tuple(s.gate for s in blocked if waits and s.device == device and s.gate is not None)
+        watch = tuple(s.gate for s in blocked if s.gate is not None and s.gate not in release)
+        return release, watch
+
+    def _judge(self, prediction: model.Prediction, req: Request, rc: int, out: Any, obs: Observation) -> Judgement:
+        evidence = prediction.evidence
+        check_code = evidence.code_documented if self.session.documented_only else evidence.strict
+        verdict = Judgement(evidence.code_value if check_code else None, [])
+        if prediction.expect == "success" and rc != 0:
+            verdict.problem, verdict.kind = f"failed with {rc} {acl.error_name(rc)}, but must succeed", "outcome"
+        elif prediction.expect == "failure" and rc == 0:
+            verdict.problem, verdict.kind = "succeeded, but must fail", "outcome"
+        elif prediction.expect == "failure" and verdict.code is not None and rc != verdict.code:
+            verdict.problem, verdict.kind = (f"failed with {rc} {acl.error_name(rc)}, but the code must be "
+                                             f"{verdict.code} {evidence.code} ({evidence.code_provenance})"), "code"
+        if verdict.problem is not None or prediction.expect != "success":
+            return verdict
+        facts = Facts(self.world, req)
+        for check in prediction.checks:
+            if check.unless and getattr(facts, check.unless):
+                continue
+            if self.session.documented_only and not check.evidence.documented:
+                continue
+            if not facts.applies(check.evidence.rule):
+                continue
+            problem, record = CHECKS[check.name](self.world, req, out, obs)
+            verdict.records.append(record)
+            if problem is not None:
+                verdict.problem, verdict.kind, verdict.evidence = problem, "check", check.evidence
+                break
+        return verdict
+
+    def _step(self, req: Request, prediction: model.Prediction, code: int | None, records: list[Any],
+              release: tuple[int, ...], watch: tuple[int, ...], probe: bool) -> Step:
+        outputs = [name for name, sym in req.symbols.items() if sym is OUTPUT]
+        return Step("call", req.interface, req.thread, tuple(req.symbols.items()),
+                    tuple((name, req.bind) for name in outputs if req.bind), prediction.expect, code, tuple(records),
+                    release, watch, probe=probe, note=prediction.clause)
+
+    def _fail(self, step: Step, problem: str, kind: str, evidence: model.Evidence,
+              prediction: model.Prediction) -> Mismatch:
+        if not step.result:
+            step.result = "no return"
+        if step not in self.path:
+            self.path.append(step)
+        mismatch = Mismatch(step, problem, kind, evidence, prediction.clause, prediction.source)
+        self.session.failures.append(Failure(list(self.path), list(self.actions), mismatch))
+        if self.session.first_failure is None:
+            self.session.first_failure = time.monotonic()
+        return mismatch
+
+    def hung(self, req: Request, prediction: model.Prediction, release: tuple[int, ...], watch: tuple[int, ...],
+             probe: bool, seconds: float) -> Failure:
+        """The failure of a call that has not returned after ``seconds`` (called from the monitoring thread)."""
+        step = self._step(req, prediction, None, [], release, watch, probe)
+        problem = f"{req.interface} did not return within {seconds:.1f} s"
+        self._fail(step, problem, "hang", prediction.evidence, prediction)
+        return self.session.failures[-1]
+
+    def _settle(self, obs: Observation) -> None:
+        """Streams whose gates were opened during a call: wait for them (recorded), so that they are idle."""
+        opened = set(obs.watched if obs.watchdog_fired else ()) | set(obs.released)
+        for stream in list(self.world.streams.values()):
+            if stream.gate in opened:
+                stream.blocked = False
+                self.perform(Request("aclrtSynchronizeStream", values={"stream": stream.handle},
+                                     symbols={"stream": handle(stream.var)}, stream=stream.var))
+
+    # ---- markers ----
+    def _write_markers(self, allocation: Allocation) -> None:
+        offsets = allocation.offsets
+        if not offsets:
+            return
+        words = allocation.words
+        for offset in offsets:
+            words[offset // 8] = allocation.marker
+        self.path.append(Step("mark", var=allocation.var, size=allocation.size, marker=allocation.marker,
+                              extra={"offsets": list(offsets)}))
+
+    def check_markers(self) -> None:
+        """The markers of every live allocation still hold what was written."""
+        evidence = model.INVARIANTS[MARKERS][2]
+        assert evidence is not None
+        if self.session.documented_only and not evidence.documented:
+            return
+        for allocation in self.world.allocations.values():
+            offsets = allocation.offsets
+            words = allocation.words
+            for offset in offsets:
+                value = words[offset // 8]
+                if value != allocation.marker:
+                    step = Step("markers", var=allocation.var, size=allocation.size, marker=allocation.marker,
+                                extra={"offsets": list(offsets)}, result=f"{value:#x} at +{offset}")
+                    self.path.append(step)
+                    problem = (f"the marker at {allocation.var}+{offset} reads {value:#x}, not {allocation.marker:#x}: "
+                               "a call wrote into a live allocation")
+                    marked = model.Prediction("", MARKERS, "spec/state_model.yaml", "success", evidence, (), ())
+                    raise self._fail(step, problem, "check", evidence, marked)
+
+    # ---- probes ----
+    def probe(self) -> None:
+        """Ask for the device address of every live registration (also those that outlived their memory) and of
+        the latest removed ones, and the status of blocked streams."""
+        world = self.world
+        main = world.threads[0]
+        targets = [(reg.base, reg.symbol) for reg in world.registrations.values() if reg.device == main]
+        ended = [(base, sym) for base, sym in world.removed.items()
+                 if world.allocation_containing(base) or world.region_containing(base)]
+        targets += ended[-ENDED_PROBES:]
+        for base, symbol in targets:
+            self.perform(Request("aclrtHostGetDevicePointer", values={"pHost": base, "flag": 0},
+                                 symbols={"pHost": symbol, "flag": const(0), "pDevice": OUTPUT},
+                                 pointer=base, bind=world.new_var("d")), probe=True)
+        for stream in world.blocked_streams(main):
+            self.perform(Request("aclrtStreamQuery", values={"stream": stream.handle},
+                                 symbols={"stream": handle(stream.var), "status": OUTPUT}, stream=stream.var,
+                                 bind=world.new_var("q")), probe=True)
+
+    # ---- the end ----
+    def teardown(self) -> None:
+        """Release everything the example holds (unrecorded, errors ignored); restore the main thread's device.
+
+        Besides what the model knows of, every range a register call touched is unregistered
+        (under every device: a mapping belongs to the device it was made on) and every block a
+        call handed out is freed, so that a faulty backend's surprises do not leak into the
+        next example.
+        """
+        lib = self.driver.lib
+        world = self.world
+        self.driver.open_gates(tuple(self.driver.blockers))
+        calls: list[tuple[Any, tuple[Any, ...]]] = []
+        calls += [(lib.aclrtSynchronizeStream, (s.handle,)) for s in world.streams.values()]
+        bases = set(world.registrations) | self.touched
+        for device in range(max(world.product.device_count, 1)) if bases else ():
+            calls.append((lib.aclrtSetDevice, (device,)))
+            calls += [(lib.aclrtHostUnregister, (base,)) for base in bases]
+        live = {a.base for a in world.allocations.values()}
+        calls += [(lib.aclrtFreeHost, (base,)) for base in live | (self.made - self.released)]
+        if world.device_buffer is not None:
+            calls += [(lib.aclrtSetDevice, (world.device_buffer_device,)), (lib.aclrtFree, (world.device_buffer[1],))]
+        for stream in world.streams.values():
+            calls += [(lib.aclrtSetDevice, (stream.device,)), (lib.aclrtDestroyStream, (stream.handle,))]
+        calls.append((lib.aclrtSetDevice, (self.session.device,)))
+        for fn, args in calls:
+            self.driver.calls += 1
+            try:
+                fn(*args, raw=True)
+            except Exception:  # noqa: BLE001 - teardown of a faulty backend goes on
+                pass
+        for region in world.regions.values():
+            acl.ffi.release(region.view)
+            region.mapping.close()
+        self.driver.end_example()
+

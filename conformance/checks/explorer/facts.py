@@ -1,0 +1,255 @@
+"""The facts of the state model, computed for one request against the abstract state.
+
+Each fact ``spec/state_model.yaml`` declares is a property of :class:`Facts` with the same
+name (``tests/explorer`` checks that every one exists); ``condition`` evaluates the
+structured error conditions of rules.yaml that the model's ``errors_of`` clauses carry.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from acl_hostmem_generated import acl_bindings as acl
+
+from .calls import Request
+from .state import World
+
+_KNOWN_FLAGS = acl.ACL_HOST_REG_MAPPED | acl.ACL_HOST_REG_IOMEMORY | acl.ACL_HOST_REG_READONLY | acl.ACL_HOST_REG_PINNED
+
+
+class Facts:
+    """The facts of one request (each clause test reads a few of them, once or twice)."""
+
+    __slots__ = ("world", "req")
+
+    def __init__(self, world: World, req: Request) -> None:
+        self.world = world
+        self.req = req
+
+    def condition(self, param: str, kind: str, value: Any) -> bool:
+        """Whether the request carries the invalid argument a rule's error condition describes."""
+        req = self.req
+        if kind == "is_null":
+            return param in req.values and req.values[param] is None
+        if kind != "unregistered" and not req.tags:
+            return False
+        if kind == "equals":
+            wanted = self.world.product.device_count if value == "@device_count" else value
+            return req.values.get(param) == wanted and req.tags.get(param) == ("equals", value)
+        if kind in ("offset", "config"):
+            return req.tags.get(param) == (kind, value)
+        if kind == "unregistered":
+            return self.world.registration_containing(req.values.get(param) or 0) is None
+        raise ValueError(f"unknown error condition {kind!r}")
+
+    def applies(self, rule: str | None) -> bool:
+        """Whether a rule a clause cites applies to the product (family, kernel, run mode, devices)."""
+        return rule not in self.world.product.inapplicable
+
+    # ---- product and thread ----
+    @property
+    def device(self) -> int | None:
+        """The calling thread's current device."""
+        return self.world.threads[self.req.thread]
+
+    @property
+    def unsupported(self) -> bool:
+        """The support matrix says the product family lacks the called interface (and does not dispute it)."""
+        product = self.world.product
+        return self.req.interface in product.unsupported and self.req.interface not in product.disputed
+
+    @property
+    def support_disputed(self) -> bool:
+        """The family's support of the called interface is disputed."""
+        return self.req.interface in self.world.product.disputed
+
+    @property
+    def no_device(self) -> bool:
+        """The calling thread has no current device."""
+        return self.device is None
+
+    @property
+    def va_unsupported(self) -> bool:
+        """The family does not support the VA flag."""
+        return not self.world.product.va_flag
+
+    @property
+    def legacy_kernel(self) -> bool:
+        """The OS kernel is 5.10 or older."""
+        return self.world.product.legacy_kernel
+
+    @property
+    def cfg_va_flag(self) -> bool:
+        """The configuration asks for VA_FLAG=1."""
+        return self.req.cfg_kind == "va_flag"
+
+    # ---- the pointer a free acts on ----
+    @property
+    def _allocation(self) -> Any:
+        return self.world.allocation_at(self.req.pointer)
+
+    @property
+    def target_live_base(self) -> bool:
+        """The pointer is the start of a live allocation."""
+        return self._allocation is not None
+
+    @property
+    def target_interior(self) -> bool:
+        """The pointer lies inside a live allocation but is not its start."""
+        return self._allocation is None and self.world.allocation_containing(self.req.pointer) is not None
+
+    @property
+    def target_was_freed(self) -> bool:
+        """The pointer is the start of a freed allocation and lies in no live one."""
+        return self.req.pointer in self.world.freed and self.world.allocation_containing(self.req.pointer) is None
+
+    @property
+    def target_read_by_pending_work(self) -> bool:
+        """A copy queued on a blocked stream reads the allocation."""
+        return self._allocation is not None and bool(self.world.readers_of(self._allocation.var))
+
+    @property
+    def target_read_on_other_device(self) -> bool:
+        """A copy queued on a blocked stream of another device reads the allocation."""
+        return self._allocation is not None and any(
+            s.device != self.device for s in self.world.readers_of(self._allocation.var))
+
+    # ---- the range a registration covers ----
+    @property
+    def range_pageable(self) -> bool:
+        """The range lies in pageable memory the explorer mapped."""
+        return self.world.region_containing(self.req.pointer, max(self.req.size, 1)) is not None
+
+    @property
+    def _range_allocation(self) -> Any:
+        return self.world.allocation_containing(self.req.pointer, max(self.req.size, 1))
+
+    @property
+    def range_in_allocation(self) -> bool:
+        """The range lies in one live host allocation."""
+        return self._range_allocation is not None
+
+    @property
+    def range_va_allocation(self) -> bool:
+        """The range lies in an allocation made with VA_FLAG=1."""
+        return self._range_allocation is not None and self._range_allocation.va_flag
+
+    def _touching(self) -> list[Any]:
+        """Live registrations the range shares a byte with."""
+        start, length = self.req.pointer, max(self.req.size, 1)
+        return [r for r in self.world.registrations.values() if r.touches(start, length)]
+
+    @property
+    def range_overlaps_other_device(self) -> bool:
+        """The range shares bytes with a registration made on another device."""
+        return any(r.device != self.device for r in self._touching())
+
+    @property
+    def range_overlaps_unmapped(self) -> bool:
+        """The range shares bytes with a registration without a device mapping."""
+        return any(not r.mapped for r in self._touching())
+
+    @property
+    def range_overlaps_stale(self) -> bool:
+        """The range shares bytes with a registration that outlived its freed memory."""
+        return any(r.stale for r in self._touching())
+
+    @property
+    def range_registered_exactly(self) -> bool:
+        """A live registration (its memory not freed) has exactly this base and size."""
+        reg = self.world.registrations.get(self.req.pointer)
+        return reg is not None and not reg.stale and reg.size == self.req.size
+
+    @property
+    def range_overlaps_registration(self) -> bool:
+        """The range shares bytes with a live registration (its memory not freed) of another base or size."""
+        return any(not r.stale and not (r.base == self.req.pointer and r.size == self.req.size)
+                   for r in self._touching())
+
+    # ---- registration arguments ----
+    def _reserved(self, v1_type: int, v2_bit: int) -> bool:
+        if self.req.interface == "aclrtHostRegister":
+            return self.req.values.get("type") == v1_type
+        flag = self.req.values.get("flag", 0)
+        return bool(flag & v2_bit) and not flag & ~_KNOWN_FLAGS
+
+    @property
+    def reserved_readonly(self) -> bool:
+        """The register type or V2 flag has the reserved READONLY member or bit (and only known bits)."""
+        return self._reserved(acl.ACL_HOST_REGISTER_READONLY, acl.ACL_HOST_REG_READONLY)
+
+    @property
+    def reserved_iomemory(self) -> bool:
+        """The register type or V2 flag has the reserved IOMEMORY member or bit (and only known bits)."""
+        return self._reserved(acl.ACL_HOST_REGISTER_IOMEMORY, acl.ACL_HOST_REG_IOMEMORY)
+
+    @property
+    def flag_pinned(self) -> bool:
+        """The V2 flag has the PINNED bit."""
+        return bool(self.req.values.get("flag", 0) & acl.ACL_HOST_REG_PINNED)
+
+    @property
+    def flag_pinned_only(self) -> bool:
+        """The V2 flag is PINNED without MAPPED."""
+        return self.req.values.get("flag", 0) == acl.ACL_HOST_REG_PINNED
+
+    # ---- the pointer a query or unregistration names ----
+    @property
+    def _registration(self) -> Any:
+        return self.world.registrations.get(self.req.pointer)
+
+    @property
+    def registration_base(self) -> bool:
+        """The pointer is the base of a live registration."""
+        return self._registration is not None
+
+    @property
+    def registration_stale(self) -> bool:
+        """The live registration the pointer starts outlived its freed memory."""
+        return self._registration is not None and self._registration.stale
+
+    @property
+    def registration_interior(self) -> bool:
+        """The pointer lies inside a live registration but is not its base."""
+        return self._registration is None and self.world.registration_containing(self.req.pointer) is not None
+
+    @property
+    def registration_removed(self) -> bool:
+        """The pointer is the base of a removed registration and lies in no live one."""
+        return self.req.pointer in self.world.removed and self.world.registration_containing(self.req.pointer) is None
+
+    @property
+    def registration_other_device(self) -> bool:
+        """A live registration the pointer touches belongs to another device."""
+        return any(r.device != self.device for r in self._touching())
+
+    @property
+    def registration_unmapped(self) -> bool:
+        """The live registration the pointer starts has no device mapping."""
+        return self._registration is not None and not self._registration.mapped
+
+    @property
+    def device_pointer_known(self) -> bool:
+        """The device address of the registration the pointer starts is known."""
+        return self._registration is not None and self._registration.devptr is not None
+
+    # ---- capabilities and streams ----
+    @property
+    def capability_answered(self) -> bool:
+        """The same device and HAC type were asked before."""
+        key = (self.req.values.get("deviceId"), self.req.values.get("hacType"))
+        return key in self.world.capabilities
+
+    @property
+    def _stream(self) -> Any:
+        return self.world.streams.get(self.req.stream or "")
+
+    @property
+    def stream_blocked(self) -> bool:
+        """A host callback still blocks the stream."""
+        return self._stream is not None and self._stream.blocked
+
+    @property
+    def stream_other_device(self) -> bool:
+        """The stream belongs to another device than the calling thread's."""
+        return self._stream is not None and self._stream.device != self.device

@@ -1,0 +1,88 @@
+"""The explorer's parts that need no backend: the model's names are implemented, shortening, gates on time."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from acl_hostmem_generated import state_model as model
+from conformance.checks.explorer.actions import ACTIONS, BURST_WEIGHTS, NEEDS
+from conformance.checks.explorer.calls import Step, addr, const
+from conformance.checks.explorer.driver import Alarm, Watchdog
+from conformance.checks.explorer.facts import Facts
+from conformance.checks.explorer.machine import ExplorerMachine
+from conformance.checks.explorer.outputs import CHECKS
+from conformance.checks.explorer.reproducer import minimise, prunable, usable
+from conformance.checks.explorer.state import World
+
+
+def test_every_fact_effect_and_check_of_the_state_model_is_implemented():
+    assert {n for n in model.FACTS if not isinstance(getattr(Facts, n, None), property)} == set()
+    assert {n for n in model.EFFECTS if not callable(getattr(World, f"effect_{n}", None))} == set()
+    assert set(CHECKS) == set(model.CHECKS)
+    assert {probe for _meaning, probe, _e in model.INVARIANTS.values() if probe} <= set(model.INTERFACES)
+
+
+def test_every_action_has_a_weight_and_an_implementation():
+    assert set(BURST_WEIGHTS) == set(ACTIONS) and set(NEEDS) <= set(ACTIONS)
+    for name in ACTIONS:
+        assert callable(getattr(ExplorerMachine, f"_{name}")), name
+
+
+def _call(function: str, *, binds: tuple[tuple[str, str], ...] = (), uses: str = "", probe: bool = False) -> Step:
+    args = (("ptr", addr(uses)),) if uses else (("size", const(64)),)
+    return Step("call", function, args=args, binds=binds, probe=probe)
+
+
+def test_minimise_keeps_the_last_item_and_drops_what_the_failure_does_not_need():
+    items = list(range(20))
+    needed = {3, 11}
+    shortest = minimise(items, lambda trial: needed <= set(trial) and trial[-1] == 19)
+    assert shortest == [3, 11, 19]
+    assert minimise(items, lambda trial: needed <= set(trial), lambda item: item % 2 == 0) == [
+        1, 3, 5, 7, 9, 11, 13, 15, 17, 19]
+
+
+def test_a_path_is_usable_only_when_every_variable_is_made_first():
+    alloc = _call("aclrtMallocHost", binds=(("hostPtr", "h1"),))
+    use = _call("aclrtFreeHost", uses="h1")
+    assert usable([alloc, use])
+    assert not usable([use])
+    assert not usable([Step("open", gate=3)])
+
+
+def test_probes_and_unchecked_markers_are_what_a_reproducer_may_lose():
+    alloc = _call("aclrtMallocHost", binds=(("hostPtr", "h1"),))
+    probe = _call("aclrtHostGetDevicePointer", uses="h1", probe=True)
+    mark = Step("mark", var="h1")
+    path = [alloc, mark, probe, _call("aclrtFreeHost", uses="h1")]
+    losable = prunable(path)
+    assert [losable(step) for step in path] == [False, True, True, False]
+    assert not prunable([*path, Step("markers", var="h1")])(mark)
+
+
+def test_the_alarm_opens_gates_only_when_a_job_falls_due():
+    opened: list[tuple[int, ...]] = []
+    alarm = Alarm(opened.append)
+    try:
+        early = alarm.arm(10.0, (1,))
+        assert alarm.disarm(early) is False
+        due = alarm.arm(0.01, (2, 3))
+        time.sleep(0.2)
+        assert alarm.disarm(due) is True and opened == [(2, 3)]
+    finally:
+        alarm.stop()
+
+
+def test_the_watchdog_opens_the_gates_of_an_overdue_call_only():
+    opened: list[tuple[int, ...]] = []
+    done = threading.Event()
+    watchdog = Watchdog(lambda gates: (opened.append(gates), done.set()))
+    try:
+        quick = watchdog.start((1,), 5.0)
+        assert watchdog.end(quick) is False
+        slow = watchdog.start((4,), 0.0)
+        assert done.wait(5.0)
+        assert watchdog.end(slow) is True and opened == [(4,)]
+    finally:
+        watchdog.stop()
