@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import SpecIssue, Where
-from .evidence import DOCUMENTED, INFORMATIONAL, MANDATORY, UNSPECIFIED, code_level, severity_allowed, weakest
+from .evidence import DOCUMENTED, INFORMATIONAL, MANDATORY, UNSPECIFIED, Citation, code_level, severity_allowed, weakest
 from .model import Applicability, Condition, Doc, Rule
 
 EXPLORER_FAMILY = "explorer"
@@ -187,15 +187,26 @@ def _clauses(doc: Any, rules: dict[str, Rule], interface: str, raw: list[dict[st
     return tuple(out)
 
 
-def _explorer_rule(doc: Any, index: int, raw: dict[str, Any], clauses: list[Clause]) -> Rule:
-    """An explorer rule: its provenance is the weakest of the predictions its paths may use."""
+def _explorer_rule(doc: Any, index: int, raw: dict[str, Any], clauses: list[Clause], rules: dict[str, Rule]) -> Rule:
+    """An explorer rule: its provenance is the weakest of the predictions its paths may use,
+    and its evidence the citations of the rules those predictions (and their checks) cite."""
     usable = [c for c in clauses if c.expect in ("success", "failure")]
     if raw["paths"] == "documented":
         usable = [c for c in usable if c.evidence.documented]
+    cited: dict[str, None] = {}
+    for clause in usable:
+        for ev in (clause.evidence, *(k.evidence for k in clause.checks)):
+            if ev.rule is not None and (raw["paths"] != "documented" or ev.documented):
+                cited.setdefault(ev.rule)
+    evidence: dict[tuple[str, str, str], Citation] = {}
+    for rule_id in cited:
+        for c in rules[rule_id].citations:
+            evidence.setdefault((c.ref, c.stance, c.says), c)
     return Rule(
         id=raw["id"], title=raw["title"], statement=raw["statement"], family=EXPLORER_FAMILY, check=EXPLORER_CHECK,
         severity=raw["severity"], doc=Doc(raw["doc"]["page"], raw["doc"]["anchor"]),
-        provenance=weakest(c.evidence.provenance for c in usable), interfaces=(), applies=Applicability(),
+        provenance=weakest(c.evidence.provenance for c in usable), evidence=tuple(evidence.values()),
+        interfaces=(), applies=Applicability(),
         matrix=(("paths", (raw["paths"],)),), where=doc.where(["rules", index]),
     )
 
@@ -219,7 +230,7 @@ def build_state_model(doc: Any, rules: dict[str, Rule]) -> StateModel:
                          for v in data["invariants"]),
         clauses=clauses,
         invalid_arguments=tuple((name, conds) for name, conds in invalid if conds),
-        rules=tuple(_explorer_rule(doc, i, r, every) for i, r in enumerate(data["rules"])),
+        rules=tuple(_explorer_rule(doc, i, r, every, rules) for i, r in enumerate(data["rules"])),
     )
 
 

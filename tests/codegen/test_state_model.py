@@ -43,13 +43,13 @@ def test_errors_of_must_name_the_rule_of_the_same_interface(spec_dir: Path) -> N
 def test_the_last_clause_must_hold_always(spec_dir: Path) -> None:
     edit(spec_dir, MODEL, "    - {expect: failure, cite: {rule: HM-PAIR-UNREG-UNKNOWN}}\n",
          "    - {when: [no_device], expect: failure, cite: {rule: HM-PAIR-UNREG-UNKNOWN}}\n")
-    find_issue(issues(spec_dir), "spec/state_model.yaml:", "interfaces.aclrtHostUnregister[7]",
-               "the last clause must hold always")
+    find_issue(issues(spec_dir), "spec/state_model.yaml:", "interfaces.aclrtHostUnregister[",
+               "the last clause must hold always (no `when`)")
 
 
 def test_a_failure_clause_cannot_change_the_state(spec_dir: Path) -> None:
-    edit(spec_dir, MODEL, "- {when: [registration_interior], expect: failure, cite: {rule: HM-PAIR-UNREG-UNKNOWN}}",
-         "- {when: [registration_interior], expect: failure, cite: {rule: HM-PAIR-UNREG-UNKNOWN}, "
+    edit(spec_dir, MODEL, "- {when: [registration_interior], expect: failure, cite: {rule: HM-PAIR-UNREG-INTERIOR}}",
+         "- {when: [registration_interior], expect: failure, cite: {rule: HM-PAIR-UNREG-INTERIOR}, "
          "effects: [drop_registration]}")
     find_issue(issues(spec_dir), "spec/state_model.yaml:", "effects: a clause that expects failure changes nothing")
 
@@ -81,9 +81,12 @@ def spec() -> object:
 def test_evidence_comes_from_the_cited_rule(spec: object) -> None:
     rules = {r.id: r for r in spec.rules}  # type: ignore[attr-defined]
     double = evidence_of(rules, Cite("HM-PAIR-DOUBLE-UNREGISTER"))
-    assert (double.provenance, double.code, double.code_provenance) == (
-        rules["HM-PAIR-DOUBLE-UNREGISTER"].provenance, "ACL_ERROR_HOST_MEMORY_NOT_REGISTERED", "runtime-source")
-    assert double.strict and not double.documented
+    assert (double.provenance, double.severity, double.code, double.code_provenance) == (
+        "documented", "mandatory", "ACL_ERROR_HOST_MEMORY_NOT_REGISTERED", "documented")
+    assert double.strict and double.documented and double.code_documented
+    interior = evidence_of(rules, Cite("HM-PAIR-UNREG-INTERIOR"))  # known from the runtime source only
+    assert (interior.provenance, interior.code_provenance) == ("runtime-source", "runtime-source")
+    assert interior.strict and not interior.documented and not interior.code_documented
     size_zero = evidence_of(rules, Cite("HM-INVAL-MALLOC-HOST", Condition("size", "equals", 0)))
     assert size_zero.code == "ACL_ERROR_INVALID_PARAM" and size_zero.rule == "HM-INVAL-MALLOC-HOST"
     assert evidence_of(rules, Cite(doc=True)).documented
@@ -116,7 +119,7 @@ def _generated_model(spec: object, tmp_path: Path) -> ModuleType:
 class Facts(SimpleNamespace):
     """Every fact false unless given; conditions from the given set of (param, kind, value)."""
 
-    def __init__(self, conditions: frozenset[tuple[str, str, object]] = frozenset(), **facts: bool) -> None:
+    def __init__(self, conditions: frozenset[object] = frozenset(), **facts: bool) -> None:
         super().__init__(conditions=conditions, **facts)
 
     def __getattr__(self, name: str) -> bool:
@@ -125,6 +128,9 @@ class Facts(SimpleNamespace):
     def condition(self, param: str, kind: str, value: object) -> bool:
         return (param, kind, value) in self.conditions
 
+    def applies(self, rule: str | None) -> bool:
+        return rule not in self.conditions  # a rule ID among the conditions stands for "does not apply"
+
 
 def test_generated_predictions_follow_the_clause_order(spec: object, tmp_path: Path) -> None:
     model = _generated_model(spec, tmp_path)
@@ -132,7 +138,9 @@ def test_generated_predictions_follow_the_clause_order(spec: object, tmp_path: P
     assert ok.expect == "success" and ok.effects == ("drop_registration",)
     twice = model.predict("aclrtHostUnregister", Facts(registration_removed=True))
     assert twice.expect == "failure" and twice.evidence.code == "ACL_ERROR_HOST_MEMORY_NOT_REGISTERED"
-    assert model.predict("aclrtHostUnregister", Facts(no_device=True)).expect == "skip"
+    alone = model.predict("aclrtHostUnregister", Facts(no_device=True))
+    assert alone.expect == "failure" and alone.evidence.rule == "HM-CTX-NO-DEVICE"
+    assert alone.evidence.code == "ACL_ERROR_RT_CONTEXT_NULL"
 
 
 def test_several_failures_or_an_unsure_model_leave_the_code_unjudged(spec: object, tmp_path: Path) -> None:
@@ -142,8 +150,15 @@ def test_several_failures_or_an_unsure_model_leave_the_code_unjudged(spec: objec
     assert single.evidence.code_value == 100000
     several = model.predict("aclrtMallocHost", Facts(conditions={null, ("size", "equals", 0)}))
     assert several.expect == "failure" and several.evidence.code_value is None
-    # aclrtHostUnregister(NULL) from a thread without a device: the model is unsure what comes first.
-    unsure = model.predict("aclrtHostUnregister", Facts(conditions={("ptr", "is_null", True)}, no_device=True))
+    # aclrtHostUnregister(NULL) from a thread without a device: either check may come first.
+    both = model.predict("aclrtHostUnregister", Facts(conditions={("ptr", "is_null", True)}, no_device=True))
+    assert both.expect == "failure" and both.evidence.code_value is None
+    # a clause whose rule does not apply to the product predicts nothing: the call is not judged
+    skipped = model.predict("aclrtHostUnregister", Facts(conditions={"HM-CTX-NO-DEVICE"}, no_device=True))
+    assert skipped.expect == "skip"
+    # ... and after a failure it leaves the model unsure which comes first, so the code is not judged
+    unsure = model.predict("aclrtHostUnregister", Facts(conditions={("ptr", "is_null", True), "HM-CTX-NO-DEVICE"},
+                                                        no_device=True))
     assert unsure.expect == "failure" and unsure.evidence.code_value is None
 
 

@@ -148,6 +148,20 @@ def pageable(size: int) -> Any:
     return ffi.cast("void *", buf)
 
 
+def pageable_at(address: int, size: int) -> Any:
+    """Pageable memory mapped at exactly ``address`` (which must be unmapped), or a test error."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    prot_rw, map_private_anonymous, map_fixed_noreplace = 0x3, 0x22, 0x100000
+    got = libc.mmap(address, size, prot_rw, map_private_anonymous | map_fixed_noreplace, -1, 0)
+    if got != address:
+        raise SystemExit(f"cannot map {size} bytes at {address:#x} (errno {ctypes.get_errno()})")
+    return ffi.cast("void *", address)
+
+
 def fill(ptr: Any, size: int, pattern: bytes) -> None:
     """Write a repeating pattern over [ptr, ptr+size)."""
     data = (pattern * (size // len(pattern) + 1))[:size]
