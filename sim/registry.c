@@ -48,7 +48,6 @@
 #define SIM_REG_RECENT 64
 #define SIM_REG_VALID_FLAGS \
     (ACL_HOST_REG_MAPPED | ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY | ACL_HOST_REG_PINNED)
-#define SIM_RACE_WINDOW_NS 50000000LL /* a registration this young, by another thread, is "racing" */
 
 typedef struct simReg {
     struct simReg *next;
@@ -61,7 +60,7 @@ typedef struct simReg {
     int mlocked;      /* pageable range locked by PINNED */
     int freed;        /* its host memory was released while registered */
     pthread_t owner;
-    int64_t born_ns;
+    int64_t inserted_ns; /* when its registering call entered it in the table (it returns right after) */
 } simReg;
 
 typedef struct {
@@ -166,11 +165,17 @@ static int any_on(const simReg *r, int device)
     return r->device == device;
 }
 
+/* When this thread's registering call started (the racing test below). */
+static __thread int64_t t_register_started_ns;
+
 /* Whether the conflict between an existing entry and a new identical range is a racing
- * registration by another thread (the legal_alt_codes variant answers those differently). */
+ * registration: another thread's call that overlapped this one in time (this call started
+ * before that one entered its range). A call made after the other returned is a plain
+ * second registration, whatever the thread. The legal_alt_codes variant answers racing
+ * ones differently. */
 static int racing(const simReg *r)
 {
-    return !pthread_equal(r->owner, pthread_self()) && now_ns() - r->born_ns < SIM_RACE_WINDOW_NS;
+    return !pthread_equal(r->owner, pthread_self()) && t_register_started_ns < r->inserted_ns;
 }
 
 /* The already-registered answer for a conflict with r; identical ranges get the documented
@@ -288,7 +293,7 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, int de
     r->size = size;
     r->device = device;
     r->owner = pthread_self();
-    r->born_ns = now_ns();
+    t_register_started_ns = now_ns();
 
     pthread_mutex_lock(&reg_lock);
     int registry_check = mode.v2 && !driver_pins;
@@ -328,6 +333,7 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, int de
             g_first_next = (g_first_next + 1) % SIM_FIRST_MAX;
         }
     }
+    r->inserted_ns = now_ns();
     r->next = g_regs;
     g_regs = r;
     g_reg_count++;
