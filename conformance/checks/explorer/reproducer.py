@@ -67,6 +67,15 @@ class Program:
         """How many ACL calls the program makes."""
         return sum(1 for line in self.lines if line.step.kind == "call")
 
+    @property
+    def devices(self) -> list[int]:
+        """Every device the program runs on: a registration is released under the device it was made on."""
+        chosen = {self.device}
+        for line in self.lines:
+            if line.step.kind == "call" and line.step.function == "aclrtSetDevice":
+                chosen.update(sym.value for _, sym in line.step.args if sym.kind == "const")
+        return sorted(chosen)
+
 
 def _params(catalog: dict[str, Any], function: str) -> list[dict[str, Any]]:
     return catalog["interfaces"][function]["params"]
