@@ -58,7 +58,7 @@ ACTION_NAMES = tuple(ACTIONS)
 BURST_WEIGHTS: dict[str, int] = {
     "allocate": 4, "allocate_many": 1, "free": 4, "free_in_use": 1, "free_foreign": 2,
     "register": 4, "register_again": 2, "device_pointer": 2, "unregister": 3,
-    "capabilities": 3, "invalid": 3, "create_stream": 1, "block_stream": 1,
+    "capabilities": 3, "invalid": 3, "create_stream": 1, "block_stream": 2,
     "unblock_stream": 1, "destroy_stream": 1, "set_device": 1, "map_pageable": 1,
 }
 # What an action needs to do anything; a burst draws only among actions that can act.
