@@ -115,6 +115,8 @@ class Example:
         interfaces.yaml) gets the device's gates opened shortly after it starts, whatever
         its outcome; any other call is only watched.
         """
+        if not self.world.streams:
+            return (), ()
         blocked = self.world.blocked_streams()
         if not blocked:
             return (), ()

@@ -17,14 +17,23 @@ from .state import World
 _KNOWN_FLAGS = acl.ACL_HOST_REG_MAPPED | acl.ACL_HOST_REG_IOMEMORY | acl.ACL_HOST_REG_READONLY | acl.ACL_HOST_REG_PINNED
 
 
-class Facts:
-    """The facts of one request (each clause test reads a few of them, once or twice)."""
+_UNSET: Any = object()
 
-    __slots__ = ("world", "req")
+
+class Facts:
+    """The facts of one request (each clause test reads a few of them, once or twice).
+
+    The lookups several facts share (the registration at the pointer, the one containing it,
+    the registrations a range touches) are made once per request: a prediction tries a dozen
+    clauses, and the explorer's rate is bound by its own Python, not by the backend.
+    """
+
+    __slots__ = ("world", "req", "_reg", "_containing", "_touched")
 
     def __init__(self, world: World, req: Request) -> None:
         self.world = world
         self.req = req
+        self._reg = self._containing = self._touched = _UNSET
 
     def condition(self, param: str, kind: str, value: Any) -> bool:
         """Whether the request carries the invalid argument a rule's error condition describes."""
@@ -39,7 +48,10 @@ class Facts:
         if kind in ("offset", "config"):
             return req.tags.get(param) == (kind, value)
         if kind == "unregistered":
-            return self.world.registration_containing(req.values.get(param) or 0) is None
+            pointer = req.values.get(param) or 0
+            if pointer == req.pointer:
+                return self._registration_containing is None
+            return self.world.registration_containing(pointer) is None
         raise ValueError(f"unknown error condition {kind!r}")
 
     def applies(self, rule: str | None) -> bool:
@@ -134,10 +146,13 @@ class Facts:
         """The range lies in an allocation made with VA_FLAG=1."""
         return self._range_allocation is not None and self._range_allocation.va_flag
 
-    def _touching(self) -> list[Any]:
+    def _touching(self) -> tuple[Any, ...]:
         """Live registrations the range shares a byte with."""
-        start, length = self.req.pointer, max(self.req.size, 1)
-        return [r for r in self.world.registrations.values() if r.touches(start, length)]
+        touched = self._touched
+        if touched is _UNSET:
+            start, length = self.req.pointer, max(self.req.size, 1)
+            touched = self._touched = tuple(r for r in self.world.registrations.values() if r.touches(start, length))
+        return touched
 
     @property
     def range_overlaps_other_device(self) -> bool:
@@ -196,7 +211,17 @@ class Facts:
     # ---- the pointer a query or unregistration names ----
     @property
     def _registration(self) -> Any:
-        return self.world.registrations.get(self.req.pointer)
+        reg = self._reg
+        if reg is _UNSET:
+            reg = self._reg = self.world.registrations.get(self.req.pointer)
+        return reg
+
+    @property
+    def _registration_containing(self) -> Any:
+        found = self._containing
+        if found is _UNSET:
+            found = self._containing = self.world.registration_containing(self.req.pointer)
+        return found
 
     @property
     def registration_base(self) -> bool:
@@ -211,12 +236,12 @@ class Facts:
     @property
     def registration_interior(self) -> bool:
         """The pointer lies inside a live registration but is not its base."""
-        return self._registration is None and self.world.registration_containing(self.req.pointer) is not None
+        return self._registration is None and self._registration_containing is not None
 
     @property
     def registration_removed(self) -> bool:
         """The pointer is the base of a removed registration and lies in no live one."""
-        return self.req.pointer in self.world.removed and self.world.registration_containing(self.req.pointer) is None
+        return self.req.pointer in self.world.removed and self._registration_containing is None
 
     @property
     def registration_other_device(self) -> bool:

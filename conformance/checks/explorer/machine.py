@@ -13,6 +13,7 @@ object; the explorer shortens a failure further itself (:mod:`.finding`).
 
 from __future__ import annotations
 
+import gc
 import mmap
 import random
 from typing import Any
@@ -134,6 +135,8 @@ class ExplorerMachine(RuleBasedStateMachine):
             return
         self.ex.actions.append((name, fields))
         self.session.steps += 1
+        if session.collect_every and session.steps % session.collect_every == 0:
+            gc.collect()
         self.session.transcript.append(f"{name}{fields}")
         getattr(self, f"_{name}")(*fields)
         self.the_model_holds()
@@ -334,8 +337,9 @@ class ExplorerMachine(RuleBasedStateMachine):
 
     def _burst(self, seed: int, length: int) -> None:
         rng = random.Random(seed)
+        world = self.world
         for _ in range(length):
-            names = [n for n in ACTION_NAMES if n not in NEEDS or NEEDS[n](self.world)]
+            names = [n for n in ACTION_NAMES if n not in NEEDS or NEEDS[n](world)]
             name = rng.choices(names, [BURST_WEIGHTS[n] for n in names])[0]
             self.act(name, tuple(rng.choice(choices) for choices in ACTIONS[name]))
 

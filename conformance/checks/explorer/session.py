@@ -57,6 +57,7 @@ class Session:
     deadline: float = float("inf")
     out_of_time: bool = False
     steps: int = 0
+    collect_every: int = 0  # actions between garbage collections while automatic collection is paused (0: never)
     examples: int = 0
     skipped: int = 0
     failures: list[Failure] = field(default_factory=list)
