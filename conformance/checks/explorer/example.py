@@ -275,4 +275,7 @@ class Example:
             acl.ffi.release(region.view)
             region.mapping.close()
         self.driver.end_example()
+        # The machine that holds this example is kept alive by a reference cycle until the cyclic
+        # collector runs (paused during exploration): free the path now (a failure holds its own copy).
+        self.path, self.actions = [], []
 
