@@ -24,7 +24,7 @@ DEFAULT_DEADLINE = 1800.0
 MAX_SECONDS = 7 * 24 * 3600.0
 # Actions per explorer case: enough to kill every sequence fault of the simulator while the
 # whole suite stays within its former time; nightly runs pass more (make explore-nightly).
-DEFAULT_EXPLORE_STEPS = 3000
+DEFAULT_EXPLORE_STEPS = 2000
 DEFAULT_EXPLORE_SEED = 0
 
 
