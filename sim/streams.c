@@ -263,6 +263,16 @@ void sim_streams_shutdown(void)
     retire_streams(-1);
 }
 
+/* Waits for each listed stream (referenced by the caller), drops the references, frees the list. */
+static void wait_and_release(simStream **list, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        stream_wait(list[i]);
+        stream_release(list[i]);
+    }
+    free(list);
+}
+
 void sim_sync_device(int dev, int only_first)
 {
     simStream **list = NULL;
@@ -285,11 +295,7 @@ void sim_sync_device(int dev, int only_first)
         list[n++] = s;
     }
     pthread_mutex_unlock(&streams_lock);
-    for (size_t i = 0; i < n; i++) {
-        stream_wait(list[i]);
-        stream_release(list[i]);
-    }
-    free(list);
+    wait_and_release(list, n);
 }
 
 uint64_t sim_sync_device_since(int dev, uint64_t since)
@@ -306,11 +312,7 @@ uint64_t sim_sync_device_since(int dev, uint64_t since)
         }
     }
     pthread_mutex_unlock(&streams_lock);
-    for (size_t i = 0; i < n; i++) {
-        stream_wait(list[i]);
-        stream_release(list[i]);
-    }
-    free(list);
+    wait_and_release(list, n);
     return newest;
 }
 
