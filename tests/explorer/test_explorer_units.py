@@ -86,3 +86,26 @@ def test_the_watchdog_opens_the_gates_of_an_overdue_call_only():
         assert watchdog.end(slow) is True and opened == [(4,)]
     finally:
         watchdog.stop()
+
+
+HOSTILE = 'x"""; import os  # */ /* \\ ??/\nend\r\u2028'
+
+
+def test_reproducer_text_cannot_break_out_of_its_comments_strings_or_docstring():
+    import ast
+
+    from conformance.checks.explorer.reproducer import Line, Program, render
+
+    lines = [Line(1, Step("map", var="m1", size=4096))]
+    program = Program(rule="HM-EXPLORE-ALL", problem=HOSTILE, header=HOSTILE, lines=lines, variables=[("m1", "void *")],
+                      gates=0,
+                      device=0, fault_hint=f"ACLSIM_FAULTS={HOSTILE} ")
+    files = render(program)
+    tree = ast.parse(files["replay.py"])  # a breakout would be a syntax error or extra statements
+    docstring = ast.get_docstring(tree, clean=False) or ""
+    assert HOSTILE in docstring
+    assert [type(node).__name__ for node in tree.body].count("Import") == sum(
+        line.startswith("import ") for line in files["replay.py"].splitlines())
+    c_source = files["repro.c"]
+    head = c_source[:c_source.index("#include")]
+    assert head.count("*/") == head.count("/*") == 2, head  # the two header comments, nothing closed early

@@ -150,7 +150,7 @@ def _verdict(ctx: AclContext, result: Exploration, paths: str) -> SpecViolation:
 
     def program_text(path: list[Step]) -> dict[str, str]:
         return render(build_program(path, rule=rule, problem=mismatch.problem, header=header, device=ctx.device,
-                                    faults=os.environ.get("ACLSIM_FAULTS", "")))
+                                    faults=os.environ.get("ACLSIM_FAULTS", ""), catalog=ctx.catalog))
 
     def script_fails(path: list[Step]) -> bool:
         if not usable(path):

@@ -14,7 +14,6 @@ failure needs.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,13 +22,12 @@ from typing import Any
 
 import jinja2
 
-from acl_hostmem_generated import acl_bindings as acl
+from codegen import escape
 
 from .calls import PAGE, CheckRecord, Step, Sym
 from .driver import RELEASE_DELAY_S, WATCH_BOUND_S
 
 TEMPLATES = Path(__file__).parent / "templates"
-CATALOG = Path(acl.__file__).parent / "catalog.json"
 
 
 @dataclass
@@ -162,9 +160,8 @@ def _checks(record: CheckRecord, out: str, known: set[str]) -> tuple[str, str, s
 
 
 def build_program(path: list[Step], *, rule: str, problem: str, header: str, device: int, faults: str,
-                  catalog: dict[str, Any] | None = None) -> Program:
-    """Spell every step of ``path`` for both reproducers."""
-    catalog = catalog or json.loads(CATALOG.read_text(encoding="utf-8"))
+                  catalog: dict[str, Any]) -> Program:
+    """Spell every step of ``path`` for both reproducers (``catalog``: the loaded catalog.json, for parameter types)."""
     lines: list[Line] = []
     variables: dict[str, str] = {}
     gates = 0
@@ -219,9 +216,12 @@ def _spell_call(catalog: dict[str, Any], line: Line, variables: dict[str, str], 
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
                              autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
-    env.filters["c_string"] = lambda text: json.dumps(str(text), ensure_ascii=True)
-    env.filters["comment"] = lambda text: " ".join(str(text).replace("*/", "* /").split())
-    env.filters["py"] = repr
+    # Text reaches the reproducers only through the project's escapers for its destination.
+    env.filters["c_string"] = escape.c_string
+    env.filters["c_comment"] = escape.c_comment
+    env.filters["docstring"] = escape.py_docstring
+    env.filters["py_comment"] = lambda text: " ".join(str(text).split())  # a comment ends only at a line break
+    env.filters["py"] = escape.py_literal
     env.filters["tuple"] = lambda items: repr(tuple(items))
     return env
 
