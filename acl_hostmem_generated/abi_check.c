@@ -1,4 +1,4 @@
-/* Generated from spec 7d2f2fbd0c362589 by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 65f1a19e114ab768 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* ABI check: the spec's values and layouts against a set of declarations.
  *
  *   cc -std=c11 -I acl_hostmem_generated/include acl_hostmem_generated/abi_check.c -o abi_check && ./abi_check
@@ -160,6 +160,7 @@ int main(void)
     failures += check_code("ACL_ERROR_RT_PARAM_INVALID", (long)ACL_ERROR_RT_PARAM_INVALID, 107000L);
     failures += check_code("ACL_ERROR_RT_INVALID_DEVICEID", (long)ACL_ERROR_RT_INVALID_DEVICEID, 107001L);
     failures += check_code("ACL_ERROR_RT_CONTEXT_NULL", (long)ACL_ERROR_RT_CONTEXT_NULL, 107002L);
+    failures += check_code("ACL_ERROR_RT_INVALID_HANDLE", (long)ACL_ERROR_RT_INVALID_HANDLE, 107017L);
     failures += check_code("ACL_ERROR_RT_STREAM_CONTEXT", (long)ACL_ERROR_RT_STREAM_CONTEXT, 107003L);
     failures += check_code("ACL_ERROR_RT_FEATURE_NOT_SUPPORT", (long)ACL_ERROR_RT_FEATURE_NOT_SUPPORT, 207000L);
     failures += check_code("ACL_ERROR_RT_MEMORY_ALLOCATION", (long)ACL_ERROR_RT_MEMORY_ALLOCATION, 207001L);
@@ -167,7 +168,7 @@ int main(void)
     failures += check_code("ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED", (long)ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, 507910L);
     failures += check_code("ACL_ERROR_HOST_MEMORY_NOT_REGISTERED", (long)ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, 507911L);
     if (failures == 0) {
-        printf("abi_check: OK (43 enum members, 5 macros, 3 layouts, 35 functions, 17 error codes)\n");
+        printf("abi_check: OK (43 enum members, 5 macros, 3 layouts, 35 functions, 18 error codes)\n");
     }
     return failures == 0 ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-# Generated from spec 7d2f2fbd0c362589 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 65f1a19e114ab768 by codegen; do not edit. Regenerate: python -m codegen generate
 """cffi ABI-mode bindings of the ACL host-memory interfaces and the harness calls.
 
 ``load(path)`` opens a library (the real libascendcl.so or the simulator) and returns an
@@ -20,7 +20,7 @@ from typing import Any
 
 from cffi import FFI
 
-SPEC_HASH = '7d2f2fbd0c362589'
+SPEC_HASH = '65f1a19e114ab768'
 
 # The declarations have one home, acl_hostmem.cdef beside this module (generated from the
 # same spec); no prose from the spec is embedded in this file's source.
@@ -41,6 +41,7 @@ ACL_ERROR_FEATURE_UNSUPPORTED = 200006
 ACL_ERROR_RT_PARAM_INVALID = 107000
 ACL_ERROR_RT_INVALID_DEVICEID = 107001
 ACL_ERROR_RT_CONTEXT_NULL = 107002
+ACL_ERROR_RT_INVALID_HANDLE = 107017
 ACL_ERROR_RT_STREAM_CONTEXT = 107003
 ACL_ERROR_RT_FEATURE_NOT_SUPPORT = 207000
 ACL_ERROR_RT_MEMORY_ALLOCATION = 207001
@@ -108,6 +109,7 @@ ERRORS: dict[str, tuple[int, str, str]] = {
     'ACL_ERROR_RT_PARAM_INVALID': (107000, 'caller', 'The runtime rejected an argument.'),
     'ACL_ERROR_RT_INVALID_DEVICEID': (107001, 'caller', 'The device ID is out of range.'),
     'ACL_ERROR_RT_CONTEXT_NULL': (107002, 'caller', 'The calling thread has no current context or device.'),
+    'ACL_ERROR_RT_INVALID_HANDLE': (107017, 'caller', 'The runtime or driver was handed an invalid handle or address.'),
     'ACL_ERROR_RT_STREAM_CONTEXT': (107003, 'caller', 'The stream belongs to another context.'),
     'ACL_ERROR_RT_FEATURE_NOT_SUPPORT': (207000, 'resource', 'The product or configuration does not support the feature.'),
     'ACL_ERROR_RT_MEMORY_ALLOCATION': (207001, 'resource', 'The runtime could not allocate memory.'),

@@ -1,4 +1,4 @@
-# Generated from spec 7d2f2fbd0c362589 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 65f1a19e114ab768 by codegen; do not edit. Regenerate: python -m codegen generate
 """The state model of the host-memory interfaces, generated from spec/state_model.yaml.
 
 :func:`predict` answers, for one call and the facts of the abstract state it meets, the
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-SPEC_HASH = '7d2f2fbd0c362589'
+SPEC_HASH = '65f1a19e114ab768'
 
 
 @dataclass(frozen=True)

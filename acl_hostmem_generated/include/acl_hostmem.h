@@ -1,4 +1,4 @@
-/* Generated from spec 7d2f2fbd0c362589 by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 65f1a19e114ab768 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* C declarations of the ACL host-memory interfaces and the harness calls, with the same
  * names, values and layouts as the official CANN headers (LP64). */
 #ifndef ACL_HOSTMEM_GENERATED_H
@@ -29,6 +29,7 @@ static const int ACL_ERROR_FEATURE_UNSUPPORTED = 200006; /* The feature is not s
 #define ACL_ERROR_RT_PARAM_INVALID 107000
 #define ACL_ERROR_RT_INVALID_DEVICEID 107001
 #define ACL_ERROR_RT_CONTEXT_NULL 107002
+#define ACL_ERROR_RT_INVALID_HANDLE 107017
 #define ACL_ERROR_RT_STREAM_CONTEXT 107003
 #define ACL_ERROR_RT_FEATURE_NOT_SUPPORT 207000
 #define ACL_ERROR_RT_MEMORY_ALLOCATION 207001

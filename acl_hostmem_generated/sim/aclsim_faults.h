@@ -1,4 +1,4 @@
-/* Generated from spec 7d2f2fbd0c362589 by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 65f1a19e114ab768 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The simulator's fault switches, from spec/faults.yaml. Enable with
  * ACLSIM_FAULTS=name[,name...]; each breaks the rules named in its comment. */
 #ifndef ACLSIM_FAULTS_GENERATED_H
@@ -79,17 +79,29 @@ typedef enum {
     ACLSIM_FAULT_UNREGISTER_DROPS_NEWER = 71, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: aclrtHostUnregister also removes every registration made after the one it ends. */
     ACLSIM_FAULT_CAP_GLITCH_AFTER_UNREGISTER = 72, /* HM-EXPLORE-ALL: The first aclrtHostMemMapCapabilities query after an aclrtHostUnregister answers NOT_SUPPORTED whatever the HAC type. */
     ACLSIM_FAULT_THREAD_STALE_DEVPTR_CACHE = 73, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: Each thread caches the last device address aclrtHostGetDevicePointer answered it; only that thread's own aclrtHostUnregister clears the cache, so a registration another thread removed still answers. */
-    ACLSIM_FAULT_LEGAL_ALT_CODES = 74, /* : Every refusal whose code the docs do not give answers another failure code (ACL_ERROR_INVALID_PARAM and ACL_ERROR_RT_PARAM_INVALID swap; FEATURE_NOT_SUPPORT, INVALID_DEVICEID, MEMORY_ALLOCATION and the registration codes of partial overlaps and interior pointers become ACL_ERROR_RT_PARAM_INVALID; a racing registration gets ACL_ERROR_RT_DRV_INTERNAL_ERROR). */
-    ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED = 75, /* : Where no refusal is promised the call succeeds instead - a second or foreign host free is a no-op, reserved READONLY and IOMEMORY register as MAPPED, unaligned and past-the-end ranges register their whole pages, an overlapping V2 range registers, an interior unregister removes the containing range, PINNED-only memory and unregistered ranges answer a device pointer. */
-    ACLSIM_FAULT_LEGAL_OTHER_CHOICES = 76, /* : Choices the source makes where the docs are silent go the other way - aclrtMallocHostWithCfg synchronises the device first, aclrtFreeHostWithDevSync waits for every device, aclrtFreeHost needs a current context, a repeated configuration attribute keeps its first value, the AIC capability answer alternates, a registration is per process so any device may remove it, and freeing memory removes its registrations. */
-    ACLSIM_FAULT_LEGAL_DRIVER_PIN_REGISTER = 77, /* : The driver supports pinned registration, as newer drivers do - registrations live in the driver per device, an interior pointer resolves to the base's device address plus its offset, and unregistering under another device is refused as not registered. */
-    ACLSIM_FAULT_LEGAL_SRC_PINNED_ON_PINNED = 78, /* : The runtime source's side of the conflict - aclrtHostRegisterV2 with PINNED on memory that is already page-locked is recorded in the runtime's registry and succeeds. */
-    ACLSIM_FAULT_LEGAL_SRC_DEVICE_ID = 79, /* : The runtime source's side of the conflict - aclrtMallocHostWithCfg refuses every DEVICE_ID attribute, also one naming the current device, with ACL_ERROR_RT_PARAM_INVALID. */
-    ACLSIM_FAULT_LEGAL_SRC_TRAINING_REGISTERS = 80, /* : The runtime source's side of the conflict - the Atlas training series has the host-register feature, so the registration calls work there. */
-    ACLSIM_FAULT_LEGAL_MIN_ALIGNMENT = 81, /* : Host allocations are exactly as aligned as promised and no more - every pointer is 64 bytes past a 128-byte boundary, so none is ever page-aligned. */
-    ACLSIM_FAULT_LEGAL_PAGE_ALIGNMENT = 82, /* : Host allocations are more aligned than promised - every pointer starts a page of its own. */
-    ACLSIM_FAULT_LEGAL_RC_FORM = 83, /* : The product runs in RC form - aclrtGetRunMode answers ACL_DEVICE and host allocations are plain memory 32 bytes past a 64-byte boundary, which the docs allow there. */
-    ACLSIM_FAULT_COUNT = 84
+    ACLSIM_FAULT_REGISTER_ROUNDS_2M = 74, /* HM-PAIR-REG-UNREG: A registration of aclrtMallocHost memory covers 2 MiB from its pointer in the driver's overlap check, so registering a neighbouring buffer fails with ACL_ERROR_RT_DRV_INTERNAL_ERROR. */
+    ACLSIM_FAULT_PROT_READ_REGISTERS = 75, /* HM-REG-PAGEABLE: Pageable memory the process may only read registers anyway, as if the driver pinned it without asking for write access. */
+    ACLSIM_FAULT_SECOND_DEVICE_V2_OK = 76, /* HM-CTX-OTHER-DEVICE: The runtime keeps its registration records per device, so aclrtHostRegisterV2 of a range registered under another device succeeds. */
+    ACLSIM_FAULT_FORK_INHERITS = 77, /* HM-PAIR-MALLOC-FREE: Memory from aclrtMallocHost is inherited by a forked child, as if the driver mapped it without VM_DONTCOPY. */
+    ACLSIM_FAULT_ALIGN_BETWEEN_POINTS = 78, /* HM-ALIGN-MALLOC: aclrtMallocHost blocks of 8193 to 16383 bytes start 16 bytes past a 64-byte boundary, a size class no fixed matrix point falls in. */
+    ACLSIM_FAULT_CONTENT_BETWEEN_POINTS = 79, /* HM-CONTENT-RW-FULL: Host blocks of 262145 to 524287 bytes share their last 4 KiB with the next block of that size class, which no fixed matrix point falls in. */
+    ACLSIM_FAULT_VA_BETWEEN_POINTS = 80, /* HM-VA-IDENTITY: VA_FLAG=1 blocks of 16385 to 32767 bytes get a device address from the window instead of their own host address. */
+    ACLSIM_FAULT_DEVSYNC_GIVES_UP = 81, /* HM-SYNC-DEVSYNC-WAITS: aclrtFreeHostWithDevSync waits at most one second for the device's streams, then frees the memory anyway. */
+    ACLSIM_FAULT_CAP_NONE_SECOND_DEVICE = 82, /* HM-CAP-CONSISTENT: Device 1 answers NOT_SUPPORTED for every HAC type although registration works on it. */
+    ACLSIM_FAULT_CAP_SUPPORTED_WITHOUT_REGISTRATION = 83, /* HM-CAP-CONSISTENT: On a product family without registration, the AIC capability answer is SUPPORTED. */
+    ACLSIM_FAULT_LEGAL_ALT_CODES = 84, /* : Every refusal whose code the docs do not give answers another failure code (ACL_ERROR_INVALID_PARAM and ACL_ERROR_RT_PARAM_INVALID swap; FEATURE_NOT_SUPPORT, INVALID_DEVICEID, MEMORY_ALLOCATION and the registration codes of partial overlaps and interior pointers become ACL_ERROR_RT_PARAM_INVALID; a racing registration gets ACL_ERROR_RT_DRV_INTERNAL_ERROR). */
+    ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED = 85, /* : Where no refusal is promised the call succeeds instead - a second or foreign host free is a no-op, reserved READONLY and IOMEMORY register as MAPPED, unaligned and past-the-end ranges register their whole pages, an overlapping V2 range registers, an interior unregister removes the containing range, PINNED-only memory and unregistered ranges answer a device pointer. */
+    ACLSIM_FAULT_LEGAL_OTHER_CHOICES = 86, /* : Choices the source makes where the docs are silent go the other way - aclrtMallocHostWithCfg synchronises the device first, aclrtFreeHostWithDevSync waits for every device, aclrtFreeHost needs a current context, a repeated configuration attribute keeps its first value, the AIC capability answer alternates, a registration is per process so any device may remove it, and freeing memory removes its registrations. */
+    ACLSIM_FAULT_LEGAL_DRIVER_PIN_REGISTER = 87, /* : The driver supports pinned registration, as newer drivers do - registrations live in the driver per device, an interior pointer resolves to the base's device address plus its offset, and unregistering under another device is refused as not registered. */
+    ACLSIM_FAULT_LEGAL_SRC_PINNED_ON_PINNED = 88, /* : The runtime source's side of the conflict - aclrtHostRegisterV2 with PINNED on memory that is already page-locked is recorded in the runtime's registry and succeeds. */
+    ACLSIM_FAULT_LEGAL_SRC_DEVICE_ID = 89, /* : The runtime source's side of the conflict - aclrtMallocHostWithCfg refuses every DEVICE_ID attribute, also one naming the current device, with ACL_ERROR_RT_PARAM_INVALID. */
+    ACLSIM_FAULT_LEGAL_SRC_TRAINING_REGISTERS = 90, /* : The runtime source's side of the conflict - the Atlas training series has the host-register feature, so the registration calls work there. */
+    ACLSIM_FAULT_LEGAL_MIN_ALIGNMENT = 91, /* : Host allocations are exactly as aligned as promised and no more - every pointer is 64 bytes past a 128-byte boundary, so none is ever page-aligned. */
+    ACLSIM_FAULT_LEGAL_PAGE_ALIGNMENT = 92, /* : Host allocations are more aligned than promised - every pointer starts a page of its own. */
+    ACLSIM_FAULT_LEGAL_RC_FORM = 93, /* : The product runs in RC form - aclrtGetRunMode answers ACL_DEVICE and host allocations are plain memory 32 bytes past a 64-byte boundary, which the docs allow there. */
+    ACLSIM_FAULT_LEGAL_PUBLIC_DRIVER = 94, /* : Where the docs and the public driver's source disagree, the driver's side - a V1 registration of a range registered already answers ACL_ERROR_RT_DRV_INTERNAL_ERROR instead of 507910; on the svm v2 driver a registration covers whole host pages from its pointer (2 MiB for VA_FLAG=1 memory) and pageable memory must be host-page aligned; on kernels 5.10 and older pageable memory registers; on the svm v3 driver freeing memory that is still registered fails and keeps it. */
+    ACLSIM_FAULT_LEGAL_DRV_MALLOC_FALLBACK = 95, /* : The svm v2 driver could not reserve its SVM range (an ASan build, a host that cannot map 8 TiB) and hands out plain malloc memory, 16 bytes past a 64-byte boundary. */
+    ACLSIM_FAULT_COUNT = 96
 } aclsimFaultId;
 
 static const char *const aclsimFaultNames[ACLSIM_FAULT_COUNT] = {
@@ -167,6 +179,16 @@ static const char *const aclsimFaultNames[ACLSIM_FAULT_COUNT] = {
     "unregister_drops_newer",
     "cap_glitch_after_unregister",
     "thread_stale_devptr_cache",
+    "register_rounds_2m",
+    "prot_read_registers",
+    "second_device_v2_ok",
+    "fork_inherits",
+    "align_between_points",
+    "content_between_points",
+    "va_between_points",
+    "devsync_gives_up",
+    "cap_none_second_device",
+    "cap_supported_without_registration",
     "legal_alt_codes",
     "legal_accept_unpromised",
     "legal_other_choices",
@@ -177,6 +199,8 @@ static const char *const aclsimFaultNames[ACLSIM_FAULT_COUNT] = {
     "legal_min_alignment",
     "legal_page_alignment",
     "legal_rc_form",
+    "legal_public_driver",
+    "legal_drv_malloc_fallback",
 };
 
 #endif /* ACLSIM_FAULTS_GENERATED_H */
