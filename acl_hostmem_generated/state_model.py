@@ -1,4 +1,4 @@
-# Generated from spec 65f1a19e114ab768 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 4df5c3fe52ded84a by codegen; do not edit. Regenerate: python -m codegen generate
 """The state model of the host-memory interfaces, generated from spec/state_model.yaml.
 
 :func:`predict` answers, for one call and the facts of the abstract state it meets, the
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-SPEC_HASH = '65f1a19e114ab768'
+SPEC_HASH = '4df5c3fe52ded84a'
 
 
 @dataclass(frozen=True)
@@ -386,7 +386,7 @@ _CLAUSES: dict[str, tuple[tuple[Callable[[Any], bool] | None, Prediction], ...]]
                     ())),
         (lambda f: f.reserved_readonly,
          Prediction('aclrtHostRegister', 'aclrtHostRegister#8', 'spec/state_model.yaml:199', 'failure',
-                    Evidence('documented', 'recommended', 'HM-REG-RESERVED-TYPES', None, None, None, False, False, False),
+                    Evidence('documented', 'recommended', 'HM-REG-RESERVED-TYPES', 'ACL_ERROR_RT_FEATURE_NOT_SUPPORT', 207000, 'runtime-source', False, False, True),
                     (),
                     ())),
         (lambda f: f.reserved_iomemory,
@@ -406,7 +406,7 @@ _CLAUSES: dict[str, tuple[tuple[Callable[[Any], bool] | None, Prediction], ...]]
                     ())),
         (lambda f: f.range_pageable and f.legacy_kernel,
          Prediction('aclrtHostRegister', 'aclrtHostRegister#12', 'spec/state_model.yaml:203', 'failure',
-                    Evidence('documented', 'recommended', 'HM-REG-KERNEL-LEGACY', None, None, None, False, False, False),
+                    Evidence('conflict', 'advisory', 'HM-REG-KERNEL-LEGACY', None, None, None, False, False, False),
                     (),
                     ())),
         (lambda f: f.range_overlaps_stale,
@@ -483,7 +483,7 @@ _CLAUSES: dict[str, tuple[tuple[Callable[[Any], bool] | None, Prediction], ...]]
                     ())),
         (lambda f: f.reserved_readonly,
          Prediction('aclrtHostRegisterV2', 'aclrtHostRegisterV2#8', 'spec/state_model.yaml:230', 'failure',
-                    Evidence('documented', 'recommended', 'HM-REG-RESERVED-TYPES', None, None, None, False, False, False),
+                    Evidence('documented', 'recommended', 'HM-REG-RESERVED-TYPES', 'ACL_ERROR_RT_FEATURE_NOT_SUPPORT', 207000, 'runtime-source', False, False, True),
                     (),
                     ())),
         (lambda f: f.reserved_iomemory,
@@ -508,7 +508,7 @@ _CLAUSES: dict[str, tuple[tuple[Callable[[Any], bool] | None, Prediction], ...]]
                     ())),
         (lambda f: f.range_pageable and f.legacy_kernel,
          Prediction('aclrtHostRegisterV2', 'aclrtHostRegisterV2#13', 'spec/state_model.yaml:235', 'failure',
-                    Evidence('documented', 'recommended', 'HM-REG-KERNEL-LEGACY', None, None, None, False, False, False),
+                    Evidence('conflict', 'advisory', 'HM-REG-KERNEL-LEGACY', None, None, None, False, False, False),
                     (),
                     ())),
         (lambda f: f.range_overlaps_stale,
@@ -590,7 +590,7 @@ _CLAUSES: dict[str, tuple[tuple[Callable[[Any], bool] | None, Prediction], ...]]
                     ())),
         (lambda f: f.registration_other_device,
          Prediction('aclrtHostGetDevicePointer', 'aclrtHostGetDevicePointer#8', 'spec/state_model.yaml:249', 'any',
-                    Evidence('unspecified', 'informational', 'HM-CTX-OTHER-DEVICE', None, None, None, False, False, False),
+                    Evidence('runtime-source', 'informational', 'HM-CTX-OTHER-DEVICE', None, None, None, False, False, False),
                     (),
                     ())),
         (lambda f: f.registration_interior,
@@ -668,7 +668,7 @@ _CLAUSES: dict[str, tuple[tuple[Callable[[Any], bool] | None, Prediction], ...]]
         (lambda f: f.capability_answered,
          Prediction('aclrtHostMemMapCapabilities', 'aclrtHostMemMapCapabilities#7', 'spec/state_model.yaml:279', 'success',
                     Evidence('documented', 'mandatory', 'HM-CAP-QUERY-ALL', None, None, None, True, False, False),
-                    (Check('capability_member', Evidence('documented', 'mandatory', 'HM-CAP-QUERY-ALL', None, None, None, True, False, False), None), Check('capability_recorded', Evidence('unspecified', 'informational', 'HM-CAP-STABLE', None, None, None, False, False, False), None), ),
+                    (Check('capability_member', Evidence('documented', 'mandatory', 'HM-CAP-QUERY-ALL', None, None, None, True, False, False), None), Check('capability_recorded', Evidence('driver-source', 'recommended', 'HM-CAP-STABLE', None, None, None, False, False, False), None), ),
                     ())),
         (None,
          Prediction('aclrtHostMemMapCapabilities', 'aclrtHostMemMapCapabilities#8', 'spec/state_model.yaml:285', 'success',
@@ -704,7 +704,7 @@ _CLAUSES: dict[str, tuple[tuple[Callable[[Any], bool] | None, Prediction], ...]]
                     ('drop_registration',))),
         (lambda f: f.registration_other_device,
          Prediction('aclrtHostUnregister', 'aclrtHostUnregister#5', 'spec/state_model.yaml:297', 'failure',
-                    Evidence('unspecified', 'informational', 'HM-CTX-OTHER-DEVICE', None, None, None, False, False, False),
+                    Evidence('runtime-source', 'informational', 'HM-CTX-OTHER-DEVICE', None, None, None, False, False, False),
                     (),
                     ())),
         (lambda f: f.registration_base and f.registration_stale,

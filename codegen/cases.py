@@ -43,9 +43,9 @@ def matrix_cases(rule: Rule) -> list[Case]:
     if not rule.matrix:
         return [Case(rule.id, "", (), rule.expect)]
     keys = [k for k, _ in rule.matrix]
+    combos = [tuple(zip(keys, combo)) for combo in itertools.product(*(values for _, values in rule.matrix))]
     cases = []
-    for combo in itertools.product(*(values for _, values in rule.matrix)):
-        params = tuple(zip(keys, combo))
+    for params in [*combos, *rule.also]:
         param_id = ",".join(f"{k}={_format_value(v)}" for k, v in params)
         cases.append(Case(rule.id, param_id, params, rule.expect))
     return cases

@@ -63,10 +63,11 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    """Validate the spec only; with --reference/--runtime-git also check every citation against them."""
+    """Validate the spec only; with --reference/--runtime-git/--driver-git also check every citation against them."""
     spec = _load(args.spec)
-    if args.reference or args.runtime_git:
-        verifier = CitationVerifier(args.reference, args.runtime_git, spec.sources.runtime_commit)
+    if args.reference or args.runtime_git or args.driver_git:
+        verifier = CitationVerifier(args.reference, args.runtime_git, spec.sources.runtime_commit,
+                                    args.driver_git, spec.sources.driver_commit)
         issues = verifier.run(read_documents(args.spec)["rules"])
         if issues:
             raise SpecError(issues)
@@ -121,6 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
                       "(page, anchor, lines inside the anchor's section)")
     lint.add_argument("--runtime-git", type=Path, help="git directory of hicann/runtime: check every source citation "
                       "(file and lines exist at the pinned commit)")
+    lint.add_argument("--driver-git", type=Path, help="git directory of hicann/driver: check every driver citation "
+                      "(file and lines exist at the pinned driver commit)")
     faults = add("sim-faults", "List the simulator fault switches and the rules they break.", cmd_sim_faults, out=False)
     faults.add_argument("--json", action="store_true", help="print JSON instead of a table")
     return parser

@@ -1,26 +1,31 @@
 """The evidence model and the severity policy.
 
 Every rule, every structured error condition and every expected error code of the spec
-cites its evidence. A citation points at one of two pinned sources:
+cites its evidence. A citation points at one of three pinned sources:
 
 - a page of the official API reference, an anchor on it and a line range
-  (``11-02_host_memory_management.md#aclrtMallocHost:50``), or
+  (``11-02_host_memory_management.md#aclrtMallocHost:50``),
 - a location in the runtime's public source at the commit named once in ``rules.yaml``
-  (``src/runtime/api/impl/api_impl.cc:2592-2609``),
+  (``{src: "src/runtime/api/impl/api_impl.cc:2592-2609"}``), or
+- a location in the driver's public source (hicann/driver) at its commit, named there too
+  (``{drv: "src/ascend_hal/svm/v2/devmm/devmm_svm.c:3501-3503"}``): where the runtime hands a
+  call to the driver, what the driver does is the evidence, not the runtime's silence,
 
 with a one-line paraphrase of what it establishes and a stance: it ``supports`` the claim,
-``contradicts`` it, or is ``silent`` (the place where it would be said says nothing, e.g.
-the source hands the call to the closed driver).
+``contradicts`` it, or is ``silent`` (the place where it would be said says nothing).
 
-Provenance is derived from the citations, never typed by hand:
+Provenance is derived from the citations, never typed by hand. The docs are one kind of
+evidence; the runtime and the driver source together are the other, the code that runs:
 
 ====================  =====================================================  ================
 provenance            derived when                                            highest severity
 ====================  =====================================================  ================
-``documented``        a doc citation supports it, none of the other kind      mandatory
+``documented``        a doc citation supports it, no code citation            mandatory
                       contradicts it
-``runtime-source``    only source citations support it                        recommended
-``conflict``          one kind supports it and the other contradicts it      advisory
+``runtime-source``    only code supports it, the runtime among it             recommended
+``driver-source``     only driver citations support it                        recommended
+``conflict``          the docs support it and code contradicts it, or the    advisory
+                      other way round
 ``unspecified``       nothing supports it (only silent citations)             informational
 ====================  =====================================================  ================
 
@@ -38,22 +43,20 @@ from dataclasses import dataclass
 
 DOCUMENTED = "documented"
 RUNTIME_SOURCE = "runtime-source"
+DRIVER_SOURCE = "driver-source"
 CONFLICT = "conflict"
 UNSPECIFIED = "unspecified"
-PROVENANCES = (DOCUMENTED, RUNTIME_SOURCE, CONFLICT, UNSPECIFIED)
 
 MANDATORY = "mandatory"
 RECOMMENDED = "recommended"
 ADVISORY = "advisory"
 INFORMATIONAL = "informational"
-SEVERITIES = (MANDATORY, RECOMMENDED, ADVISORY, INFORMATIONAL)
-
-STANCES = ("supports", "contradicts", "silent")
 
 #: The highest severity each provenance allows.
 SEVERITY_CAP: dict[str, str] = {
     DOCUMENTED: MANDATORY,
     RUNTIME_SOURCE: RECOMMENDED,
+    DRIVER_SOURCE: RECOMMENDED,
     CONFLICT: ADVISORY,
     UNSPECIFIED: INFORMATIONAL,
 }
@@ -63,29 +66,29 @@ SEVERITY_RANK: dict[str, int] = {MANDATORY: 3, RECOMMENDED: 2, ADVISORY: 1, INFO
 DOC_CITATION = re.compile(
     r"^(?P<page>[0-9][0-9A-Za-z_.-]*\.md)#(?P<anchor>[A-Za-z_][A-Za-z0-9_]*):(?P<lines>[0-9]+(-[0-9]+)?)$"
 )
-SRC_CITATION = re.compile(r"^(?P<path>[A-Za-z0-9_][A-Za-z0-9_./-]*):(?P<lines>[0-9]+(-[0-9]+)?)$")
+CODE_CITATION = re.compile(r"^(?P<path>[A-Za-z0-9_][A-Za-z0-9_./-]*):(?P<lines>[0-9]+(-[0-9]+)?)$")
 RUNTIME_REPO_URL = "https://github.com/hicann/runtime"
+DRIVER_REPO_URL = "https://github.com/hicann/driver"
 DOCS_PATH = "docs/zh/api_ref"
+#: Citation kinds: the docs, and the two kinds of code (runtime and driver source).
+CODE_KINDS = frozenset({"src", "drv"})
+KINDS = ("doc", "src", "drv")
 
 
 @dataclass(frozen=True)
 class Sources:
-    """The pinned sources citations point into: the runtime commit and the docs snapshot."""
+    """The pinned sources citations point into: the runtime commit, the docs snapshot, the driver commit."""
 
     runtime_commit: str
     docs_snapshot: str = ""
-
-    @property
-    def short_commit(self) -> str:
-        """The commit abbreviated to nine hex digits, as the issue tracker and README quote it."""
-        return self.runtime_commit[:9]
+    driver_commit: str = ""
 
 
 @dataclass(frozen=True)
 class Citation:
     """One piece of evidence: where, which lines, what it says, and whether it backs the claim."""
 
-    kind: str  # "doc" | "src"
+    kind: str  # "doc" | "src" | "drv"
     target: str  # doc: "page#anchor"; src: repository path
     first: int
     last: int
@@ -94,10 +97,10 @@ class Citation:
 
     @classmethod
     def parse(cls, raw: dict[str, str]) -> Citation:
-        """Build from the spec's ``{doc|src: "...", says: ..., stance: ...}``; raises ValueError."""
-        kind = "doc" if "doc" in raw else "src"
+        """Build from the spec's ``{doc|src|drv: "...", says: ..., stance: ...}``; raises ValueError."""
+        kind = next((k for k in KINDS if k in raw), "src")
         text = raw[kind]
-        match = (DOC_CITATION if kind == "doc" else SRC_CITATION).match(text)
+        match = (DOC_CITATION if kind == "doc" else CODE_CITATION).match(text)
         if match is None:
             raise ValueError(f"{text!r} is not a {kind} citation")
         first, _, last = match.group("lines").partition("-")
@@ -127,37 +130,47 @@ class Citation:
         """The anchor on the doc page (doc citations)."""
         return self.target.partition("#")[2]
 
+    @property
+    def side(self) -> str:
+        """``doc`` for the docs, ``code`` for the runtime and the driver source."""
+        return "code" if self.kind in CODE_KINDS else "doc"
+
     def url(self, sources: Sources) -> str:
-        """A link to the cited lines at the pinned commit (the docs snapshot equals the commit's docs)."""
+        """A link to the cited lines at the pinned commit (the docs snapshot equals the runtime commit's docs)."""
+        span = f"L{self.first}" if self.first == self.last else f"L{self.first}-L{self.last}"
+        if self.kind == "drv":
+            return f"{DRIVER_REPO_URL}/blob/{sources.driver_commit}/{self.target}#{span}"
         path = f"{DOCS_PATH}/{self.page}" if self.kind == "doc" else self.target
         plain = "?plain=1" if path.endswith(".md") else ""
-        span = f"L{self.first}" if self.first == self.last else f"L{self.first}-L{self.last}"
         return f"{RUNTIME_REPO_URL}/blob/{sources.runtime_commit}/{path}{plain}#{span}"
 
 
 def derive_provenance(citations: Iterable[Citation]) -> str:
     """The provenance a set of citations establishes (see the module docstring)."""
     cited = list(citations)
-    supports = {c.kind for c in cited if c.stance == "supports"}
-    contradicts = {c.kind for c in cited if c.stance == "contradicts"}
-    if ("doc" in supports and "src" in contradicts) or ("src" in supports and "doc" in contradicts):
+    supports = {c.side for c in cited if c.stance == "supports"}
+    contradicts = {c.side for c in cited if c.stance == "contradicts"}
+    if ("doc" in supports and "code" in contradicts) or ("code" in supports and "doc" in contradicts):
         return CONFLICT
     if "doc" in supports:
         return DOCUMENTED
-    if "src" in supports:
+    supporting = {c.kind for c in cited if c.stance == "supports"}
+    if "src" in supporting:
         return RUNTIME_SOURCE
+    if "drv" in supporting:
+        return DRIVER_SOURCE
     return UNSPECIFIED
 
 
 def unanswered_contradiction(citations: Iterable[Citation]) -> str | None:
-    """The kind ("doc"/"src") of a contradicting citation that no citation of the other kind
+    """The side ("doc"/"code") of a contradicting citation that no citation of the other side
     answers with support, or None. Such a rule claims what its own evidence denies."""
     cited = list(citations)
-    supports = {c.kind for c in cited if c.stance == "supports"}
+    supports = {c.side for c in cited if c.stance == "supports"}
     for c in cited:
-        other = "src" if c.kind == "doc" else "doc"
+        other = "code" if c.side == "doc" else "doc"
         if c.stance == "contradicts" and other not in supports:
-            return c.kind
+            return c.side
     return None
 
 

@@ -9,9 +9,10 @@ It rejects, each as ``file:line: field.path: message``:
 - an error condition whose evidence is weaker than its rule's severity;
 - a ``strict`` error code whose own evidence is weaker than its rule's severity;
 - a retired rule ID in use;
-- a rule with an open element (unspecified, runtime-source or conflict) that no legal
+- a rule with an open element (unspecified, runtime-source, driver-source or conflict) that no legal
   variant of ``faults.yaml`` covers;
-- a disputed product-support entry that the support matrix does not mark unsupported.
+- a disputed product-support entry that the support matrix does not mark unsupported;
+- a driver citation in a spec whose ``sources`` names no driver commit.
 """
 
 from __future__ import annotations
@@ -72,13 +73,16 @@ class EvidencePolicy:
             except ValueError as exc:
                 self.report("rules", path + [j], str(exc))
                 continue
-            if citation.kind == "src" and ".." in citation.target.split("/"):
-                self.report("rules", path + [j, "src"], f"{citation.target!r} leaves the repository ('..')")
+            if citation.kind != "doc" and ".." in citation.target.split("/"):
+                self.report("rules", path + [j, citation.kind], f"{citation.target!r} leaves the repository ('..')")
+            if citation.kind == "drv" and "driver" not in self.docs["rules"].data["sources"]:
+                self.report("rules", path + [j, "drv"], "a driver citation needs the driver commit under sources: "
+                                                        "{driver: {repo: hicann/driver, commit: ...}}")
             out.append(citation)
         contradicted = unanswered_contradiction(out)
         if contradicted:
-            other = "runtime source" if contradicted == "doc" else "docs"
-            self.report("rules", path, f"a {contradicted} citation contradicts the claim and no {other} citation "
+            what, other = ("doc", "runtime or driver source") if contradicted == "doc" else ("source", "docs")
+            self.report("rules", path, f"a {what} citation contradicts the claim and no {other} citation "
                                        "supports it: the claim is wrong, or cite what backs it")
         return out
 
@@ -137,8 +141,8 @@ class EvidencePolicy:
         covered = {rid for fault in self.docs["faults"].data["faults"] for rid in fault.get("covers", [])}
         for rid, path in open_rules.items():
             if rid not in covered:
-                self.report("rules", path + ["id"], f"{rid} has unspecified, runtime-source or conflict evidence, but "
-                                                    "no legal variant in faults.yaml covers it")
+                self.report("rules", path + ["id"], f"{rid} has unspecified, runtime-source, driver-source or "
+                                                    "conflict evidence, but no legal variant in faults.yaml covers it")
 
     def _disputed_support(self) -> None:
         for i, iface in enumerate(self.docs["interfaces"].data["interfaces"]):

@@ -1,11 +1,12 @@
-"""Check citations against the pinned sources themselves (``lint --reference/--runtime-git``).
+"""Check citations against the pinned sources themselves (``lint --reference/--runtime-git/--driver-git``).
 
-The pinned API pages and the runtime repository are not part of this project, so this
-check runs only when a maintainer points at local copies:
+The pinned API pages and the runtime and driver repositories are not part of this project,
+so this check runs only when a maintainer points at local copies:
 
 - a doc citation must name a page of the reference directory, an anchor that exists on
   it, and lines that lie inside that anchor's section;
-- a source citation must name a file that exists at the pinned commit, with the lines in it.
+- a runtime (driver) source citation must name a file that exists at the pinned runtime
+  (driver) commit, with the lines in it.
 
 Problems are reported like every other spec issue, at the citation's place in rules.yaml.
 """
@@ -64,12 +65,12 @@ def _citation_sites(rules_doc: Document) -> Iterator[tuple[list[str | int], dict
 
 
 class CitationVerifier:
-    """Verifies citations against a reference directory of API pages and/or a runtime git dir."""
+    """Verifies citations against a reference directory of API pages and/or runtime and driver git dirs."""
 
-    def __init__(self, reference: Path | None, runtime_git: Path | None, commit: str) -> None:
+    def __init__(self, reference: Path | None, runtime_git: Path | None, commit: str,
+                 driver_git: Path | None = None, driver_commit: str = "") -> None:
         self.reference = reference
-        self.runtime_git = runtime_git
-        self.commit = commit
+        self.repos = {"src": (runtime_git, commit), "drv": (driver_git, driver_commit)}
 
     @cache  # noqa: B019 - one verifier per lint run; the cache dies with it
     def _page(self, page: str) -> list[str] | None:
@@ -78,9 +79,10 @@ class CitationVerifier:
         return path.read_text(encoding="utf-8").splitlines() if path.is_file() else None
 
     @cache  # noqa: B019
-    def _source(self, path: str) -> list[str] | None:
-        assert self.runtime_git is not None
-        proc = subprocess.run(["git", "-C", str(self.runtime_git), "show", f"{self.commit}:{path}"],
+    def _source(self, kind: str, path: str) -> list[str] | None:
+        git_dir, commit = self.repos[kind]
+        assert git_dir is not None
+        proc = subprocess.run(["git", "-C", str(git_dir), "show", f"{commit}:{path}"],
                               capture_output=True, text=True, check=False)
         return proc.stdout.splitlines() if proc.returncode == 0 else None
 
@@ -99,13 +101,15 @@ class CitationVerifier:
                 return (f"lines {citation.lines} lie outside the section of #{citation.anchor} "
                         f"(lines {section[0]}-{section[1]})")
             return None
-        if self.runtime_git is None:
+        git_dir, commit = self.repos[citation.kind]
+        if git_dir is None:
             return None
-        source = self._source(citation.target)
+        source = self._source(citation.kind, citation.target)
+        repo = "hicann/runtime" if citation.kind == "src" else "hicann/driver"
         if source is None:
-            return f"{citation.target} does not exist at commit {self.commit[:9]}"
+            return f"{citation.target} does not exist at {repo} commit {commit[:12]}"
         if citation.last > len(source):
-            return f"{citation.target} has {len(source)} lines at commit {self.commit[:9]}, not {citation.last}"
+            return f"{citation.target} has {len(source)} lines at {repo} commit {commit[:12]}, not {citation.last}"
         return None
 
     def run(self, rules_doc: Document) -> list[SpecIssue]:

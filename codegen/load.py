@@ -189,21 +189,26 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
         ),
         families=tuple(
             Family(f["id"], f["name"], f["doc_tag"], tuple(f["soc_patterns"]), f["sample_soc"], f["va_flag"],
-                   f["device_run_mode"], f.get("confirmed", True))
+                   f["device_run_mode"], f.get("confirmed", True), f["driver"])
             for f in docs["products"].data["families"]
         ),
         rules=rules + state_model.rules,
         faults=tuple(
             Fault(f["name"], f["family"], tuple(f.get("violates", [])), f["description"], f.get("soc"),
                   tuple(sorted(f.get("env", {}).items())), f.get("legal", False), tuple(f.get("covers", [])),
-                  tuple(f.get("families", [])))
+                  tuple(f.get("families", [])), tuple(tuple(sorted(e.items())) for e in f.get("environments", [])))
             for f in docs["faults"].data["faults"]
         ),
         matrices=tuple(matrices.items()),
-        sources=Sources(rules_doc.data["sources"]["runtime"]["commit"], rules_doc.data["sources"]["docs"]["snapshot"]),
+        sources=_sources(rules_doc.data["sources"]),
         retired=tuple((r["id"], r["reason"]) for r in rules_doc.data.get("retired", [])),
         state_model=state_model,
+        setup_promises=tuple(sorted(rules_doc.data["setup_promises"].items())),
     )
+
+
+def _sources(raw: dict[str, Any]) -> Sources:
+    return Sources(raw["runtime"]["commit"], raw["docs"]["snapshot"], raw.get("driver", {}).get("commit", ""))
 
 
 def _interface(doc: Document, index: int, raw: dict[str, Any]) -> Interface:
@@ -277,6 +282,7 @@ def _expectation(raw: dict[str, Any] | None, severity: str) -> Expectation | Non
 def _rule(doc: Document, index: int, raw: dict[str, Any], matrices: dict[str, tuple[Any, ...]]) -> Rule:
     applies_raw = raw.get("applies", {})
     kernel = applies_raw.get("kernel", {})
+    host_page = applies_raw.get("host_page", {})
     severity = raw["severity"]
     errors = []
     for err in raw.get("errors", []):
@@ -309,7 +315,13 @@ def _rule(doc: Document, index: int, raw: dict[str, Any], matrices: dict[str, tu
             va_flag=applies_raw.get("va_flag"),
             kernel_at_most=kernel.get("at_most"),
             kernel_above=kernel.get("above"),
+            drivers=tuple(applies_raw.get("driver", [])),
+            host_page_at_most=host_page.get("at_most"),
+            host_page_above=host_page.get("above"),
+            host_alloc=applies_raw.get("host_alloc"),
         ),
+        needs=tuple(raw.get("needs", [])),
+        also=tuple(tuple((key, extra[key]) for key in raw.get("matrix", {})) for extra in raw.get("also", [])),
         matrix=_resolve_matrix(raw.get("matrix", {}), matrices),
         expect=_expectation(raw.get("code"), severity),
         errors=tuple(errors),

@@ -268,11 +268,13 @@ class Family:
     va_flag: bool
     device_run_mode: bool
     confirmed: bool = True
+    driver: str = "none"
 
 
 @dataclass(frozen=True)
 class Applicability:
-    """Where a rule applies beyond interface support: families, run mode, devices, VA, kernel."""
+    """Where a rule applies beyond interface support: families, run mode, devices, VA, kernel,
+    driver generation, host page size and where host memory comes from."""
 
     reason: str = ""
     families: tuple[str, ...] = ()
@@ -281,6 +283,18 @@ class Applicability:
     va_flag: bool | None = None
     kernel_at_most: str | None = None
     kernel_above: str | None = None
+    drivers: tuple[str, ...] = ()
+    host_page_at_most: int | None = None
+    host_page_above: int | None = None
+    host_alloc: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The applicability as the catalog carries it."""
+        return {"reason": self.reason, "families": list(self.families), "run_mode": self.run_mode,
+                "min_devices": self.min_devices, "va_flag": self.va_flag, "kernel_at_most": self.kernel_at_most,
+                "kernel_above": self.kernel_above, "drivers": list(self.drivers),
+                "host_page_at_most": self.host_page_at_most, "host_page_above": self.host_page_above,
+                "host_alloc": self.host_alloc}
 
 
 @dataclass(frozen=True)
@@ -378,6 +392,8 @@ class Rule:
     errors: tuple[ErrorExpectation, ...] = ()
     where: Where | None = None
     observations: tuple[Observation, ...] = ()
+    needs: tuple[str, ...] = ()
+    also: tuple[tuple[tuple[str, Any], ...], ...] = ()
 
     @property
     def citations(self) -> tuple[Citation, ...]:
@@ -410,6 +426,7 @@ class Fault:
     legal: bool = False
     covers: tuple[str, ...] = ()
     families: tuple[str, ...] = ()
+    environments: tuple[tuple[tuple[str, str], ...], ...] = ()
 
     @property
     def c_name(self) -> str:
@@ -438,6 +455,7 @@ class Spec:
     sources: Sources = field(default_factory=lambda: Sources(""))
     retired: tuple[tuple[str, str], ...] = ()
     state_model: StateModel | None = None
+    setup_promises: tuple[tuple[str, str], ...] = ()
 
     @property
     def host_memory_interfaces(self) -> tuple[Interface, ...]:

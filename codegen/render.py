@@ -77,7 +77,8 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
         "spec_hash": spec.spec_hash,
         "families": [
             {"id": f.id, "name": f.name, "soc_patterns": list(f.soc_patterns), "sample_soc": f.sample_soc,
-             "va_flag": f.va_flag, "device_run_mode": f.device_run_mode, "confirmed": f.confirmed}
+             "va_flag": f.va_flag, "device_run_mode": f.device_run_mode, "confirmed": f.confirmed,
+             "driver": f.driver}
             for f in spec.families
         ],
         "interfaces": {
@@ -90,18 +91,17 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
         },
         "errors": {e.name: e.value for e in spec.errors},
         "sources": {"runtime_repo": "hicann/runtime", "runtime_commit": spec.sources.runtime_commit,
-                    "docs_snapshot": spec.sources.docs_snapshot},
+                    "docs_snapshot": spec.sources.docs_snapshot, "driver_repo": "hicann/driver",
+                    "driver_commit": spec.sources.driver_commit},
+        "setup_promises": dict(spec.setup_promises),
         "rules": [
             {
                 "id": r.id, "title": r.title, "statement": r.statement, "family": r.family, "check": r.check,
                 "severity": r.severity, "interfaces": list(r.interfaces), "provenance": r.provenance,
                 "evidence": evidence_literal(spec, r.citations),
                 "doc_url": r.doc.url, "doc_ref": r.doc.ref,
-                "applies": {
-                    "reason": r.applies.reason, "families": list(r.applies.families), "run_mode": r.applies.run_mode,
-                    "min_devices": r.applies.min_devices, "va_flag": r.applies.va_flag,
-                    "kernel_at_most": r.applies.kernel_at_most, "kernel_above": r.applies.kernel_above,
-                },
+                "applies": r.applies.to_json(),
+                "needs": list(r.needs),
                 "observations": [o.to_json() for o in r.observations],
                 "cases": [
                     {"case_id": c.case_id, "param_id": c.param_id, "params": c.kwargs,
@@ -114,7 +114,7 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
         "faults": [
             {"name": f.name, "family": f.family, "violates": list(f.violates), "description": f.description,
              "soc": f.soc, "env": dict(f.env), "legal": f.legal, "covers": list(f.covers),
-             "families": list(f.families)}
+             "families": list(f.families), "environments": [dict(e) for e in f.environments]}
             for f in spec.faults
         ],
     }

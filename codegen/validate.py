@@ -409,6 +409,16 @@ class CrossReferences:
                 refs = [v for v in items if isinstance(v, str) and v.startswith("@")]
                 for ref in refs:
                     self._matrix_ref(base + ["matrix", key], ref, matrices)
+            keys = set(rule.get("matrix", {}))
+            for j, extra in enumerate(rule.get("also", [])):
+                if set(extra) != keys:
+                    self.report("rules", base + ["also", j], f"an extra combination must name exactly the matrix keys "
+                                                             f"({', '.join(sorted(keys)) or 'none'})")
+            for j, need in enumerate(rule.get("needs", [])):
+                if need == rule["id"]:
+                    self.report("rules", base + ["needs", j], "a rule cannot need its own promise")
+                elif need not in self.rule_ids:
+                    self.report("rules", base + ["needs", j], f"needs unknown rule {need!r}")
             code = rule.get("code", {}).get("name")
             if code is not None and code not in self.error_names:
                 self.report("rules", base + ["code", "name"], f"unknown error code {code!r}")
@@ -425,6 +435,31 @@ class CrossReferences:
                 if target is not None and not any(p["name"] == err["when"]["param"] for p in target["params"]):
                     self.report("rules", epath + ["when", "param"],
                                 f"{target['name']} has no parameter {err['when']['param']!r}")
+
+        self._needs_acyclic(doc["rules"])
+        for step, rid in doc.get("setup_promises", {}).items():
+            if rid not in self.rule_ids:
+                self.report("rules", ["setup_promises", step], f"set-up step {step!r} rests on unknown rule {rid!r}")
+
+    def _needs_acyclic(self, rules: list[dict[str, Any]]) -> None:
+        """Report a rule whose needs lead back to itself: such a pair could block each other."""
+        needs = {r["id"]: [n for n in r.get("needs", []) if n != r["id"]] for r in rules}
+        index = {r["id"]: i for i, r in enumerate(rules)}
+        state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+        def visit(rid: str, path: list[str]) -> None:
+            state[rid] = 1
+            for need in needs.get(rid, []):
+                if state.get(need) == 1:
+                    cycle = path[path.index(need):] + [need] if need in path else [rid, need]
+                    self.report("rules", ["rules", index[rid], "needs"], "needs form a cycle: " + " -> ".join(cycle))
+                elif need in needs and state.get(need) is None:
+                    visit(need, path + [need])
+            state[rid] = 2
+
+        for rid in needs:
+            if state.get(rid) is None:
+                visit(rid, [rid])
 
     def _matrix_ref(self, path: list[str | int], ref: str, matrices: dict[str, Any]) -> None:
         name = ref[1:]

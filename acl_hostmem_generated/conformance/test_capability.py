@@ -1,4 +1,4 @@
-# Generated from spec 65f1a19e114ab768 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 4df5c3fe52ded84a by codegen; do not edit. Regenerate: python -m codegen generate
 """Capability cases: aclrtHostMemMapCapabilities over every device and HAC type."""
 
 from __future__ import annotations
@@ -47,6 +47,6 @@ def test_HM_CAP_STABLE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | No
 
 @pytest.mark.acl_rule('HM-CAP-CONSISTENT')
 def test_HM_CAP_CONSISTENT(acl: Any) -> None:
-    """Capabilities agree with whether registration works"""
+    """Capabilities agree with whether registration works, on every device"""
     checks.capability_consistent(acl, expect=None)
 

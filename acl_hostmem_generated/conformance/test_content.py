@@ -1,4 +1,4 @@
-# Generated from spec 65f1a19e114ab768 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 4df5c3fe52ded84a by codegen; do not edit. Regenerate: python -m codegen generate
 """Content cases: full-range access, aclrtMemset initialisation, content untouched by registration and by freeing neighbours."""
 
 from __future__ import annotations
@@ -19,11 +19,13 @@ from conformance.checks import content as checks
         pytest.param(({'api': 'malloc', 'size': 4097}, None), id='api=malloc,size=4097'),
         pytest.param(({'api': 'malloc', 'size': 65536}, None), id='api=malloc,size=65536'),
         pytest.param(({'api': 'malloc', 'size': 1048577}, None), id='api=malloc,size=1048577'),
+        pytest.param(({'api': 'malloc', 'size': 'sampled'}, None), id='api=malloc,size=sampled'),
         pytest.param(({'api': 'malloc_cfg', 'size': 1}, None), id='api=malloc_cfg,size=1'),
         pytest.param(({'api': 'malloc_cfg', 'size': 64}, None), id='api=malloc_cfg,size=64'),
         pytest.param(({'api': 'malloc_cfg', 'size': 4097}, None), id='api=malloc_cfg,size=4097'),
         pytest.param(({'api': 'malloc_cfg', 'size': 65536}, None), id='api=malloc_cfg,size=65536'),
         pytest.param(({'api': 'malloc_cfg', 'size': 1048577}, None), id='api=malloc_cfg,size=1048577'),
+        pytest.param(({'api': 'malloc_cfg', 'size': 'sampled'}, None), id='api=malloc_cfg,size=sampled'),
     ],
 )
 def test_HM_CONTENT_RW_FULL(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:

@@ -1,4 +1,4 @@
-# Generated from spec 65f1a19e114ab768 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 4df5c3fe52ded84a by codegen; do not edit. Regenerate: python -m codegen generate
 """Synchronisation cases: which calls wait for the device and which return at once."""
 
 from __future__ import annotations
@@ -59,8 +59,9 @@ def test_HM_SYNC_FREE_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[str
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param(({'size': 4096}, None), id='size=4096'),
-        pytest.param(({'size': 1048576}, None), id='size=1048576'),
+        pytest.param(({'size': 4096, 'hold': 'observe'}, None), id='size=4096,hold=observe'),
+        pytest.param(({'size': 1048576, 'hold': 'observe'}, None), id='size=1048576,hold=observe'),
+        pytest.param(({'size': 4096, 'hold': 'window'}, None), id='size=4096,hold=window'),
     ],
 )
 def test_HM_SYNC_DEVSYNC_WAITS(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
@@ -73,10 +74,11 @@ def test_HM_SYNC_DEVSYNC_WAITS(acl: Any, case: tuple[dict[str, Any], dict[str, A
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param(({'blocked': 'first'}, None), id='blocked=first'),
-        pytest.param(({'blocked': 'middle'}, None), id='blocked=middle'),
-        pytest.param(({'blocked': 'last'}, None), id='blocked=last'),
-        pytest.param(({'blocked': 'several'}, None), id='blocked=several'),
+        pytest.param(({'blocked': 'first', 'hold': 'observe'}, None), id='blocked=first,hold=observe'),
+        pytest.param(({'blocked': 'middle', 'hold': 'observe'}, None), id='blocked=middle,hold=observe'),
+        pytest.param(({'blocked': 'last', 'hold': 'observe'}, None), id='blocked=last,hold=observe'),
+        pytest.param(({'blocked': 'several', 'hold': 'observe'}, None), id='blocked=several,hold=observe'),
+        pytest.param(({'blocked': 'several', 'hold': 'window'}, None), id='blocked=several,hold=window'),
     ],
 )
 def test_HM_SYNC_DEVSYNC_ALL_STREAMS(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:

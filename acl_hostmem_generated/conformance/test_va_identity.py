@@ -1,4 +1,4 @@
-# Generated from spec 65f1a19e114ab768 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 4df5c3fe52ded84a by codegen; do not edit. Regenerate: python -m codegen generate
 """VA identity cases: device addresses of registered memory, with and without the VA flag."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from conformance.checks import va_identity as checks
     [
         pytest.param(({'size': 4096}, None), id='size=4096'),
         pytest.param(({'size': 2097152}, None), id='size=2097152'),
+        pytest.param(({'size': 'sampled'}, None), id='size=sampled'),
     ],
 )
 def test_HM_VA_IDENTITY(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:

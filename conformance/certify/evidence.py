@@ -22,6 +22,7 @@ STATUSES: dict[str, frozenset[str]] = {
     "PASS": frozenset({"passed"}),
     "XPASS": frozenset({"passed"}),
     "FAIL": frozenset({"failed", "broken"}),
+    "BLOCKED": frozenset({"broken", "failed", "skipped"}),
     "WAIVED": frozenset({"failed", "broken"}),
     "NOT_APPLICABLE": frozenset({"skipped"}),
     "ERROR": frozenset({"broken", "failed", "skipped"}),

@@ -2,7 +2,8 @@
 
 Rules of certification:
 
-- a **mandatory** rule must be PASS or NOT_APPLICABLE: any FAIL or ERROR case blocks;
+- a **mandatory** rule must be PASS or NOT_APPLICABLE: any FAIL, ERROR or BLOCKED case blocks
+  (a BLOCKED case could not reach its own assertion because another rule's promise broke);
 - a WAIVED case blocks unless its waiver was accepted for certification (``accepted``) and may
   be: it names one rule or case, no wildcard, and its product families;
 - an XPASS case is a stale waiver: reported, never a failure;
@@ -29,7 +30,7 @@ NOT_CERTIFIED = "NOT CERTIFIED"
 #: Outcomes from worst to best; a rule's outcome is the worst of its cases.
 OUTCOME_ORDER = tuple(o.value for o in SEVERITY_ORDER)
 OUTCOMES = frozenset(OUTCOME_ORDER)
-FAILING = frozenset({"FAIL", "ERROR"})
+FAILING = frozenset({"FAIL", "ERROR", "BLOCKED"})
 DECIDING_SEVERITY = "mandatory"
 
 

@@ -1,4 +1,4 @@
-"""Capability: aclrtHostMemMapCapabilities over every device and HAC type."""
+"""Capability: aclrtHostMemMapCapabilities over every device and HAC type, and against registration."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from acl_hostmem_generated import acl_bindings as acl
 
-from ..harness.context import PAGE, AclContext
+from ..harness.context import AclContext
 from .verdicts import holds, succeeded
 
 ANSWERS = set(acl.ENUMS["aclrtHostMemMapCapability"].values())
@@ -15,10 +15,13 @@ ANSWER_NAMES = {value: name for name, value in acl.ENUMS["aclrtHostMemMapCapabil
 
 
 def _query(ctx: AclContext, device: int, hac: int) -> int:
-    code, answer = ctx.lib.aclrtHostMemMapCapabilities(device, hac, raw=True)
-    succeeded(code, f"aclrtHostMemMapCapabilities(device {device}, HAC type {hac})")
-    holds(answer in ANSWERS, f"device {device}, HAC type {hac}: answer {answer} is not an aclrtHostMemMapCapability")
-    return answer
+    """One query; outside HM-CAP-QUERY-ALL's own cases a set-up step resting on its promise."""
+    with ctx.relying_on("capability_query", f"aclrtHostMemMapCapabilities(device {device}, HAC type {hac})"):
+        code, answer = ctx.lib.aclrtHostMemMapCapabilities(device, hac, raw=True)
+        succeeded(code, f"aclrtHostMemMapCapabilities(device {device}, HAC type {hac})")
+        holds(answer in ANSWERS, f"device {device}, HAC type {hac}: answer {answer} is not an "
+                                 "aclrtHostMemMapCapability")
+    return int(answer)
 
 
 def capability_query(ctx: AclContext, *, hac: str, expect: dict[str, Any] | None) -> None:
@@ -34,10 +37,28 @@ def capability_stable(ctx: AclContext, *, repeats: int, expect: dict[str, Any] |
         holds(len(answers) == 1, f"{name}: {repeats} identical queries gave the answers {sorted(answers)}")
 
 
+def _registers_on(ctx: AclContext, device: int, page: int) -> bool:
+    """Whether a V1 registration of ``page`` works with ``device`` current (undone at once)."""
+    def attempt() -> bool:
+        code, _dev = ctx.lib.aclrtHostRegister(page, ctx.page, acl.ACL_HOST_REGISTER_MAPPED, raw=True)
+        if code != 0:
+            return False
+        ctx.lib.aclrtHostUnregister(page, raw=True)
+        return True
+
+    return bool(ctx.on_device(device, attempt))
+
+
 def capability_consistent(ctx: AclContext, *, expect: dict[str, Any] | None) -> None:
-    """Where registration works, some accelerator can access registered memory."""
+    """On every device: some accelerator reaches registered memory where registration works, none where refused."""
     page = ctx.pinned_pages(1)
-    ctx.register(page, PAGE, "v1")
-    supported = [name for name, hac in HAC_TYPES.items()
-                 if _query(ctx, ctx.device, hac) == acl.ACL_RT_HOST_MEM_MAP_SUPPORTED]
-    holds(bool(supported), "registration works, yet every HAC type reports NOT_SUPPORTED")
+    for device in range(ctx.product.device_count):
+        works = _registers_on(ctx, device, page)
+        ctx.observe("registration", "works" if works else "refused", key=device)
+        supported = [name for name, hac in HAC_TYPES.items()
+                     if _query(ctx, device, hac) == acl.ACL_RT_HOST_MEM_MAP_SUPPORTED]
+        if works:
+            holds(bool(supported), f"device {device}: registration works, yet every HAC type reports NOT_SUPPORTED")
+        else:
+            holds(not supported, f"device {device}: registration is refused, yet {', '.join(supported)} report "
+                                 "SUPPORTED for registered memory")

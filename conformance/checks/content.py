@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..harness.context import PAGE, AclContext
+from ..harness.context import AclContext
 from ..harness.violations import SpecViolation
-from .memory import allocate, first_difference, pattern, read, write
+from .memory import allocate, first_difference, pattern, read, release, sizes_of, write
 from .verdicts import succeeded
 
 NEIGHBOURS = 3
+#: Above this size two neighbours are enough: writing and reading back 64 MiB three times
+#: costs more than it finds.
+NEIGHBOURS_LARGE = 2
+LARGE = 1 << 20
 
 
 def _same(address: int, wanted: bytes, what: str) -> None:
@@ -22,13 +26,17 @@ def _same(address: int, wanted: bytes, what: str) -> None:
                             f"expected {wanted[offset]:#04x}")
 
 
-def full_range_rw(ctx: AclContext, *, api: str, size: int, expect: dict[str, Any] | None) -> None:
-    """Every byte of several neighbouring allocations reads back what was written to it."""
-    buffers = [(allocate(ctx, api, size), pattern(size, seed)) for seed in range(NEIGHBOURS)]
-    for address, data in buffers:
-        write(address, data)
-    for index, (address, data) in enumerate(buffers):
-        _same(address, data, f"allocation {index + 1} of {NEIGHBOURS} ({api}, size={size}) after writing all")
+def full_range_rw(ctx: AclContext, *, api: str, size: int | str, expect: dict[str, Any] | None) -> None:
+    """Every byte of several neighbouring allocations (of each sampled size) reads back what was written to it."""
+    for each in sizes_of(ctx, size):
+        count = NEIGHBOURS_LARGE if each > LARGE else NEIGHBOURS
+        buffers = [(allocate(ctx, api, each), pattern(each, seed)) for seed in range(count)]
+        for address, data in buffers:
+            write(address, data)
+        for index, (address, data) in enumerate(buffers):
+            _same(address, data, f"allocation {index + 1} of {count} ({api}, size={each}) after writing all")
+        for address, _data in buffers:
+            release(ctx, address)
 
 
 def memset_init(ctx: AclContext, *, size: int, value: int, expect: dict[str, Any] | None) -> None:
@@ -41,16 +49,15 @@ def memset_init(ctx: AclContext, *, size: int, value: int, expect: dict[str, Any
 
 def register_preserves(ctx: AclContext, *, api: str, pages: int, expect: dict[str, Any] | None) -> None:
     """Register, get-device-pointer and unregister leave every host byte as it was."""
-    size = pages * PAGE
+    size = pages * ctx.page
     address = ctx.pinned_pages(pages)
     data = pattern(size, 7)
     write(address, data)
     ctx.register(address, size, "v1" if api == "v1" else "v2")
     _same(address, data, f"after {api} registration")
-    ctx.lib.aclrtHostGetDevicePointer(address, 0)
+    ctx.device_pointer(address)
     _same(address, data, "after aclrtHostGetDevicePointer")
-    succeeded(ctx.lib.aclrtHostUnregister(address, raw=True), "aclrtHostUnregister")
-    ctx.forget_registration(address)
+    ctx.unregister(address)
     _same(address, data, "after aclrtHostUnregister")
 
 
@@ -60,12 +67,13 @@ def free_isolation(ctx: AclContext, *, free: str, size: int, expect: dict[str, A
     buffers = [(ctx.host_alloc(size), pattern(size, seed)) for seed in range(count)]
     for address, data in buffers:
         write(address, data)
-    release = ctx.lib.aclrtFreeHost if free == "free" else ctx.lib.aclrtFreeHostWithDevSync
+    release_call = ctx.lib.aclrtFreeHost if free == "free" else ctx.lib.aclrtFreeHostWithDevSync
     for address, _ in buffers[::2]:
-        succeeded(release(address, raw=True), f"{release.__name__}({address:#x})")
+        with ctx.relying_on("free", f"{release_call.__name__}({address:#x})"):
+            succeeded(release_call(address, raw=True), f"{release_call.__name__}({address:#x})")
         ctx.forget_host(address)
     for address, data in buffers[1::2]:
-        _same(address, data, f"survivor of {release.__name__} on its neighbours")
+        _same(address, data, f"survivor of {release_call.__name__} on its neighbours")
     # New allocations may reuse the freed space; they must not disturb the survivors either.
     for _ in range(count // 2):
         write(ctx.host_alloc(size), b"\xee" * size)

@@ -68,12 +68,12 @@ def _no_context_call(ctx: AclContext, call: str) -> tuple[Any, Any]:
                 lambda r: None)
     page = ctx.pinned_pages(1)
     if call == "aclrtHostRegister":
-        return (lambda: lib.aclrtHostRegister(page, 4096, acl.ACL_HOST_REGISTER_MAPPED, raw=True),
+        return (lambda: lib.aclrtHostRegister(page, ctx.page, acl.ACL_HOST_REGISTER_MAPPED, raw=True),
                 lambda r: ctx.track_registration(page))
     if call == "aclrtHostRegisterV2":
-        return (lambda: lib.aclrtHostRegisterV2(page, 4096, acl.ACL_HOST_REG_MAPPED, raw=True),
+        return (lambda: lib.aclrtHostRegisterV2(page, ctx.page, acl.ACL_HOST_REG_MAPPED, raw=True),
                 lambda r: ctx.track_registration(page))
-    ctx.register(page, 4096, "v1")
+    ctx.register(page, ctx.page, "v1")
     if call == "aclrtHostGetDevicePointer":
         return lambda: lib.aclrtHostGetDevicePointer(page, 0, raw=True), lambda r: None
     if call == "aclrtHostUnregister":
@@ -111,14 +111,14 @@ def other_device_registration(ctx: AclContext, *, op: str, expect: dict[str, Any
     """A registration of device 0 used under device 1: a success is real, a failure leaves it intact."""
     other = (ctx.device + 1) % ctx.product.device_count
     page = ctx.pinned_pages(1)
-    dev = ctx.register(page, 4096, "v1")
+    dev = ctx.register(page, ctx.page, "v1")
     lib = ctx.lib
     if op == "devptr":
         code, answer = ctx.on_device(other, lambda: lib.aclrtHostGetDevicePointer(page, 0, raw=True))
         if code == 0:
             holds(answer == dev, f"under device {other} the device pointer is {answer:#x}; the registration under "
                                  f"device {ctx.device} gave {dev:#x}")
-        holds(lib.aclrtHostGetDevicePointer(page, 0) == dev,
+        holds(ctx.device_pointer(page) == dev,
               f"the device pointer under device {ctx.device} changed after the query under device {other}")
         return
     code = ctx.on_device(other, lambda: lib.aclrtHostUnregister(page, raw=True))
@@ -131,12 +131,11 @@ def other_device_registration(ctx: AclContext, *, op: str, expect: dict[str, Any
         return
     succeeded(after, f"aclrtHostGetDevicePointer under device {ctx.device} after the refused unregister under "
                      f"device {other} (the registration must survive)")
-    succeeded(lib.aclrtHostUnregister(page, raw=True), f"aclrtHostUnregister under device {ctx.device}")
-    ctx.forget_registration(page)
+    ctx.unregister(page, f"aclrtHostUnregister under device {ctx.device}")
 
 
 def _register_again(ctx: AclContext, page: int) -> int:
-    code, _dev = ctx.lib.aclrtHostRegister(page, 4096, acl.ACL_HOST_REGISTER_MAPPED, raw=True)
+    code, _dev = ctx.lib.aclrtHostRegister(page, ctx.page, acl.ACL_HOST_REGISTER_MAPPED, raw=True)
     if code == 0:
         ctx.track_registration(page)
     return code

@@ -1,6 +1,8 @@
-"""Host-memory helpers shared by the checks: configs, patterns, reading and writing."""
+"""Host-memory helpers shared by the checks: configs, sizes, patterns, reading and writing."""
 
 from __future__ import annotations
+
+import random
 
 from acl_hostmem_generated import acl_bindings as acl
 
@@ -8,6 +10,9 @@ from ..harness.context import AclContext
 from ..harness.violations import SpecViolation
 
 ALIGNMENT = 64
+#: Sampled sizes come from every power-of-two class [2^k, 2^(k+1)) below 64 MiB.
+SAMPLED_CLASSES = 26
+SAMPLED = "sampled"
 
 
 def config_variant(ctx: AclContext, variant: str) -> acl.MallocConfig | None:
@@ -31,20 +36,57 @@ def config_variant(ctx: AclContext, variant: str) -> acl.MallocConfig | None:
     raise ValueError(f"unknown cfg variant {variant!r}")
 
 
-def allocate(ctx: AclContext, api: str, size: int, cfg: str = "null_cfg") -> int:
-    """Allocate with aclrtMallocHost ("malloc") or aclrtMallocHostWithCfg ("malloc_cfg").
-
-    A refused allocation is a violation of the rule that calls it (the rule says it succeeds).
-    """
+def allocate_raw(ctx: AclContext, api: str, size: int, cfg: str = "null_cfg") -> tuple[int, int]:
+    """(code, pointer) of aclrtMallocHost ("malloc") or aclrtMallocHostWithCfg ("malloc_cfg"); a success is tracked."""
     if api == "malloc":
         code, ptr = ctx.lib.aclrtMallocHost(size, raw=True)
     else:
         config = config_variant(ctx, cfg)
         code, ptr = ctx.lib.aclrtMallocHostWithCfg(size, config.ptr if config is not None else None, raw=True)
-    if code != 0:
-        raise SpecViolation(f"{api} of {size} bytes (cfg={cfg}) failed with {code} {acl.error_name(code)}", code=code)
-    ctx.track_host(ptr)
+    if code == 0:
+        ctx.track_host(ptr)
+    return code, ptr
+
+
+def allocate(ctx: AclContext, api: str, size: int, cfg: str = "null_cfg") -> int:
+    """Allocate with either call, a set-up step resting on the allocation promise (HM-PAIR-MALLOC-FREE).
+
+    A refused allocation BLOCKS a case of another rule; in that rule's own cases it is a violation.
+    """
+    with ctx.relying_on("allocate", f"{api} of {size} bytes (cfg={cfg})"):
+        code, ptr = allocate_raw(ctx, api, size, cfg)
+        if code != 0:
+            raise SpecViolation(f"{api} of {size} bytes (cfg={cfg}) failed with {code} {acl.error_name(code)}",
+                                code=code)
     return ptr
+
+
+def release(ctx: AclContext, ptr: int) -> None:
+    """aclrtFreeHost of a tracked allocation, a set-up step resting on the free promise."""
+    with ctx.relying_on("free", f"aclrtFreeHost of {ptr:#x}"):
+        code = ctx.lib.aclrtFreeHost(ptr, raw=True)
+        if code != 0:
+            raise SpecViolation(f"aclrtFreeHost({ptr:#x}) failed with {code} {acl.error_name(code)}", code=code)
+    ctx.forget_host(ptr)
+
+
+def sampled_sizes(seed: int) -> list[int]:
+    """One size from every power-of-two class [2^k, 2^(k+1)) below 64 MiB, drawn with the run's seed.
+
+    Fixed matrices test the points people think of (a page, a page and a byte); an allocator
+    that fails for a whole class between them is caught only by sizes inside that class.
+    """
+    draw = random.Random(f"acl-sampled-sizes:{seed}")
+    return [draw.randint(1 << k, (1 << (k + 1)) - 1) for k in range(SAMPLED_CLASSES)]
+
+
+def sizes_of(ctx: AclContext, size: int | str) -> list[int]:
+    """The sizes a case runs: its matrix size, or the sampled sizes (recorded as an observation)."""
+    if size != SAMPLED:
+        return [int(size)]
+    sizes = sampled_sizes(ctx.explore_seed)
+    ctx.observe("sampled_sizes", sizes)
+    return sizes
 
 
 def alignment_grain(pointers: list[int], cap: int = 4096) -> int:

@@ -1,20 +1,30 @@
-"""Pairing and lifecycle: allocate/free and register/unregister pairs, and their misuse."""
+"""Pairing and lifecycle: allocate/free and register/unregister pairs, and their misuse.
+
+Each check asserts only its own rule's promise. The allocations, registrations and
+unregistrations its set-up needs rest on other rules' promises (the spec's
+``setup_promises``) and run under :meth:`AclContext.relying_on`, so a backend that breaks
+one of those shows as that rule failing and this case BLOCKED by it.
+"""
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
+import time
 from typing import Any
 
 import pytest
 
 from acl_hostmem_generated import acl_bindings as acl
 
-from ..harness.context import PAGE, AclContext
-from ..harness.violations import CallTimeout
-from .memory import allocate, pattern, read, write
-from .verdicts import failed, holds, succeeded
+from ..harness.context import DOC_PAGE, AclContext
+from ..harness.violations import CallTimeout, SpecViolation
+from .memory import allocate, pattern, read, release, write
+from .verdicts import describe, failed, holds, succeeded
 
 PAIR_ROUNDS = 3
+ALREADY_REGISTERED = acl.ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED
 
 
 def _free_call(ctx: AclContext, free: str) -> Any:
@@ -32,55 +42,64 @@ def _register_raw(ctx: AclContext, api: str, ptr: int, size: int) -> int:
     return code
 
 
+def _set_up_registration(ctx: AclContext, api: str, ptr: int, size: int, what: str) -> None:
+    """A registration the case builds on (the register promise): its failure BLOCKS the case."""
+    with ctx.relying_on("register", what):
+        succeeded(_register_raw(ctx, api, ptr, size), what)
+
+
 def _unregister(ctx: AclContext, ptr: int, what: str) -> None:
+    """An unregistration the case itself judges."""
     succeeded(ctx.lib.aclrtHostUnregister(ptr, raw=True), what)
     ctx.forget_registration(ptr)
 
 
 def alloc_free_pair(ctx: AclContext, *, alloc: str, free: str, expect: dict[str, Any] | None) -> None:
     """Memory from either allocation call is released by either free call, repeatedly."""
-    release = _free_call(ctx, free)
+    release_call = _free_call(ctx, free)
     for round_ in range(PAIR_ROUNDS):
         ptr = allocate(ctx, alloc, 4096)
-        succeeded(release(ptr, raw=True), f"round {round_ + 1}: {release.__name__} of memory from {alloc}")
+        succeeded(release_call(ptr, raw=True), f"round {round_ + 1}: {release_call.__name__} of memory from {alloc}")
         ctx.forget_host(ptr)
 
 
 def double_free(ctx: AclContext, *, free: str, expect: dict[str, Any] | None) -> None:
     """A second free of the same pointer fails."""
-    release = _free_call(ctx, free)
+    release_call = _free_call(ctx, free)
     ptr = ctx.host_alloc(4096)
-    succeeded(release(ptr, raw=True), f"first {release.__name__}")
+    with ctx.relying_on("free", f"the first {release_call.__name__}"):
+        succeeded(release_call(ptr, raw=True), f"first {release_call.__name__}")
     ctx.forget_host(ptr)
-    code = release(ptr, raw=True)
+    code = release_call(ptr, raw=True)
     ctx.observe("code", code)
-    failed(ctx, code, expect, f"second {release.__name__} of the same pointer")
+    failed(ctx, code, expect, f"second {release_call.__name__} of the same pointer")
 
 
 def free_foreign(ctx: AclContext, *, free: str, pointer: str, expect: dict[str, Any] | None) -> None:
     """Free refuses interior and never-allocated host pointers; the owner stays intact."""
-    release = _free_call(ctx, free)
+    release_call = _free_call(ctx, free)
     owner = ctx.host_alloc(8192)
     data = pattern(8192, 3)
     write(owner, data)
     target = owner + 64 if pointer == "interior" else ctx.pageable_pages(1)
-    code = release(target, raw=True)
+    code = release_call(target, raw=True)
     ctx.observe("code", code)
-    holds(read(owner, 8192) == data, f"the {release.__name__} of a {pointer.replace('_', ' ')} pointer changed the "
-                                     "content of a live allocation")
-    succeeded(release(owner, raw=True), f"{release.__name__} of the owning allocation afterwards")
+    holds(read(owner, 8192) == data, f"the {release_call.__name__} of a {pointer.replace('_', ' ')} pointer changed "
+                                     "the content of a live allocation")
+    with ctx.relying_on("free", f"{release_call.__name__} of the owning allocation afterwards"):
+        succeeded(release_call(owner, raw=True), f"{release_call.__name__} of the owning allocation afterwards")
     ctx.forget_host(owner)
-    failed(ctx, code, expect, f"{release.__name__} of a {pointer.replace('_', ' ')} pointer")
+    failed(ctx, code, expect, f"{release_call.__name__} of a {pointer.replace('_', ' ')} pointer")
 
 
 def free_device_memory(ctx: AclContext, *, free: str, expect: dict[str, Any] | None) -> None:
     """The host free calls refuse device memory and leave it allocated."""
-    release = _free_call(ctx, free)
+    release_call = _free_call(ctx, free)
     target = ctx.device_alloc(4096)
-    code = release(target, raw=True)
+    code = release_call(target, raw=True)
     if code == 0:
         ctx.forget_device(target)
-    failed(ctx, code, expect, f"{release.__name__} of device memory from aclrtMalloc")
+    failed(ctx, code, expect, f"{release_call.__name__} of device memory from aclrtMalloc")
     succeeded(ctx.lib.aclrtFree(target, raw=True), "aclrtFree of the device memory after the refused host free")
     ctx.forget_device(target)
 
@@ -89,7 +108,7 @@ def register_unregister(ctx: AclContext, *, api: str, expect: dict[str, Any] | N
     """Register then unregister succeeds, and the range can be registered again."""
     page = ctx.pinned_pages(1)
     for round_ in range(2):
-        succeeded(_register_raw(ctx, api, page, PAGE), f"round {round_ + 1}: {api} registration")
+        succeeded(_register_raw(ctx, api, page, ctx.page), f"round {round_ + 1}: {api} registration")
         _unregister(ctx, page, f"round {round_ + 1}: aclrtHostUnregister")
     ctx.observe("rounding", _registration_rounding(ctx, api, page))
 
@@ -102,7 +121,7 @@ def _registration_rounding(ctx: AclContext, api: str, page: int) -> str:
     device pointer of a byte inside the half is refused too: the lookup matches registrations
     by their base (as the runtime's own registry does), so the covered range cannot be seen.
     """
-    half = PAGE // 2
+    half = ctx.page // 2
     if _register_raw(ctx, api, page, half) != 0:
         return "refused"
     inside, _dev = ctx.lib.aclrtHostGetDevicePointer(page + 64, 0, raw=True)
@@ -117,8 +136,8 @@ def _registration_rounding(ctx: AclContext, api: str, page: int) -> str:
 def double_unregister(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
     """The second unregister of a pointer reports it as not registered."""
     page = ctx.pinned_pages(1)
-    succeeded(_register_raw(ctx, api, page, PAGE), f"{api} registration")
-    _unregister(ctx, page, "first aclrtHostUnregister")
+    _set_up_registration(ctx, api, page, ctx.page, f"{api} registration")
+    ctx.unregister(page, "the first aclrtHostUnregister")
     code = ctx.lib.aclrtHostUnregister(page, raw=True)
     ctx.observe("code", code)
     failed(ctx, code, expect, "second aclrtHostUnregister")
@@ -132,24 +151,36 @@ def unregister_unknown(ctx: AclContext, *, pointer: str, expect: dict[str, Any] 
         ctx.observe("code", code)
         failed(ctx, code, expect, "aclrtHostUnregister of never-registered memory")
         return
-    succeeded(_register_raw(ctx, "v1", base, 2 * PAGE), "registration of two pages")
-    code = ctx.lib.aclrtHostUnregister(base + PAGE, raw=True)
+    _set_up_registration(ctx, "v1", base, 2 * ctx.page, "registration of two pages")
+    code = ctx.lib.aclrtHostUnregister(base + ctx.page, raw=True)
     ctx.observe("code", code)
     if code == 0 and ctx.lib.aclrtHostGetDevicePointer(base, 0, raw=True)[0] != 0:
         ctx.forget_registration(base)  # the interior call took the whole registration with it
     failed(ctx, code, expect, "aclrtHostUnregister of a pointer inside a registered range")
-    code, dev = ctx.lib.aclrtHostGetDevicePointer(base, 0, raw=True)
+    code, _dev = ctx.lib.aclrtHostGetDevicePointer(base, 0, raw=True)
     succeeded(code, "aclrtHostGetDevicePointer after the refused unregister (the registration must survive)")
-    _unregister(ctx, base, "aclrtHostUnregister of the base pointer")
+    ctx.unregister(base, "aclrtHostUnregister of the base pointer")
 
 
 def double_register(ctx: AclContext, *, first: str, second: str, expect: dict[str, Any] | None) -> None:
-    """Registering a registered range again fails as already registered."""
+    """Registering a registered range again fails (with the code the rule names, if any)."""
     page = ctx.pinned_pages(1)
-    succeeded(_register_raw(ctx, first, page, PAGE), f"first registration ({first})")
-    code = _register_raw(ctx, second, page, PAGE)
+    _set_up_registration(ctx, first, page, ctx.page, f"first registration ({first})")
+    code = _register_raw(ctx, second, page, ctx.page)
     ctx.observe("code", code)
     failed(ctx, code, expect, f"second registration ({second}) of the same range")
+
+
+def double_register_code(ctx: AclContext, *, first: str, expect: dict[str, Any] | None) -> None:
+    """A repeated aclrtHostRegister answers ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED (docs' side of the conflict)."""
+    page = ctx.pinned_pages(1)
+    _set_up_registration(ctx, first, page, ctx.page, f"first registration ({first})")
+    code = _register_raw(ctx, "v1", page, ctx.page)
+    ctx.observe("code", code)
+    with ctx.relying_on("HM-PAIR-DOUBLE-REGISTER-V1", "the second aclrtHostRegister of the range must fail"):
+        holds(code != 0, "the second aclrtHostRegister of the same range succeeded")
+    holds(code == ALREADY_REGISTERED, f"the second aclrtHostRegister failed with {describe(code)}, not "
+                                      f"{describe(ALREADY_REGISTERED)} as the error list names it")
 
 
 OVERLAPS = {
@@ -163,11 +194,12 @@ OVERLAPS = {
 
 def overlap_register(ctx: AclContext, *, overlap: str, expect: dict[str, Any] | None) -> None:
     """A V2 range sharing pages with a registered one cannot be registered; the first survives."""
+    page = ctx.page
     block = ctx.pinned_pages(4)
-    first = block + PAGE
-    succeeded(_register_raw(ctx, "v1", first, 2 * PAGE), "registration of pages 1-2")
+    first = block + page
+    _set_up_registration(ctx, "v1", first, 2 * page, "registration of pages 1-2")
     offset, length = OVERLAPS[overlap]
-    code = _register_raw(ctx, "v2_mapped", block + offset * PAGE, length * PAGE)
+    code = _register_raw(ctx, "v2_mapped", block + offset * page, length * page)
     ctx.observe("code", code)
     failed(ctx, code, expect, f"aclrtHostRegisterV2 of an overlapping range ({overlap})")
     code, _dev = ctx.lib.aclrtHostGetDevicePointer(first, 0, raw=True)
@@ -177,8 +209,8 @@ def overlap_register(ctx: AclContext, *, overlap: str, expect: dict[str, Any] | 
 def devptr_after_unregister(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
     """No device pointer for a range after it was unregistered."""
     page = ctx.pinned_pages(1)
-    succeeded(_register_raw(ctx, api, page, PAGE), f"{api} registration")
-    _unregister(ctx, page, "aclrtHostUnregister")
+    _set_up_registration(ctx, api, page, ctx.page, f"{api} registration")
+    ctx.unregister(page)
     code, _dev = ctx.lib.aclrtHostGetDevicePointer(page, 0, raw=True)
     ctx.observe("code", code)
     failed(ctx, code, expect, "aclrtHostGetDevicePointer after unregister")
@@ -190,27 +222,38 @@ V2_FLAGS = {"pinned": acl.ACL_HOST_REG_PINNED, "pinned_mapped": acl.ACL_HOST_REG
 def v2_pinned_on_pinned(ctx: AclContext, *, flag: str, expect: dict[str, Any] | None) -> None:
     """PINNED is refused for memory that aclrtMallocHost already page-locked."""
     page = ctx.pinned_pages(1)
-    code = ctx.lib.aclrtHostRegisterV2(page, PAGE, V2_FLAGS[flag], raw=True)
+    code = ctx.lib.aclrtHostRegisterV2(page, ctx.page, V2_FLAGS[flag], raw=True)
     if code == 0:
         ctx.track_registration(page)
     ctx.observe("code", code)
     failed(ctx, code, expect, f"aclrtHostRegisterV2({flag}) of aclrtMallocHost memory")
 
 
+def _pin_pageable(ctx: AclContext, page: int, what: str) -> None:
+    """A PINNED-only registration the case builds on (the register_pinned promise)."""
+    with ctx.relying_on("register_pinned", what):
+        succeeded(ctx.lib.aclrtHostRegisterV2(page, ctx.page, acl.ACL_HOST_REG_PINNED, raw=True), what)
+    ctx.track_registration(page)
+
+
 def v2_pinned_device_pointer(ctx: AclContext, *, flag: str, expect: dict[str, Any] | None) -> None:
     """PINNED alone gives no device pointer; PINNED|MAPPED does."""
     page = ctx.pageable_pages(1)
-    code = ctx.lib.aclrtHostRegisterV2(page, PAGE, V2_FLAGS[flag], raw=True)
-    succeeded(code, f"aclrtHostRegisterV2({flag}) of pageable memory")
-    ctx.track_registration(page)
-    code, dev = ctx.lib.aclrtHostGetDevicePointer(page, 0, raw=True)
     if flag == "pinned":
+        _pin_pageable(ctx, page, "aclrtHostRegisterV2(PINNED) of pageable memory")
+        code, _dev = ctx.lib.aclrtHostGetDevicePointer(page, 0, raw=True)
         ctx.observe("code", code)
         failed(ctx, code, expect, "aclrtHostGetDevicePointer of memory registered PINNED without MAPPED")
-    else:
-        succeeded(code, "aclrtHostGetDevicePointer of memory registered PINNED|MAPPED")
-        holds(dev != 0, "aclrtHostGetDevicePointer returned NULL for a mapped registration")
-    _unregister(ctx, page, "aclrtHostUnregister")
+        with ctx.relying_on("register_pinned", "aclrtHostUnregister of the PINNED-only registration"):
+            _unregister(ctx, page, "aclrtHostUnregister")
+        return
+    succeeded(ctx.lib.aclrtHostRegisterV2(page, ctx.page, V2_FLAGS[flag], raw=True),
+              f"aclrtHostRegisterV2({flag}) of pageable memory")
+    ctx.track_registration(page)
+    code, dev = ctx.lib.aclrtHostGetDevicePointer(page, 0, raw=True)
+    succeeded(code, "aclrtHostGetDevicePointer of memory registered PINNED|MAPPED")
+    holds(dev != 0, "aclrtHostGetDevicePointer returned NULL for a mapped registration")
+    ctx.unregister(page)
 
 
 def concurrent_register(ctx: AclContext, *, threads: int, rounds: int, expect: dict[str, Any] | None) -> None:
@@ -221,7 +264,7 @@ def concurrent_register(ctx: AclContext, *, threads: int, rounds: int, expect: d
 
         def contender(page: int = page, barrier: threading.Barrier = barrier) -> int:
             barrier.wait(ctx.timeout)
-            return ctx.lib.aclrtHostRegisterV2(page, PAGE, acl.ACL_HOST_REG_MAPPED, raw=True)
+            return ctx.lib.aclrtHostRegisterV2(page, ctx.page, acl.ACL_HOST_REG_MAPPED, raw=True)
 
         calls = [ctx.start(contender, name=f"register-{i}") for i in range(threads)]
         codes = []
@@ -236,8 +279,7 @@ def concurrent_register(ctx: AclContext, *, threads: int, rounds: int, expect: d
         for code in codes:
             if code != 0:
                 ctx.observe("codes", code)
-                failed(ctx, code, expect, f"round {round_ + 1}: a losing racing registration")
-        _unregister(ctx, page, f"round {round_ + 1}: aclrtHostUnregister")
+        ctx.unregister(page, f"round {round_ + 1}: aclrtHostUnregister")
 
 
 EXHAUSTION_CAP = 1 << 30
@@ -259,8 +301,7 @@ def exhaustion(ctx: AclContext, *, chunk: int, expect: dict[str, Any] | None) ->
     ctx.observe("code", code)
     failed(ctx, code, expect, f"aclrtMallocHost past exhaustion (after {len(held)} x {chunk >> 20} MiB)")
     for ptr in held:
-        succeeded(ctx.lib.aclrtFreeHost(ptr, raw=True), "aclrtFreeHost while recovering from exhaustion")
-        ctx.forget_host(ptr)
+        release(ctx, ptr)
     code, ptr = ctx.lib.aclrtMallocHost(chunk, raw=True)
     if code == 0:
         ctx.track_host(ptr)
@@ -282,9 +323,9 @@ def reserved_register_types(ctx: AclContext, *, option: str, expect: dict[str, A
     page = ctx.pinned_pages(1)
     api, value = RESERVED[option]
     if api == "v1":
-        code, _dev = ctx.lib.aclrtHostRegister(page, PAGE, value, raw=True)
+        code, _dev = ctx.lib.aclrtHostRegister(page, ctx.page, value, raw=True)
     else:
-        code = ctx.lib.aclrtHostRegisterV2(page, PAGE, value, raw=True)
+        code = ctx.lib.aclrtHostRegisterV2(page, ctx.page, value, raw=True)
     if code == 0:
         ctx.track_registration(page)
     ctx.observe("code", code)
@@ -294,28 +335,35 @@ def reserved_register_types(ctx: AclContext, *, option: str, expect: dict[str, A
 def register_pageable(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
     """Pageable memory registers and unregisters on kernels newer than 5.10."""
     page = ctx.pageable_pages(1)
-    succeeded(_register_raw(ctx, api, page, PAGE), f"{api} registration of pageable (mmap) memory")
+    succeeded(_register_raw(ctx, api, page, ctx.page), f"{api} registration of pageable (mmap) memory")
     _unregister(ctx, page, "aclrtHostUnregister of pageable memory")
 
 
 def register_pageable_legacy(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
     """On kernels up to 5.10 pageable memory is refused and aclrtMallocHost memory accepted."""
     page = ctx.pageable_pages(1)
-    code = _register_raw(ctx, api, page, PAGE)
+    code = _register_raw(ctx, api, page, ctx.page)
     ctx.observe("code", code)
     failed(ctx, code, expect, f"{api} registration of pageable memory on a 5.10 kernel")
     pinned = ctx.pinned_pages(1)
-    succeeded(_register_raw(ctx, api, pinned, PAGE), f"{api} registration of aclrtMallocHost memory")
-    _unregister(ctx, pinned, "aclrtHostUnregister")
+    succeeded(_register_raw(ctx, api, pinned, ctx.page), f"{api} registration of aclrtMallocHost memory")
+    ctx.unregister(pinned)
+
+
+def register_pageable_doc_aligned(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
+    """Pageable memory 4 KiB but not host-page aligned registers (the docs ask only for 4 KiB)."""
+    ptr = ctx.pageable_pages(2, offset=DOC_PAGE)
+    code = _register_raw(ctx, api, ptr, DOC_PAGE)
+    ctx.observe("code", code)
+    succeeded(code, f"{api} registration of pageable memory 4 KiB past a {ctx.page}-byte host page")
+    ctx.unregister(ptr)
 
 
 def v2_pinned_then_mapped(ctx: AclContext, *, expect: dict[str, Any] | None) -> None:
     """A range registered PINNED-only cannot be registered again as MAPPED."""
     page = ctx.pageable_pages(1)
-    succeeded(ctx.lib.aclrtHostRegisterV2(page, PAGE, acl.ACL_HOST_REG_PINNED, raw=True),
-              "aclrtHostRegisterV2(PINNED) of pageable memory")
-    ctx.track_registration(page)
-    code = ctx.lib.aclrtHostRegisterV2(page, PAGE, acl.ACL_HOST_REG_MAPPED, raw=True)
+    _pin_pageable(ctx, page, "aclrtHostRegisterV2(PINNED) of pageable memory")
+    code = ctx.lib.aclrtHostRegisterV2(page, ctx.page, acl.ACL_HOST_REG_MAPPED, raw=True)
     failed(ctx, code, expect, "aclrtHostRegisterV2(MAPPED) of a range registered PINNED-only")
 
 
@@ -323,7 +371,7 @@ def unregister_pinned_only(ctx: AclContext, *, expect: dict[str, Any] | None) ->
     """aclrtHostUnregister removes a PINNED-only registration; the range registers again."""
     page = ctx.pageable_pages(1)
     for round_ in range(2):
-        succeeded(ctx.lib.aclrtHostRegisterV2(page, PAGE, acl.ACL_HOST_REG_PINNED, raw=True),
+        succeeded(ctx.lib.aclrtHostRegisterV2(page, ctx.page, acl.ACL_HOST_REG_PINNED, raw=True),
                   f"round {round_ + 1}: aclrtHostRegisterV2(PINNED) of pageable memory")
         ctx.track_registration(page)
         _unregister(ctx, page, f"round {round_ + 1}: aclrtHostUnregister of the PINNED-only registration")
@@ -341,32 +389,133 @@ def huge_alloc(ctx: AclContext, *, api: str, size: int, expect: dict[str, Any] |
 
 
 def register_alloc_base(ctx: AclContext, *, alloc: str, size: int, api: str, expect: dict[str, Any] | None) -> None:
-    """The exact base and size of a page-aligned allocation register, unregister and register again."""
+    """The exact base and size of a 4 KiB-aligned allocation register, unregister and register again."""
     base = allocate(ctx, alloc, size)
-    if base % PAGE:
+    if base % DOC_PAGE:
         pytest.skip(f"NOT_APPLICABLE: {alloc} returned {base:#x}, which is not 4 KiB aligned; registering it "
                     "would break the documented precondition of the register calls")
     for round_ in range(2):
         succeeded(_register_raw(ctx, api, base, size),
                   f"round {round_ + 1}: {api} registration of [{base:#x}, +{size}) from {alloc}")
-        code, dev = ctx.lib.aclrtHostGetDevicePointer(base, 0, raw=True)
-        succeeded(code, "aclrtHostGetDevicePointer of the registered base")
-        holds(dev != 0, "aclrtHostGetDevicePointer answered NULL for the registered base")
+        holds(ctx.device_pointer(base) != 0, "aclrtHostGetDevicePointer answered NULL for the registered base")
         _unregister(ctx, base, f"round {round_ + 1}: aclrtHostUnregister of the base")
 
 
 def register_past_end(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
     """A range that runs one page past its memory into an unmapped page is refused."""
     base = ctx.guarded_pages(1)
-    failed(ctx, _register_raw(ctx, api, base, 2 * PAGE), expect,
-           f"{api} registration of one mapped page and the unmapped page after it")
+    code = _register_raw(ctx, api, base, 2 * ctx.page)
+    ctx.observe("code", code)
+    failed(ctx, code, expect, f"{api} registration of one mapped page and the unmapped page after it")
 
 
 def register_unaligned(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
-    """A pointer 64 bytes past a page boundary is refused."""
-    page = ctx.pinned_pages(2)
-    failed(ctx, _register_raw(ctx, api, page + 64, PAGE), expect, f"{api} registration of a pointer 64 bytes past "
-                                                                  "a page boundary")
+    """Pageable memory 64 bytes past a host page boundary is refused."""
+    ptr = ctx.pageable_pages(2, offset=64)
+    code = _register_raw(ctx, api, ptr, ctx.page)
+    ctx.observe("code", code)
+    failed(ctx, code, expect, f"{api} registration of pageable memory 64 bytes past a page boundary")
+
+
+def register_read_only(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
+    """Pageable memory mapped PROT_READ cannot be registered: the driver pins for writing."""
+    ptr = ctx.pageable_pages(1, readonly=True)
+    code = _register_raw(ctx, api, ptr, ctx.page)
+    ctx.observe("code", code)
+    failed(ctx, code, expect, f"{api} registration of read-only pageable memory")
+
+
+NEIGHBOUR_COUNT = 4
+
+
+def register_neighbours(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
+    """The 4 KiB-aligned pages of neighbouring aclrtMallocHost buffers register one after another."""
+    buffers = [ctx.host_alloc(2 * DOC_PAGE) for _ in range(NEIGHBOUR_COUNT)]
+    pages = [(b + DOC_PAGE - 1) // DOC_PAGE * DOC_PAGE for b in buffers]
+    code = 0
+    for index, page in enumerate(pages):
+        code = _register_raw(ctx, api, page, DOC_PAGE)
+        if code != 0:
+            ctx.observe("code", code)
+            raise SpecViolation(f"{api} registration of the 4 KiB page at {page:#x} of neighbouring buffer "
+                                f"{index + 1} of {NEIGHBOUR_COUNT} failed with {describe(code)} while the "
+                                f"{index} before it were registered", code=code)
+    ctx.observe("code", code)
+    for page in pages:
+        ctx.unregister(page)
+
+
+def register_second_device(ctx: AclContext, *, first: str, expect: dict[str, Any] | None) -> None:
+    """A range registered under one device is refused by aclrtHostRegisterV2 under the other."""
+    other = (ctx.device + 1) % ctx.product.device_count
+    page = ctx.pinned_pages(1)
+    _set_up_registration(ctx, first, page, ctx.page, f"{first} registration with device {ctx.device} current")
+
+    def register_there() -> int:
+        return int(ctx.lib.aclrtHostRegisterV2(page, ctx.page, acl.ACL_HOST_REG_MAPPED, raw=True))
+
+    code = ctx.on_device(other, register_there)
+    ctx.observe("code", code)
+    if code == 0:  # undo the extra registration under the device that made it
+        ctx.on_device(other, lambda: ctx.lib.aclrtHostUnregister(page, raw=True))
+    failed(ctx, code, expect, f"aclrtHostRegisterV2 with device {other} current of a range registered with "
+                              f"device {ctx.device} current")
+
+
+FORK_WAIT_S = 5.0
+
+
+def fork_child_view(ctx: AclContext, *, expect: dict[str, Any] | None) -> None:
+    """A child made with fork does not see the aclrtMallocHost memory of its parent."""
+    ptr = ctx.host_alloc(4096)
+    data = pattern(64, 9)
+    write(ptr, data)
+    pid = os.fork()
+    if pid == 0:  # the child: look, answer with the exit status, never return into the harness
+        try:
+            os._exit(0 if read(ptr, len(data)) == data else 3)
+        finally:
+            os._exit(4)
+    status = _wait_child(pid)
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGSEGV, signal.SIGBUS):
+        view = "not_mapped"
+    elif os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+        view = "inherited"
+    elif os.WIFEXITED(status) and os.WEXITSTATUS(status) == 3:
+        view = "changed"
+    else:
+        raise SpecViolation(f"the forked child ended with status {status:#x} instead of reading the address")
+    ctx.observe("child_view", view)
+    holds(view == "not_mapped", f"a forked child found the aclrtMallocHost memory at {ptr:#x} "
+                                f"({'with the parent content' if view == 'inherited' else 'changed'})")
+
+
+def _wait_child(pid: int) -> int:
+    """The child's wait status, killing it when it does not end within FORK_WAIT_S."""
+    end = time.monotonic() + FORK_WAIT_S
+    while time.monotonic() < end:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        time.sleep(0.005)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    raise CallTimeout(f"the forked child did not end within {FORK_WAIT_S:.0f} s")
+
+
+def free_while_registered(ctx: AclContext, *, expect: dict[str, Any] | None) -> None:
+    """aclrtFreeHost frees memory that is still registered at once (the docs' side)."""
+    block = ctx.host_alloc(3 * ctx.page)
+    page = (block + ctx.page - 1) // ctx.page * ctx.page
+    _set_up_registration(ctx, "v1", page, ctx.page, "registration of the memory")
+    code = ctx.lib.aclrtFreeHost(block, raw=True)
+    ctx.observe("code", code)
+    if code == 0:
+        ctx.forget_host(block)
+        # The registration outlived its memory in the runtime's records; end it by its base.
+        if ctx.lib.aclrtHostUnregister(page, raw=True) == 0:
+            ctx.forget_registration(page)
+    succeeded(code, "aclrtFreeHost of memory that is still registered")
 
 
 REUSE_TRIES = 256
@@ -374,11 +523,16 @@ REUSE_TRIES = 256
 
 def free_registered(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
     """Memory freed while registered: a new allocation at its address registers, at once or after unregistering."""
-    size = 2 * PAGE
-    block = ctx.lib.aclrtMallocHost(size)
-    page = (block + PAGE - 1) // PAGE * PAGE
-    succeeded(_register_raw(ctx, api, page, PAGE), f"{api} registration")
-    succeeded(ctx.lib.aclrtFreeHost(block, raw=True), "aclrtFreeHost of the still registered memory")
+    size = 3 * ctx.page
+    block = ctx.host_alloc(size)
+    ctx.forget_host(block)  # freed below, whatever the outcome
+    page = (block + ctx.page - 1) // ctx.page * ctx.page
+    _set_up_registration(ctx, api, page, ctx.page, f"{api} registration")
+    with ctx.relying_on("HM-PAIR-FREE-WHILE-REGISTERED", "aclrtFreeHost of the still registered memory"):
+        code = ctx.lib.aclrtFreeHost(block, raw=True)
+        if code != 0:
+            ctx.track_host(block)
+        succeeded(code, "aclrtFreeHost of the still registered memory")
     ctx.forget_registration(page)  # whether it outlived its memory is what the case finds out
     for _ in range(REUSE_TRIES):
         if ctx.host_alloc(size) == block:
@@ -386,7 +540,7 @@ def free_registered(ctx: AclContext, *, api: str, expect: dict[str, Any] | None)
     else:
         ctx.lib.aclrtHostUnregister(page, raw=True)
         pytest.skip(f"NOT_APPLICABLE: {REUSE_TRIES} allocations never returned the freed address {block:#x} again")
-    code = _register_raw(ctx, api, page, PAGE)
+    code = _register_raw(ctx, api, page, ctx.page)
     if code == 0:
         return  # the registration went with the memory; the new one is tracked
     try:
@@ -394,4 +548,4 @@ def free_registered(ctx: AclContext, *, api: str, expect: dict[str, Any] | None)
     finally:
         stale = ctx.lib.aclrtHostUnregister(page, raw=True)
     succeeded(stale, "aclrtHostUnregister of the old base (the registration that outlived its memory)")
-    succeeded(_register_raw(ctx, api, page, PAGE), f"{api} registration after unregistering the old base")
+    succeeded(_register_raw(ctx, api, page, ctx.page), f"{api} registration after unregistering the old base")

@@ -1,4 +1,9 @@
-"""Synchronisation: which calls wait for the device, and which return at once."""
+"""Synchronisation: which calls wait for the device, and which return at once.
+
+The harness's instruments (streams, the host-callback gate that blocks them, the copies
+queued behind it, device memory) are not what these cases judge: their failure is an ERROR
+naming the instrument, never a FAIL of the sync rule.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,8 @@ from .verdicts import holds, succeeded
 
 # How long a call that must wait is watched before the gate opens: long enough for a
 # backend that ignores the pending task to return, short enough to keep the suite fast.
+# The `window` cases watch for --acl-sync-window instead, long enough to expose a sync that
+# gives up after a bounded wait.
 OBSERVE_S = 0.3
 
 
@@ -21,16 +28,13 @@ def _prompt(ctx: AclContext) -> float:
     return max(1.0, ctx.timeout / 3)
 
 
+def _hold(ctx: AclContext, hold: str) -> float:
+    return ctx.sync_window if hold == "window" else OBSERVE_S
+
+
 def _returned(blocker: Any) -> str:
     """For a call that has returned: whether the case had opened the blocker's gate by then (an observation)."""
     return "after_gate" if blocker.gate.is_set() else "before_gate"
-
-
-def _blocked_stream(ctx: AclContext) -> tuple[Any, Any]:
-    stream = ctx.stream()
-    blocker = ctx.block(stream)
-    holds(blocker.entered.wait(ctx.timeout), "the stream never reached the blocking host callback")
-    return stream, blocker
 
 
 STREAMS = 3
@@ -44,8 +48,6 @@ class _Blocked:
         self.streams = [ctx.stream() for _ in range(STREAMS)]
         self.which = BLOCKED[blocked]
         self.blockers = [ctx.block(self.streams[i]) for i in self.which]
-        for blocker in self.blockers:
-            holds(blocker.entered.wait(ctx.timeout), "a stream never reached the blocking host callback")
         self.label = f"stream(s) {', '.join(str(i + 1) for i in self.which)} of {STREAMS} blocked ({blocked})"
 
     def still_pending(self, ctx: AclContext, what: str) -> None:
@@ -79,7 +81,8 @@ def alloc_no_sync(ctx: AclContext, *, api: str, blocked: str, expect: dict[str, 
     if code == 0:
         ctx.track_host(ptr)
     ctx.observe("returned", _returned(streams))
-    succeeded(code, f"{api} while {streams.label}")
+    with ctx.relying_on("allocate", f"{api} while {streams.label}"):
+        succeeded(code, f"{api} while {streams.label}")
     streams.still_pending(ctx, api)
     streams.open()
 
@@ -90,54 +93,59 @@ def free_no_sync(ctx: AclContext, *, size: int, blocked: str, expect: dict[str, 
     streams = _Blocked(ctx, blocked)
     code = ctx.within(lambda: ctx.lib.aclrtFreeHost(ptr, raw=True), _prompt(ctx), "aclrtFreeHost")
     ctx.observe("returned", _returned(streams))
-    succeeded(code, f"aclrtFreeHost while {streams.label}")
+    with ctx.relying_on("free", f"aclrtFreeHost while {streams.label}"):
+        succeeded(code, f"aclrtFreeHost while {streams.label}")
     ctx.forget_host(ptr)
     streams.still_pending(ctx, "aclrtFreeHost")
     streams.open()
 
 
-def _devsync_free(ctx: AclContext, ptr: int, blocker: Any, what: str) -> None:
-    """Free with device sync while ``blocker`` holds streams; it must wait for the gate."""
+def _devsync_free(ctx: AclContext, ptr: int, blocker: Any, what: str, hold: float) -> None:
+    """Free with device sync while ``blocker`` holds streams for ``hold`` seconds; it must wait for the gate."""
     call = ctx.start(lambda: ctx.lib.aclrtFreeHostWithDevSync(ptr, raw=True), name="free-devsync")
-    if call.wait(OBSERVE_S):
+    if call.wait(hold):
         ctx.observe("returned", _returned(blocker))
         blocker.open()
-        raise SpecViolation(f"aclrtFreeHostWithDevSync returned ({call.value()}) while {what} was still pending")
+        raise SpecViolation(f"aclrtFreeHostWithDevSync returned ({call.value()}) while {what} was still pending "
+                            f"(watched for {hold:.1f} s)")
     blocker.open()
     if not call.wait(ctx.timeout):
         raise CallTimeout(f"aclrtFreeHostWithDevSync did not return within {ctx.timeout:.0f} s "
                           "after the blocked stream was released")
     ctx.observe("returned", _returned(blocker))
-    succeeded(call.value(), "aclrtFreeHostWithDevSync")
+    with ctx.relying_on("free", "aclrtFreeHostWithDevSync once the streams were released"):
+        succeeded(call.value(), "aclrtFreeHostWithDevSync")
     ctx.forget_host(ptr)
 
 
-def devsync_waits(ctx: AclContext, *, size: int, expect: dict[str, Any] | None) -> None:
+def devsync_waits(ctx: AclContext, *, size: int, hold: str, expect: dict[str, Any] | None) -> None:
     """The free waits for a queued copy that reads the memory, and the copy sees the data."""
     source = ctx.host_alloc(size)
     data = pattern(size, 5)
     write(source, data)
     target = ctx.device_alloc(size)
-    stream, blocker = _blocked_stream(ctx)
-    succeeded(ctx.lib.aclrtMemcpyAsync(target, size, source, size, acl.ACL_MEMCPY_HOST_TO_DEVICE, stream, raw=True),
-              "aclrtMemcpyAsync queued behind the blocked callback")
-    _devsync_free(ctx, source, blocker, "a copy reading the memory")
+    stream = ctx.stream()
+    blocker = ctx.block(stream)
+    ctx.copy("aclrtMemcpyAsync queued behind the blocked callback",
+             lambda: ctx.lib.aclrtMemcpyAsync(target, size, source, size, acl.ACL_MEMCPY_HOST_TO_DEVICE, stream,
+                                              raw=True))
+    _devsync_free(ctx, source, blocker, "a copy reading the memory", _hold(ctx, hold))
     back = ctx.host_alloc(size)
-    succeeded(ctx.lib.aclrtMemcpy(back, size, target, size, acl.ACL_MEMCPY_DEVICE_TO_HOST, raw=True),
-              "aclrtMemcpy of the copy's result")
+    ctx.copy("aclrtMemcpy of the copy's result",
+             lambda: ctx.lib.aclrtMemcpy(back, size, target, size, acl.ACL_MEMCPY_DEVICE_TO_HOST, raw=True))
     holds(read(back, size) == data, "the queued copy read changed data: the memory was released before it ran")
 
 
-def devsync_all_streams(ctx: AclContext, *, blocked: str, expect: dict[str, Any] | None) -> None:
+def devsync_all_streams(ctx: AclContext, *, blocked: str, hold: str, expect: dict[str, Any] | None) -> None:
     """The free waits for blocked work on any stream of the device, not only the one using the memory."""
     ptr = ctx.host_alloc(4096)
     user = ctx.stream()
     target = ctx.device_alloc(4096)
-    succeeded(ctx.lib.aclrtMemcpyAsync(target, 4096, ptr, 4096, acl.ACL_MEMCPY_HOST_TO_DEVICE, user, raw=True),
-              "aclrtMemcpyAsync of the memory on its own stream")
-    succeeded(ctx.lib.aclrtSynchronizeStream(user, raw=True), "aclrtSynchronizeStream of that stream")
+    ctx.copy("aclrtMemcpyAsync of the memory on its own stream",
+             lambda: ctx.lib.aclrtMemcpyAsync(target, 4096, ptr, 4096, acl.ACL_MEMCPY_HOST_TO_DEVICE, user, raw=True))
+    ctx.copy("aclrtSynchronizeStream of that stream", lambda: ctx.lib.aclrtSynchronizeStream(user, raw=True))
     streams = _Blocked(ctx, blocked)
-    _devsync_free(ctx, ptr, streams, streams.label + ", none of them using the memory")
+    _devsync_free(ctx, ptr, streams, streams.label + ", none of them using the memory", _hold(ctx, hold))
 
 
 def devsync_current_device(ctx: AclContext, *, expect: dict[str, Any] | None) -> None:
@@ -145,7 +153,6 @@ def devsync_current_device(ctx: AclContext, *, expect: dict[str, Any] | None) ->
     other = (ctx.device + 1) % ctx.product.device_count
     stream = ctx.on_device(other, ctx.stream)
     blocker = ctx.on_device(other, lambda: ctx.block(stream))
-    holds(blocker.entered.wait(ctx.timeout), "the other device's stream never reached the blocking host callback")
     ptr = ctx.host_alloc(4096)
     call = ctx.start(lambda: ctx.lib.aclrtFreeHostWithDevSync(ptr, raw=True), name="free-devsync")
     returned = call.wait(_prompt(ctx))
@@ -156,5 +163,6 @@ def devsync_current_device(ctx: AclContext, *, expect: dict[str, Any] | None) ->
     if not returned:
         raise CallTimeout(f"aclrtFreeHostWithDevSync on device {ctx.device} did not return within "
                           f"{_prompt(ctx):.1f} s while a stream of device {other} was blocked")
-    succeeded(call.value(), "aclrtFreeHostWithDevSync")
+    with ctx.relying_on("free", "aclrtFreeHostWithDevSync"):
+        succeeded(call.value(), "aclrtFreeHostWithDevSync")
     holds(pending, "the other device's blocked stream completed during aclrtFreeHostWithDevSync")

@@ -6,22 +6,37 @@ from typing import Any
 
 from acl_hostmem_generated import acl_bindings as acl
 
-from ..harness.context import PAGE, AclContext
-from .memory import config_variant, pattern, read, write
+from ..harness.context import AclContext
+from ..harness.violations import SpecViolation
+from .memory import config_variant, pattern, read, release, sizes_of, write
 from .verdicts import failed, holds, succeeded
 
 
-def va_identity(ctx: AclContext, *, size: int, expect: dict[str, Any] | None) -> None:
-    """With VA_FLAG=1 the registered device address equals the host address and copies work.
+def va_identity(ctx: AclContext, *, size: int | str, expect: dict[str, Any] | None) -> None:
+    """With VA_FLAG=1 the registered device address equals the host address and copies work (every sampled size).
 
-    The allocation is promised only 64-byte alignment and registration needs a 4 KiB-aligned
+    The allocation is promised only 64-byte alignment and registration needs a page-aligned
     pointer, so one page more is allocated and the page-aligned range inside it is registered.
     """
-    block = ctx.host_alloc(size + PAGE, api="malloc_cfg", cfg=config_variant(ctx, "va_flag_1"))
-    ptr = (block + PAGE - 1) // PAGE * PAGE
+    cfg = config_variant(ctx, "va_flag_1")
+    for each in sizes_of(ctx, size):
+        code, block = ctx.lib.aclrtMallocHostWithCfg(each + ctx.page, cfg.ptr, raw=True)
+        if code != 0:
+            raise SpecViolation(f"aclrtMallocHostWithCfg with VA_FLAG=1 of {each + ctx.page} bytes failed with "
+                                f"{code} {acl.error_name(code)} on a product that supports the VA flag", code=code)
+        ctx.track_host(block)
+        ptr = (block + ctx.page - 1) // ctx.page * ctx.page
+        _identity(ctx, ptr, each)
+        ctx.unregister(ptr)
+        release(ctx, block)
+
+
+def _identity(ctx: AclContext, ptr: int, size: int) -> None:
     dev = ctx.register(ptr, size, "v1")
-    holds(dev == ptr, f"aclrtHostRegister of VA-flag memory returned devPtr {dev:#x} for host address {ptr:#x}")
-    answer = ctx.lib.aclrtHostGetDevicePointer(ptr, 0)
+    holds(dev == ptr, f"aclrtHostRegister of {size} bytes of VA-flag memory returned devPtr {dev:#x} for host "
+                      f"address {ptr:#x}")
+    code, answer = ctx.lib.aclrtHostGetDevicePointer(ptr, 0, raw=True)
+    succeeded(code, f"aclrtHostGetDevicePointer of {size} bytes of registered VA-flag memory")
     holds(answer == ptr, f"aclrtHostGetDevicePointer answered {answer:#x} for VA-flag memory at {ptr:#x}")
     source = ctx.host_alloc(size)
     data = pattern(size, 11)
@@ -33,6 +48,8 @@ def va_identity(ctx: AclContext, *, size: int, expect: dict[str, Any] | None) ->
     succeeded(ctx.lib.aclrtMemcpy(back, size, dev, size, acl.ACL_MEMCPY_DEVICE_TO_HOST, raw=True),
               "aclrtMemcpy out of the VA-identical device address")
     holds(read(back, size) == data, "a copy out of the device address did not return the host content")
+    release(ctx, back)
+    release(ctx, source)
 
 
 def va_unsupported(ctx: AclContext, *, size: int, expect: dict[str, Any] | None) -> None:
@@ -48,10 +65,11 @@ def va_unsupported(ctx: AclContext, *, size: int, expect: dict[str, Any] | None)
 
 def devptr_consistent(ctx: AclContext, *, api: str, pages: int, expect: dict[str, Any] | None) -> None:
     """GetDevicePointer answers what registration produced (V1) or a non-NULL address (V2)."""
-    size = pages * PAGE
+    size = pages * ctx.page
     ptr = ctx.pinned_pages(pages)
     dev = ctx.register(ptr, size, "v1" if api == "v1" else "v2")
-    answer = ctx.lib.aclrtHostGetDevicePointer(ptr, 0)
+    code, answer = ctx.lib.aclrtHostGetDevicePointer(ptr, 0, raw=True)
+    succeeded(code, f"aclrtHostGetDevicePointer of a mapped {api} registration")
     holds(answer != 0, f"aclrtHostGetDevicePointer returned NULL for a mapped {api} registration")
     if dev is not None:
         holds(dev != 0, "aclrtHostRegister returned a NULL devPtr")
@@ -67,9 +85,9 @@ def _observe_relation(ctx: AclContext, api: str, ptr: int, dev: int) -> None:
     """
     second = ctx.pinned_pages(1)
     if api == "v1":
-        code, second_dev = ctx.lib.aclrtHostRegister(second, PAGE, acl.ACL_HOST_REGISTER_MAPPED, raw=True)
+        code, second_dev = ctx.lib.aclrtHostRegister(second, ctx.page, acl.ACL_HOST_REGISTER_MAPPED, raw=True)
     else:
-        code = ctx.lib.aclrtHostRegisterV2(second, PAGE, acl.ACL_HOST_REG_MAPPED, raw=True)
+        code = ctx.lib.aclrtHostRegisterV2(second, ctx.page, acl.ACL_HOST_REG_MAPPED, raw=True)
     if code != 0:
         return
     ctx.track_registration(second)
@@ -84,9 +102,9 @@ def _observe_relation(ctx: AclContext, api: str, ptr: int, dev: int) -> None:
 def devptr_interior(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
     """An interior pointer either fails or resolves to the base's device address plus its offset."""
     base = ctx.pinned_pages(2)
-    ctx.register(base, 2 * PAGE, "v1" if api == "v1" else "v2")
-    base_dev = ctx.lib.aclrtHostGetDevicePointer(base, 0)
-    for offset in (64, PAGE, PAGE + 100):
+    ctx.register(base, 2 * ctx.page, "v1" if api == "v1" else "v2")
+    base_dev = ctx.device_pointer(base)
+    for offset in (64, ctx.page, ctx.page + 100):
         code, dev = ctx.lib.aclrtHostGetDevicePointer(base + offset, 0, raw=True)
         if code == 0:
             holds(dev == base_dev + offset,

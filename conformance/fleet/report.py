@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from ..gate.drift import Drift, show_value
 from .matrix import Cell, Matrix
 
-SHORT = {"PASS": "PASS", "FAIL": "FAIL", "ERROR": "ERROR", "WAIVED": "WAIVED", "XPASS": "XPASS",
+SHORT = {"PASS": "PASS", "FAIL": "FAIL", "ERROR": "ERROR", "BLOCKED": "BLOCKED", "WAIVED": "WAIVED", "XPASS": "XPASS",
          "NOT_APPLICABLE": "n/a", None: "-"}
 
 
@@ -59,7 +59,7 @@ table{border-collapse:collapse;font-size:12px}
 th,td{border:1px solid #ccc;padding:3px 6px;text-align:center;white-space:nowrap}
 th.rule,td.rule{text-align:left}
 thead th{position:sticky;top:0;background:#f4f4f4}
-td.PASS{background:#e3f4e3}td.FAIL,td.ERROR{background:#f8d7d7}td.WAIVED,td.XPASS{background:#fff1c9}
+td.PASS{background:#e3f4e3}td.FAIL,td.ERROR,td.BLOCKED{background:#f8d7d7}td.WAIVED,td.XPASS{background:#fff1c9}
 td.NOT_APPLICABLE,td.none{background:#eee;color:#777}
 td.drift{outline:3px solid #d9480f;outline-offset:-3px;font-weight:bold}
 .hidden{display:none}
@@ -72,7 +72,7 @@ _SCRIPT = """
   function apply(){
     var rows=document.querySelectorAll('#matrix tbody tr'),shown=0;
     rows.forEach(function(r){
-      var keep=!box.checked||r.querySelector('td.drift,td.FAIL,td.ERROR');
+      var keep=!box.checked||r.querySelector('td.drift,td.FAIL,td.ERROR,td.BLOCKED');
       r.classList.toggle('hidden',!keep);if(keep){shown++;}
     });
     document.getElementById('shown').textContent=shown+' of '+rows.length+' rules shown';

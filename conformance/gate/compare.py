@@ -3,10 +3,10 @@
 A run is a certification bundle, a report directory holding summary.json, or a
 summary.json file. Every case is classified by its outcome in the two runs:
 
-- ``regression``: passed (PASS, or XPASS) in the baseline, FAIL or ERROR now; a rule
-  regresses when one of its cases does or its own outcome goes from passed to FAIL/ERROR;
-- ``fix``: FAIL or ERROR in the baseline, PASS now;
-- ``new`` / ``new-failure``: only in the candidate (failing: FAIL or ERROR);
+- ``regression``: passed (PASS, or XPASS) in the baseline, FAIL, ERROR or BLOCKED now; a rule
+  regresses when one of its cases does or its own outcome goes from passed to failing;
+- ``fix``: FAIL, ERROR or BLOCKED in the baseline, PASS now;
+- ``new`` / ``new-failure``: only in the candidate (failing: FAIL, ERROR or BLOCKED);
 - ``removed``: only in the baseline;
 - ``coverage-loss``: judged in the baseline (any outcome but NOT_APPLICABLE) and
   NOT_APPLICABLE or absent now: a check that no longer runs cannot find a failure;
@@ -34,7 +34,7 @@ from .drift import Drift, gating_drift, observation_drift
 
 SCHEMA = "acl-conformance-gate/1"
 PASSED = frozenset({"PASS", "XPASS"})
-FAILING = frozenset({"FAIL", "ERROR"})
+FAILING = frozenset({"FAIL", "ERROR", "BLOCKED"})
 CODED = frozenset({"FAIL", "ERROR", "WAIVED"})
 EXPECTATION_OUTCOMES = frozenset({"WAIVED", "XPASS"})
 GATE_CLASSES = ("regression", "coverage-loss", "new-failure", "removed", "code-change", "waiver-change")

@@ -9,8 +9,8 @@ from .compare import Comparison
 from .drift import drift_markdown
 
 _TITLES = {
-    "regression": "Regressions (passed before, FAIL/ERROR now)",
-    "fix": "Fixes (FAIL/ERROR before, PASS now)",
+    "regression": "Regressions (passed before, FAIL/ERROR/BLOCKED now)",
+    "fix": "Fixes (FAIL/ERROR/BLOCKED before, PASS now)",
     "new-failure": "New failing cases",
     "new": "New cases",
     "coverage-loss": "Coverage lost (judged before, NOT_APPLICABLE or absent now)",

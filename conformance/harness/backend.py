@@ -70,13 +70,15 @@ def open_backend(settings: Settings, catalog: dict[str, Any], worker_index: int)
             cann = None
         stand_in_for_missing(lib, missing, catalog, family)
         run_mode = _run_mode(lib, acl, missing)
-        product = Product(soc, family["id"], settings.kernel, count, bool(family["va_flag"]), run_mode)
+        product = Product(soc, family["id"], settings.kernel, count, bool(family["va_flag"]), run_mode,
+                          family.get("driver", "none"), settings.host_page, settings.host_alloc)
     except HarnessError:
         raise
     except Exception as exc:  # noqa: BLE001 - every case reports why the backend is unusable
         raise HarnessError(f"could not open {settings.lib}: {type(exc).__name__}: {exc}") from exc
     facts = {"soc": soc, "product_family": family["id"], "product_name": family["name"], "cann_version": cann,
-             "device_count": count, "run_mode": run_mode, "missing_functions": list(missing)}
+             "device_count": count, "run_mode": run_mode, "missing_functions": list(missing),
+             "driver": product.driver, "host_page": product.host_page, "host_alloc": product.host_alloc}
     return Backend(lib, product, family, device, facts, missing, open_counters(settings.lib))
 
 

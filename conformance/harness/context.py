@@ -4,28 +4,47 @@ Everything a case allocates goes through an :class:`AclContext` so that teardown
 release it even when the case fails half-way: registrations are removed, host and
 device memory freed, blockers opened and streams destroyed, in that order. Every ACL call
 the case makes is recorded in :attr:`AclContext.trace` for the report.
+
+Set-up steps that rest on another rule's promise run under :meth:`AclContext.relying_on`
+(the context's own helpers do so themselves), so that their failure BLOCKS the case by
+that rule; the rule must be declared under the case's rule's ``needs``. The harness's own
+instruments run under :meth:`AclContext.instrument`. Page-aligned memory is aligned to the
+host's page size (``--acl-host-page``), which the driver aligns and rounds registrations to.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import mmap
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from acl_hostmem_generated import acl_bindings as acl
 from acl_hostmem_generated.acl_bindings import AclLibrary, address
 
+from . import preconditions
 from .observations import ObservationLog
-from .options import DEFAULT_EXPLORE_SEED, DEFAULT_EXPLORE_STEPS
+from .options import DEFAULT_EXPLORE_SEED, DEFAULT_EXPLORE_STEPS, DEFAULT_SYNC_WINDOW
 from .probes import BoundedCall, StreamBlocker
+from .product import Machine
 from .trace import TraceEntry, show_result, show_value
-from .violations import CallTimeout
+from .violations import CallTimeout, HarnessError, InstrumentFailed
 
-PAGE = 4096
+#: The docs' page: registration needs a 4 KiB-aligned pointer (11-02_host_memory_management.md:292).
+DOC_PAGE = 4096
+
+
+@dataclass(frozen=True)
+class Release:
+    """One teardown step that failed: what it released, the promise it rests on, and why it failed."""
+
+    what: str
+    promise: str  # a set-up step of setup_promises, or "instrument"
+    problem: str
 
 
 @dataclass(frozen=True)
@@ -41,7 +60,10 @@ class Product:
     """What the harness knows about the backend: SoC, family, OS kernel, devices and run mode.
 
     ``run_mode`` is what aclrtGetRunMode answered: "host" (EP form) or "device" (RC or
-    Control-CPU-open form, where host memory is plain pages).
+    Control-CPU-open form, where host memory is plain pages). ``driver`` is the family's
+    driver generation (svm v2, v3, or none); ``host_page`` the host kernel's page size that
+    the driver aligns and rounds registrations to; ``host_alloc`` where aclrtMallocHost
+    memory comes from.
     """
 
     soc: str
@@ -50,6 +72,14 @@ class Product:
     device_count: int
     va_flag: bool
     run_mode: str = "host"
+    driver: str = "none"
+    host_page: int = 4096
+    host_alloc: str = "svm"
+
+    @property
+    def machine(self) -> Machine:
+        """The machine facts applicability depends on."""
+        return Machine(self.kernel, self.run_mode, self.device_count, self.host_page, self.host_alloc)
 
 
 @dataclass(frozen=True)
@@ -66,7 +96,8 @@ class AclContext:
 
     def __init__(self, lib: AclLibrary, product: Product, *, device: int, timeout: float,
                  catalog: dict[str, Any], observations: Iterable[Mapping[str, Any]] = (),
-                 explore_steps: int = DEFAULT_EXPLORE_STEPS, explore_seed: int = DEFAULT_EXPLORE_SEED) -> None:
+                 explore_steps: int = DEFAULT_EXPLORE_STEPS, explore_seed: int = DEFAULT_EXPLORE_SEED,
+                 rule_id: str = "", needs: Iterable[str] = (), sync_window: float = DEFAULT_SYNC_WINDOW) -> None:
         self.lib = lib
         self.product = product
         self.device = device
@@ -74,6 +105,12 @@ class AclContext:
         self.catalog = catalog
         self.explore_steps = explore_steps
         self.explore_seed = explore_seed
+        self.sync_window = sync_window
+        self.rule_id = rule_id
+        self.needs = frozenset(needs)
+        self.promises: Mapping[str, str] = catalog.get("setup_promises") or {}
+        self.page = product.host_page
+        self.rests_on: tuple[str, ...] = ()
         self.trace: list[TraceEntry] = []
         self.observed = ObservationLog(observations)
         self.findings: list[Note] = []
@@ -119,13 +156,42 @@ class AclContext:
         with self._lock:
             self.findings.append(Note(severity, message, code))
 
+    # ---- set-up steps and instruments ----
+    def promise_of(self, promise: str) -> str:
+        """The rule a set-up step (a key of the spec's setup_promises) or a rule ID stands for."""
+        return self.promises.get(promise, promise)
+
+    @contextlib.contextmanager
+    def relying_on(self, promise: str, what: str) -> Iterator[None]:
+        """Run a set-up step resting on another rule's promise (a setup_promises step or a rule ID).
+
+        Its failure BLOCKS the case by that rule. In a case of that rule itself the step is
+        what the case judges, so it runs as it is. Relying on a rule the case's rule does not
+        declare under ``needs`` is a harness error, whatever the step's outcome.
+        """
+        rule = self.promise_of(promise)
+        if not self.rule_id or rule == self.rule_id:
+            yield
+            return
+        if rule not in self.needs:
+            raise HarnessError(f"{self.rule_id} relies on the promise of {rule} ({what}) but does not list it "
+                               "under needs: in spec/rules.yaml")
+        with preconditions.resting_on(rule, what):
+            yield
+
+    def instrument(self, name: str, what: str) -> contextlib.AbstractContextManager[None]:
+        """Run a step of one of the harness's instruments: its failure is an ERROR naming it."""
+        return preconditions.instrument(name, what)
+
     # ---- host memory ----
     def host_alloc(self, size: int, *, api: str = "malloc", cfg: Any = None) -> int:
         """Allocate host memory with aclrtMallocHost ("malloc") or WithCfg ("malloc_cfg")."""
-        if api == "malloc":
-            ptr = self.lib.aclrtMallocHost(size)
-        else:
-            ptr = self.lib.aclrtMallocHostWithCfg(size, cfg.ptr if cfg is not None else None)
+        with self.relying_on("allocate", f"{'aclrtMallocHost' if api == 'malloc' else 'aclrtMallocHostWithCfg'} "
+                                         f"of {size} bytes"):
+            if api == "malloc":
+                ptr = self.lib.aclrtMallocHost(size)
+            else:
+                ptr = self.lib.aclrtMallocHostWithCfg(size, cfg.ptr if cfg is not None else None)
         self.track_host(ptr)
         return ptr
 
@@ -141,44 +207,83 @@ class AclContext:
                 self._host.remove(ptr)
 
     def pinned_pages(self, pages: int = 1) -> int:
-        """A page-aligned range of ``pages`` pages inside an aclrtMallocHost allocation."""
-        base = self.host_alloc((pages + 1) * PAGE)
-        return (base + PAGE - 1) // PAGE * PAGE
+        """A host-page-aligned range of ``pages`` host pages inside an aclrtMallocHost allocation.
 
-    def pageable_pages(self, pages: int = 1) -> int:
-        """Page-aligned pageable memory (anonymous mmap), not from aclrtMallocHost."""
-        region = mmap.mmap(-1, pages * PAGE)
-        view = acl.ffi.from_buffer(region)
-        self._pageable.append((region, view))
-        return address(view)
+        The allocation has a page to spare on both ends, so that the driver's rounding of a
+        registration to whole host pages never reaches another allocation.
+        """
+        base = self.host_alloc((pages + 2) * self.page)
+        return (base + self.page - 1) // self.page * self.page
 
-    def guarded_pages(self, pages: int = 1) -> int:
-        """``pages`` pages of pageable memory followed by a page that is not mapped at all."""
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.mmap.restype = ctypes.c_void_p
-        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
-                              ctypes.c_long]
-        libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
-        length = (pages + 1) * PAGE
-        base = libc.mmap(None, length, mmap.PROT_READ | mmap.PROT_WRITE, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
-                         -1, 0)
+    def pageable_pages(self, pages: int = 1, *, align: int | None = None, offset: int = 0,
+                       readonly: bool = False) -> int:
+        """Pageable memory (anonymous mmap), not from aclrtMallocHost: ``pages`` host pages whose
+        start is ``offset`` bytes past a multiple of ``align`` (default: the host page).
+
+        ``readonly`` maps it PROT_READ.
+        """
+        align = align or self.page
+        length = pages * self.page + align + offset
+        if readonly:
+            start = self._map(length, mmap.PROT_READ)
+        else:
+            region = mmap.mmap(-1, length)
+            view = acl.ffi.from_buffer(region)
+            self._pageable.append((region, view))
+            start = address(view)
+        return (start + align - 1) // align * align + offset
+
+    def _map(self, length: int, prot: int) -> int:
+        """An anonymous mapping made with libc's mmap (unmapped at teardown); its address."""
+        base = _libc().mmap(None, length, prot, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, -1, 0)
         if base in (None, ctypes.c_void_p(-1).value):
             raise OSError(ctypes.get_errno(), "mmap failed")
-        # Only the mapped part is ours to unmap later: the hole may be reused by anyone.
-        libc.munmap(base + pages * PAGE, PAGE)
-        self._guarded.append((base, pages * PAGE))
-        return base
+        self._guarded.append((base, length))
+        return int(base)
+
+    def guarded_pages(self, pages: int = 1) -> int:
+        """``pages`` host pages of pageable memory followed by a page that is not mapped at all."""
+        libc = _libc()
+        page = self.page
+        length = (pages + 2) * page
+        raw = libc.mmap(None, length, mmap.PROT_READ | mmap.PROT_WRITE, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
+                        -1, 0)
+        if raw in (None, ctypes.c_void_p(-1).value):
+            raise OSError(ctypes.get_errno(), "mmap failed")
+        base = (raw + page - 1) // page * page
+        # Only the pages we keep are ours to unmap later: the hole may be reused by anyone.
+        if base > raw:
+            libc.munmap(raw, base - raw)
+        libc.munmap(base + pages * page, raw + length - base - pages * page)
+        self._guarded.append((base, pages * page))
+        return int(base)
 
     # ---- registration ----
-    def register(self, ptr: int, size: int, api: str = "v1") -> int | None:
-        """Register with V1 (MAPPED; returns devPtr) or V2 MAPPED (returns None); raises on failure."""
-        if api == "v1":
-            dev = self.lib.aclrtHostRegister(ptr, size, acl.ACL_HOST_REGISTER_MAPPED)
-        else:
-            self.lib.aclrtHostRegisterV2(ptr, size, acl.ACL_HOST_REG_MAPPED)
-            dev = None
+    def register(self, ptr: int, size: int, api: str = "v1", *, promise: str = "register") -> int | None:
+        """Register with V1 (MAPPED; returns devPtr) or V2 MAPPED (returns None), a set-up step
+        resting on ``promise``; raises on failure."""
+        with self.relying_on(promise, f"{'aclrtHostRegister' if api == 'v1' else 'aclrtHostRegisterV2'} "
+                                      f"of [{ptr:#x}, +{size})"):
+            if api == "v1":
+                dev = self.lib.aclrtHostRegister(ptr, size, acl.ACL_HOST_REGISTER_MAPPED)
+            else:
+                self.lib.aclrtHostRegisterV2(ptr, size, acl.ACL_HOST_REG_MAPPED)
+                dev = None
         self.track_registration(ptr)
         return dev
+
+    def unregister(self, ptr: int, what: str = "aclrtHostUnregister") -> None:
+        """Unregister ``ptr``, a set-up step resting on the unregister promise; raises on failure."""
+        with self.relying_on("unregister", f"{what} of {ptr:#x}"):
+            code = self.lib.aclrtHostUnregister(ptr, raw=True)
+            if code != 0:
+                raise acl.AclError("aclrtHostUnregister", code)
+        self.forget_registration(ptr)
+
+    def device_pointer(self, ptr: int) -> int:
+        """aclrtHostGetDevicePointer of a registered ``ptr``, a set-up step resting on its promise."""
+        with self.relying_on("device_pointer", f"aclrtHostGetDevicePointer of {ptr:#x}"):
+            return int(self.lib.aclrtHostGetDevicePointer(ptr, 0))
 
     def track_registration(self, ptr: int) -> None:
         """Unregister ``ptr`` at teardown unless :meth:`forget_registration` is called."""
@@ -193,8 +298,9 @@ class AclContext:
 
     # ---- device memory and streams ----
     def device_alloc(self, size: int) -> int:
-        """Device memory from aclrtMalloc, freed at teardown."""
-        ptr = self.lib.aclrtMalloc(size, acl.ACL_MEM_MALLOC_HUGE_FIRST)
+        """Device memory from aclrtMalloc (an instrument), freed at teardown."""
+        with self.instrument("device memory", f"aclrtMalloc of {size} bytes"):
+            ptr = self.lib.aclrtMalloc(size, acl.ACL_MEM_MALLOC_HUGE_FIRST)
         with self._lock:
             self._device_mem.append(ptr)
         return ptr
@@ -206,17 +312,35 @@ class AclContext:
                 self._device_mem.remove(ptr)
 
     def stream(self) -> Any:
-        """A new stream on the current device, destroyed at teardown."""
-        handle = self.lib.aclrtCreateStream()
+        """A new stream on the current device (an instrument), destroyed at teardown."""
+        with self.instrument("stream", "aclrtCreateStream"):
+            handle = self.lib.aclrtCreateStream()
         with self._lock:
             self._streams.append(handle)
         return handle
 
-    def block(self, stream: Any) -> StreamBlocker:
-        """Block ``stream`` until the returned blocker is opened (or the timeout passes)."""
-        blocker = StreamBlocker(self.lib, stream, self.timeout)
+    def block(self, stream: Any, *, wait: bool = True) -> StreamBlocker:
+        """Block ``stream`` with the harness's host-callback gate until the returned blocker is
+        opened (or the timeout passes); with ``wait``, until the stream has reached the gate.
+
+        The blocker is an instrument: a launch that fails or a callback that never runs is an
+        ERROR naming it, never a verdict on the rule under test.
+        """
+        with self.instrument("blocking host callback", "aclrtLaunchHostFunc"):
+            blocker = StreamBlocker(self.lib, stream, self.timeout)
         self._blockers.append(blocker)
+        if wait and not blocker.entered.wait(self.timeout):
+            raise InstrumentFailed(f"the harness's blocking host callback never started: aclrtLaunchHostFunc "
+                                   f"succeeded but the stream did not run the callback within {self.timeout:.0f} s "
+                                   "(does this backend run host callbacks?)")
         return blocker
+
+    def copy(self, what: str, fn: Callable[[], int]) -> None:
+        """A copy the harness makes for its own purposes (an instrument); ``fn`` returns the aclError."""
+        with self.instrument("copy", what):
+            code = fn()
+            if code != 0:
+                raise acl.AclError(what, code)
 
     # ---- bounded waits ----
     def start(self, fn: Callable[[], Any], name: str = "acl-call", *, set_device: bool = True,
@@ -259,38 +383,39 @@ class AclContext:
         return call.value()
 
     # ---- teardown ----
-    def release(self) -> list[str]:
-        """Release everything the case still holds; returns the problems met (never raises)."""
-        problems: list[str] = []
+    def release(self) -> list[Release]:
+        """Release everything the case still holds; returns the steps that failed (never raises)."""
+        problems: list[Release] = []
 
-        def attempt(what: str, fn: Callable[[], Any]) -> None:
+        def attempt(what: str, promise: str, fn: Callable[[], Any]) -> None:
             try:
                 fn()
             except Exception as exc:  # noqa: BLE001 - teardown must go on
-                problems.append(f"{what}: {exc}")
+                problems.append(Release(what, promise, str(exc)))
 
         for blocker in self._blockers:
             blocker.open()
         for ptr in reversed(self._registered):
-            attempt(f"aclrtHostUnregister({ptr:#x})", lambda p=ptr: self.lib.aclrtHostUnregister(p))
+            attempt(f"aclrtHostUnregister({ptr:#x})", "unregister", lambda p=ptr: self.lib.aclrtHostUnregister(p))
         for stream in self._streams:
-            attempt("aclrtSynchronizeStream", lambda s=stream: self.lib.aclrtSynchronizeStream(s))
+            attempt("aclrtSynchronizeStream", "instrument", lambda s=stream: self.lib.aclrtSynchronizeStream(s))
         for ptr in reversed(self._host):
-            attempt(f"aclrtFreeHost({ptr:#x})", lambda p=ptr: self.lib.aclrtFreeHost(p))
+            attempt(f"aclrtFreeHost({ptr:#x})", "free", lambda p=ptr: self.lib.aclrtFreeHost(p))
         for ptr in reversed(self._device_mem):
-            attempt(f"aclrtFree({ptr:#x})", lambda p=ptr: self.lib.aclrtFree(p))
+            attempt(f"aclrtFree({ptr:#x})", "instrument", lambda p=ptr: self.lib.aclrtFree(p))
         for stream in self._streams:
-            attempt("aclrtDestroyStream", lambda s=stream: self.lib.aclrtDestroyStream(s))
+            attempt("aclrtDestroyStream", "instrument", lambda s=stream: self.lib.aclrtDestroyStream(s))
         for thread in self._threads:
             thread.join(self.timeout)
             if thread.is_alive():
-                problems.append(f"thread {thread.name} still running after {self.timeout:.0f} s")
+                problems.append(Release(f"thread {thread.name}", "instrument",
+                                        f"still running after {self.timeout:.0f} s"))
         for region, view in self._pageable:
-            acl.ffi.release(view)
-            attempt("munmap", region.close)
+            with contextlib.suppress(Exception):
+                acl.ffi.release(view)
+            attempt("munmap", "instrument", region.close)
         if self._guarded:
-            libc = ctypes.CDLL(None)
-            libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+            libc = _libc()
             for base, length in self._guarded:
                 libc.munmap(base, length)
         self._registered.clear()
@@ -302,3 +427,13 @@ class AclContext:
         self._guarded.clear()
         self.lib.trace = None
         return problems
+
+
+
+def _libc() -> Any:
+    """libc's mmap and munmap with their prototypes (for mappings Python's mmap cannot make)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+    return libc

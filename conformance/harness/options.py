@@ -26,6 +26,10 @@ MAX_SECONDS = 7 * 24 * 3600.0
 # whole suite stays within its former time; nightly runs pass more (make explore-nightly).
 DEFAULT_EXPLORE_STEPS = 2000
 DEFAULT_EXPLORE_SEED = 0
+# How long the sync cases that hold blocked work watch a call that must wait: long enough to
+# expose a device sync that gives up after a bounded wait of a second.
+DEFAULT_SYNC_WINDOW = 1.5
+HOST_ALLOC_CHOICES = ("svm", "malloc_fallback")
 
 
 @dataclass(frozen=True)
@@ -72,8 +76,18 @@ OPTIONS: tuple[OptionSpec, ...] = (
                "./reports)", "DIR"),
     OptionSpec("--acl-explore-steps", "ACL_EXPLORE_STEPS", "acl_explore_steps", "actions each explorer case "
                f"makes (default {DEFAULT_EXPLORE_STEPS}; it also stops after 2 x --acl-timeout)", "N"),
-    OptionSpec("--acl-explore-seed", "ACL_EXPLORE_SEED", "acl_explore_seed", "seed of the explorer's random "
-               f"call sequences (default {DEFAULT_EXPLORE_SEED}: the same sequences every run)", "N"),
+    OptionSpec("--acl-explore-seed", "ACL_EXPLORE_SEED", "acl_explore_seed", "seed of the run's random choices: "
+               "the explorer's call sequences and the sizes drawn from every power-of-two class "
+               f"(default {DEFAULT_EXPLORE_SEED}: the same every run)", "N"),
+    OptionSpec("--acl-host-page", "ACL_HOST_PAGE", "acl_host_page", "the host kernel's page size in bytes, which "
+               "the driver aligns and rounds registrations to (default: this machine's, os.sysconf; 65536 "
+               "on a 64 KiB-page arm64 server)", "BYTES"),
+    OptionSpec("--acl-host-alloc", "ACL_HOST_ALLOC", "acl_host_alloc", "where aclrtMallocHost memory comes from: "
+               "'svm' (the driver's SVM range, the default) or 'malloc_fallback' (an svm v2 driver that could not "
+               "reserve its range, e.g. an ASan build, and logs 'Host mem goto malloc')", "KIND"),
+    OptionSpec("--acl-sync-window", "ACL_SYNC_WINDOW", "acl_sync_window", "seconds the sync cases that hold "
+               "blocked work watch a call that must wait (default "
+               f"{DEFAULT_SYNC_WINDOW}); longer exposes a sync that gives up after a bounded wait", "SECONDS"),
 )
 
 
@@ -92,6 +106,9 @@ class Settings:
     deadline: float = DEFAULT_DEADLINE
     explore_steps: int = DEFAULT_EXPLORE_STEPS
     explore_seed: int = DEFAULT_EXPLORE_SEED
+    host_page: int = 4096
+    host_alloc: str = "svm"
+    sync_window: float = DEFAULT_SYNC_WINDOW
 
     @property
     def case_timeout(self) -> float:
@@ -183,6 +200,23 @@ def whole(flag: str, value: Any, default: int, minimum: int) -> int:
     return number
 
 
+def host_page_size(flag: str, value: Any) -> int:
+    """The host page size: a power of two from 4096 to 1 MiB (default: this machine's); raises OptionError."""
+    number = whole(flag, value, os.sysconf("SC_PAGE_SIZE"), 4096)
+    if number & (number - 1) or number > 1 << 20:
+        raise OptionError(f"{flag} {value!r}: must be a power of two from 4096 to 1048576")
+    return number
+
+
+def choice(flag: str, value: Any, choices: tuple[str, ...]) -> str:
+    """One of ``choices`` (the first when unset); raises OptionError."""
+    if value is None:
+        return choices[0]
+    if value not in choices:
+        raise OptionError(f"{flag} {value!r}: must be one of {', '.join(choices)}")
+    return str(value)
+
+
 def settings_from_values(values: dict[str, Any]) -> Settings:
     """Resolve raw option values (by destination) into :class:`Settings`; raises OptionError."""
     try:
@@ -204,6 +238,9 @@ def settings_from_values(values: dict[str, Any]) -> Settings:
         deadline=deadline,
         explore_steps=whole("--acl-explore-steps", values.get("acl_explore_steps"), DEFAULT_EXPLORE_STEPS, 1),
         explore_seed=whole("--acl-explore-seed", values.get("acl_explore_seed"), DEFAULT_EXPLORE_SEED, 0),
+        host_page=host_page_size("--acl-host-page", values.get("acl_host_page")),
+        host_alloc=choice("--acl-host-alloc", values.get("acl_host_alloc"), HOST_ALLOC_CHOICES),
+        sync_window=seconds("--acl-sync-window", values.get("acl_sync_window"), DEFAULT_SYNC_WINDOW),
     )
 
 

@@ -77,23 +77,43 @@ def disputed_interfaces(catalog: dict[str, Any], rule: dict[str, Any], family_id
                  if family_id in catalog["interfaces"].get(name, {}).get("support_disputed", []))
 
 
-def applies_reason(rule: dict[str, Any], family: dict[str, Any], kernel: str, *, run_mode: str = "host",
-                   devices: int = 1) -> str | None:
-    """None when ``rule.applies`` holds for the family, kernel, run mode and device count, else the reason.
+@dataclass(frozen=True)
+class Machine:
+    """What applicability depends on besides the product family: how the machine runs it.
 
-    ``run_mode`` is what aclrtGetRunMode answered ("host" or "device"), never a property of the family.
+    ``run_mode`` is what aclrtGetRunMode answered ("host" or "device"), never a property of
+    the family; ``host_page`` and ``host_alloc`` are the host kernel's page size and where
+    aclrtMallocHost memory comes from (--acl-host-page, --acl-host-alloc).
     """
+
+    kernel: str
+    run_mode: str = "host"
+    devices: int = 1
+    host_page: int = 4096
+    host_alloc: str = "svm"
+
+
+def applies_reason(rule: dict[str, Any], family: dict[str, Any], machine: Machine) -> str | None:
+    """None when ``rule.applies`` holds for the family and the machine, else the reason."""
     applies = rule.get("applies") or {}
     reason = applies.get("reason") or "the rule does not apply to this product"
     if applies.get("families") and family["id"] not in applies["families"]:
         return reason
+    if applies.get("drivers") and family.get("driver", "none") not in applies["drivers"]:
+        return f"{reason} (the {family['name']} runs driver generation {family.get('driver', 'none')})"
     wanted = applies.get("va_flag")
     if wanted is not None and bool(family.get("va_flag")) != bool(wanted):
         return reason
-    if applies.get("run_mode") and applies["run_mode"] != run_mode:
-        return f"{reason} (aclrtGetRunMode answered the {run_mode} run mode)"
-    if applies.get("min_devices") and devices < applies["min_devices"]:
-        return f"{reason} ({devices} device(s))"
+    if applies.get("run_mode") and applies["run_mode"] != machine.run_mode:
+        return f"{reason} (aclrtGetRunMode answered the {machine.run_mode} run mode)"
+    if applies.get("min_devices") and machine.devices < applies["min_devices"]:
+        return f"{reason} ({machine.devices} device(s))"
+    if applies.get("host_alloc") and applies["host_alloc"] != machine.host_alloc:
+        return f"{reason} (host memory comes from {machine.host_alloc}, --acl-host-alloc)"
+    page_above, page_at_most = applies.get("host_page_above"), applies.get("host_page_at_most")
+    if (page_above and machine.host_page <= page_above) or (page_at_most and machine.host_page > page_at_most):
+        return f"{reason} (the host page is {machine.host_page} bytes, --acl-host-page)"
+    kernel = machine.kernel
     have = version_tuple(kernel)
     at_most = applies.get("kernel_at_most")
     if at_most and have and _cmp(have, version_tuple(at_most)) > 0:
@@ -104,12 +124,12 @@ def applies_reason(rule: dict[str, Any], family: dict[str, Any], kernel: str, *,
     return None
 
 
-def applicability(catalog: dict[str, Any], rule: dict[str, Any], family: dict[str, Any], kernel: str, *,
-                  run_mode: str = "host", devices: int = 1) -> Applicability:
-    """Combine the support matrix and the rule's ``applies`` block for one product."""
+def applicability(catalog: dict[str, Any], rule: dict[str, Any], family: dict[str, Any],
+                  machine: Machine) -> Applicability:
+    """Combine the support matrix and the rule's ``applies`` block for one product on one machine."""
     unsupported = unsupported_interfaces(catalog, rule, family["id"])
     disputed = disputed_interfaces(catalog, rule, family["id"])
-    return Applicability(unsupported, applies_reason(rule, family, kernel, run_mode=run_mode, devices=devices),
+    return Applicability(unsupported, applies_reason(rule, family, machine),
                          tuple(i for i in unsupported if i not in disputed))
 
 

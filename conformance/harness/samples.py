@@ -12,7 +12,12 @@ from typing import Any
 
 from acl_hostmem_generated import acl_bindings as acl
 
-from .context import PAGE, AclContext
+from .context import AclContext
+from .violations import Blocked
+
+#: What a tolerant sample may meet on a family that lacks a call: the call's refusal, or the
+#: refusal of a set-up step that rests on it.
+_REFUSED = (acl.AclError, Blocked)
 
 
 def _pinned_or_pageable(ctx: AclContext, tolerant: bool) -> int:
@@ -20,7 +25,7 @@ def _pinned_or_pageable(ctx: AclContext, tolerant: bool) -> int:
         return ctx.pinned_pages(1)
     try:
         return ctx.pinned_pages(1)
-    except acl.AclError:
+    except _REFUSED:
         # The family cannot allocate host memory at all; any page will do for a call that
         # is expected to fail.
         return ctx.pageable_pages(1)
@@ -29,11 +34,11 @@ def _pinned_or_pageable(ctx: AclContext, tolerant: bool) -> int:
 def _registered(ctx: AclContext, tolerant: bool) -> int:
     page = _pinned_or_pageable(ctx, tolerant)
     if not tolerant:
-        ctx.register(page, PAGE, "v1")
+        ctx.register(page, ctx.page, "v1")
         return page
     try:
-        ctx.register(page, PAGE, "v1")
-    except acl.AclError:
+        ctx.register(page, ctx.page, "v1")
+    except _REFUSED:
         pass
     return page
 
@@ -51,7 +56,7 @@ def sample_value(ctx: AclContext, sample: dict[str, Any], *, tolerant: bool = Fa
         if tolerant:
             try:
                 return ctx.host_alloc(spec["size"])
-            except acl.AclError:
+            except _REFUSED:
                 return ctx.pageable_pages(1)
         return ctx.host_alloc(spec["size"])
     if kind == "pinned_page":

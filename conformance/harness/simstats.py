@@ -16,13 +16,14 @@ import cffi
 
 from .symbols import exported
 
-#: Counters that must not grow across a case, and what each counts.
+#: Counters that must not grow across a case, what each counts, and the set-up promise (spec
+#: setup_promises) whose release gives them back: a leak of one is that rule's deviation.
 COUNTERS = {
-    "live_host_allocs": "host allocation(s)",
-    "live_host_bytes": "byte(s) of host memory",
-    "live_registrations": "registration(s)",
-    "live_streams": "stream(s)",
-    "live_device_allocs": "device allocation(s)",
+    "live_host_allocs": ("host allocation(s)", "free"),
+    "live_host_bytes": ("byte(s) of host memory", "free"),
+    "live_registrations": ("registration(s)", "unregister"),
+    "live_streams": ("stream(s)", "instrument"),
+    "live_device_allocs": ("device allocation(s)", "instrument"),
 }
 _CDEF = (
     "typedef struct { uint64_t live_host_allocs; uint64_t live_host_bytes; uint64_t live_registrations;"
@@ -53,7 +54,8 @@ def open_counters(path: Path) -> SimCounters | None:
     return counters if exported(counters.lib, "aclsimGetStats") else None
 
 
-def leaked(before: dict[str, int], after: dict[str, int]) -> list[str]:
-    """What grew from ``before`` to ``after``, e.g. ``["1 host allocation(s)", "4096 byte(s) of host memory"]``."""
-    return [f"{after[name] - before[name]} {what}" for name, what in COUNTERS.items()
+def leaked(before: dict[str, int], after: dict[str, int]) -> list[tuple[str, str]]:
+    """What grew from ``before`` to ``after`` and the promise that gives it back, e.g.
+    ``[("1 host allocation(s)", "free"), ("4096 byte(s) of host memory", "free")]``."""
+    return [(f"{after[name] - before[name]} {what}", promise) for name, (what, promise) in COUNTERS.items()
             if name in before and name in after and after[name] > before[name]]

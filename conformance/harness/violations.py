@@ -51,3 +51,23 @@ class DeadlineReached(HarnessError):
 
 class CallHung(HarnessError):
     """The call hung in earlier cases of this run; it is not called again (ERROR, category timeout)."""
+
+
+class Blocked(Exception):
+    """A set-up step failed that rests on another rule's promise: the case is BLOCKED by that rule.
+
+    Not a verdict on the case's own rule: the deviation is ``rule_id``'s, and the case could
+    not reach its own assertion. ``step`` says what the case was setting up, ``code`` is the
+    aclError that broke it, if any.
+    """
+
+    def __init__(self, rule_id: str, step: str, detail: str, code: int | None = None) -> None:
+        super().__init__(f"BLOCKED by {rule_id}: {step}: {detail}")
+        self.rule_id = rule_id
+        self.step = step
+        self.code = code
+
+
+class InstrumentFailed(HarnessError):
+    """One of the harness's own instruments failed (a blocking host callback that never ran, a
+    set-up copy that was refused): ERROR, category instrument, never a FAIL of the rule."""

@@ -19,7 +19,7 @@ import pytest
 
 from .files import write_json
 from .identity import tested_interface
-from .outcomes import CATEGORY_TITLES, CaseResult, Category
+from .outcomes import CATEGORY_TITLES, CaseResult, Category, Outcome
 
 EPIC = "Host memory"
 TRACE_ATTACHMENT = "ACL call trace"
@@ -59,6 +59,8 @@ def categories_json() -> list[dict[str, Any]]:
         return {"name": CATEGORY_TITLES[category], "matchedStatuses": statuses, **regex}
 
     return [
+        rule(Category.BLOCKED, ["broken", "failed"], messageRegex=r"(?s)^BLOCKED by .*"),
+        rule(Category.INSTRUMENT, ["broken"], messageRegex=r"(?s).*the harness's .* failed.*"),
         rule(Category.WAIVED, ["failed", "broken"], messageRegex=r"(?s)^waived .*"),
         rule(Category.CRASH, ["broken", "failed"], messageRegex=r"(?s)^\[crash\].*"),
         rule(Category.TIMEOUT, ["broken", "failed"], messageRegex=r"(?s)^\[timeout\].*"),
@@ -132,6 +134,10 @@ def tidy_results(results_dir: Path, results: Mapping[str, CaseResult]) -> int:
         if result is None:
             continue
         data["name"] = result.case_id
+        if result.outcome is Outcome.BLOCKED:
+            # A case the report blocked after it ran (an explorer finding resting on a failing rule) or
+            # whose set-up was refused: not a pass and not the case's own failure.
+            data["status"] = "broken"
         if data.get("status") != "passed":
             trace = _attachment_text(results_dir, data, TRACE_ATTACHMENT)
             details = {"message": result.message or result.outcome.value}

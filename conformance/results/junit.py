@@ -6,7 +6,8 @@ whose ``<properties>`` carry the run's facts and verdict; each ``<testcase>`` ha
 as ``name`` and the rule family as ``classname``. Outcomes map as CI expects:
 
 - PASS, XPASS: a plain test (an XPASS says in its output that the waiver is stale);
-- FAIL: ``<failure>``; ERROR: ``<error>``;
+- FAIL: ``<failure>``; ERROR: ``<error>``; BLOCKED: ``<error type="blocked">`` naming the rule
+  whose promise failed (the case could not reach its own assertion);
 - WAIVED and NOT_APPLICABLE: ``<skipped>`` with the waiver's reason or the reason it does not apply.
 
 Each case carries its own ``<properties>`` (rule, severity, provenance, interface, outcome,
@@ -22,14 +23,17 @@ from pathlib import Path
 from typing import Any
 
 from .identity import case_interfaces
+from .rootcause import root_cause_line
 
 #: Our schema of the JUnit XML written here (see the module docstring).
 SCHEMA_FILE = Path(__file__).with_name("junit.xsd")
 
 SUITES_NAME = "acl-conformance"
 RUN_PROPERTIES = ("verdict", "spec_hash", "suite_version")
+#: The first properties of every suite: the run's root causes, each failing rule once.
+ROOT_CAUSE_PROPERTY = "root_cause"
 ENVIRONMENT_PROPERTIES = ("library", "library_sha256", "soc", "product_family", "cann_version", "os_kernel")
-_ELEMENT = {"FAIL": "failure", "ERROR": "error", "WAIVED": "skipped", "NOT_APPLICABLE": "skipped"}
+_ELEMENT = {"FAIL": "failure", "ERROR": "error", "BLOCKED": "error", "WAIVED": "skipped", "NOT_APPLICABLE": "skipped"}
 
 
 def _first_line(text: str | None, limit: int = 500) -> str:
@@ -49,6 +53,7 @@ def case_properties(rule: Mapping[str, Any], case_id: str, case: Mapping[str, An
         ("outcome", str(case.get("outcome") or "")),
         ("category", str(case.get("category") or "")),
         ("observed_code", str(case.get("observed_code") or "")),
+        ("blocked_by", str(case.get("blocked_by") or "")),
         ("waiver_reason", str(waiver.get("reason") or "")),
         ("waiver_tracking", str(waiver.get("tracking") or "")),
         ("doc", str(rule.get("doc_url") or "")),
@@ -99,6 +104,8 @@ def build_junit(summary: Mapping[str, Any], catalog: Mapping[str, Any]) -> ET.El
         if family not in suites:
             suite = ET.SubElement(root, "testsuite", name=family)
             properties = ET.SubElement(suite, "properties")
+            for cause in summary.get("root_causes") or []:
+                ET.SubElement(properties, "property", name=ROOT_CAUSE_PROPERTY, value=root_cause_line(cause))
             for name in RUN_PROPERTIES:
                 ET.SubElement(properties, "property", name=name, value=str(summary.get(name) or ""))
             for name in ENVIRONMENT_PROPERTIES:

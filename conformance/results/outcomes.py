@@ -1,8 +1,10 @@
 """The outcome model: exactly one outcome and at most one category per case.
 
-Outcomes form a closed set (as in the Vulkan CTS): a case is PASS, FAIL, NOT_APPLICABLE,
-WAIVED, XPASS or ERROR; NOT_APPLICABLE is never counted as a pass. Categories say why a case
-did not pass. Everything here is pure and works on plain data, so that the controller of an
+Outcomes form a closed set (as in the Vulkan CTS): a case is PASS, FAIL, BLOCKED,
+NOT_APPLICABLE, WAIVED, XPASS or ERROR; NOT_APPLICABLE is never counted as a pass. BLOCKED
+means a set-up step that rests on another rule's promise failed: the case names that rule
+(``blocked_by``), which is the root cause, and never counts as a pass either. Categories
+say why a case did not pass. Everything here is pure and works on plain data, so that the controller of an
 xdist run and a serial run classify identically.
 """
 
@@ -21,6 +23,7 @@ class Outcome(str, enum.Enum):
 
     PASS = "PASS"
     FAIL = "FAIL"
+    BLOCKED = "BLOCKED"
     NOT_APPLICABLE = "NOT_APPLICABLE"
     WAIVED = "WAIVED"
     XPASS = "XPASS"
@@ -40,12 +43,16 @@ class Category(str, enum.Enum):
     MISSING_SYMBOL = "missing_symbol"
     LEAK = "leak"
     DEADLINE = "deadline"
+    BLOCKED = "blocked"
+    INSTRUMENT = "instrument"
 
 
 # Worst first: a rule's outcome is the first of these that any of its cases has.
 SEVERITY_ORDER: tuple[Outcome, ...] = (
-    Outcome.ERROR, Outcome.FAIL, Outcome.WAIVED, Outcome.XPASS, Outcome.PASS, Outcome.NOT_APPLICABLE,
+    Outcome.ERROR, Outcome.FAIL, Outcome.BLOCKED, Outcome.WAIVED, Outcome.XPASS, Outcome.PASS, Outcome.NOT_APPLICABLE,
 )
+#: Outcomes that keep a mandatory rule from passing (a WAIVED one is judged by certification).
+FAILING_OUTCOMES = frozenset({Outcome.FAIL, Outcome.ERROR, Outcome.BLOCKED})
 
 CATEGORY_TITLES: dict[Category, str] = {
     Category.SPEC_VIOLATION: "Spec violation",
@@ -58,6 +65,8 @@ CATEGORY_TITLES: dict[Category, str] = {
     Category.MISSING_SYMBOL: "Missing function",
     Category.LEAK: "Backend leak",
     Category.DEADLINE: "Run deadline reached",
+    Category.BLOCKED: "Blocked by another rule",
+    Category.INSTRUMENT: "Harness instrument failed",
 }
 #: Categories a waiver never turns into WAIVED: a call that must return and did not.
 UNWAIVABLE = frozenset({Category.TIMEOUT})
@@ -73,6 +82,7 @@ class PhaseResult:
     message: str = ""
     code: int | None = None
     duration_s: float = 0.0
+    blocked_by: str | None = None  # the rule whose promise failed (a Blocked exception)
 
 
 @dataclass(frozen=True)
@@ -114,6 +124,8 @@ class CaseResult:
     teardown_problem: str = ""
     stderr: str = ""
     findings: tuple[Finding, ...] = ()
+    blocked_by: str | None = None  # BLOCKED: the rule whose promise failed
+    rests_on: tuple[str, ...] = ()  # rules a failing explorer path rests on (re-attributed in the report)
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict (enum members become their values)."""
@@ -121,6 +133,7 @@ class CaseResult:
         data["outcome"] = self.outcome.value
         data["category"] = self.category.value if self.category else None
         data["findings"] = [f.to_json() for f in self.findings]
+        data["rests_on"] = list(self.rests_on)
         return data
 
     @classmethod
@@ -134,13 +147,14 @@ class CaseResult:
             observations=dict(data.get("observations") or {}),
             teardown_problem=data.get("teardown_problem", ""), stderr=data.get("stderr", ""),
             findings=tuple(Finding.from_json(f) for f in data.get("findings") or ()),
+            blocked_by=data.get("blocked_by"), rests_on=tuple(data.get("rests_on") or ()),
         )
 
 
 def exception_kind(exc: BaseException) -> str:
     """The name the classifier keys on: the harness's violation types by name, else the type name."""
     names = [cls.__name__ for cls in type(exc).__mro__]
-    for known in ("MissingFunction", "BackendLeak", "DeadlineReached", "CallHung",
+    for known in ("Blocked", "InstrumentFailed", "MissingFunction", "BackendLeak", "DeadlineReached", "CallHung",
                   "CallTimeout", "WrongErrorCode", "SpecViolation", "HarnessError"):
         if known in names:
             return known
@@ -148,6 +162,8 @@ def exception_kind(exc: BaseException) -> str:
 
 
 _FAILURES: dict[str, tuple[Outcome, Category]] = {
+    "Blocked": (Outcome.BLOCKED, Category.BLOCKED),
+    "InstrumentFailed": (Outcome.ERROR, Category.INSTRUMENT),
     "MissingFunction": (Outcome.FAIL, Category.MISSING_SYMBOL),
     "BackendLeak": (Outcome.FAIL, Category.LEAK),
     "DeadlineReached": (Outcome.ERROR, Category.DEADLINE),
@@ -179,6 +195,7 @@ def classify(phases: Iterable[PhaseResult], case_id: str, rule_id: str, code_nam
     duration = sum(p.duration_s for p in phases)
     namer = code_name or (lambda c: str(c))
     primary: tuple[Outcome, Category | None, str, int | None] = (Outcome.PASS, None, "", None)
+    blocked_by: str | None = None
     teardown_note = "".join(f"teardown: {p.message}" for p in phases
                             if p.when == "teardown" and p.outcome == "failed")
     for phase in phases:
@@ -194,14 +211,16 @@ def classify(phases: Iterable[PhaseResult], case_id: str, rule_id: str, code_nam
         if phase.outcome == "failed":
             outcome, category = _failure(phase)
             primary = (outcome, category, phase.message, phase.code)
+            blocked_by = phase.blocked_by
             break
     outcome, category, message, code = primary
     teardown = next((p for p in phases if p.when == "teardown" and p.outcome == "failed"), None)
     if teardown is not None and teardown.exception in _FAILURES and outcome in (Outcome.PASS, Outcome.NOT_APPLICABLE):
-        # A verdict reached at teardown (a backend leak): the case's outcome, not a harness error.
+        # A verdict reached at teardown (a backend leak, a release that another rule promises and
+        # that failed): the case's outcome, not a harness error.
         outcome, category = _FAILURES[teardown.exception]
         return CaseResult(case_id, rule_id, outcome, category, teardown.message, None, round(duration, 4),
-                          findings=tuple(findings))
+                          findings=tuple(findings), blocked_by=teardown.blocked_by)
     if teardown_note:
         if outcome in (Outcome.PASS, Outcome.NOT_APPLICABLE):
             outcome, category, message = Outcome.ERROR, Category.HARNESS_ERROR, teardown_note
@@ -210,7 +229,7 @@ def classify(phases: Iterable[PhaseResult], case_id: str, rule_id: str, code_nam
     observed = namer(code) if code is not None else None
     unreleased = teardown_note if teardown is not None and teardown.exception not in _FAILURES else ""
     return CaseResult(case_id, rule_id, outcome, category, message, observed, round(duration, 4),
-                      teardown_problem=unreleased, findings=tuple(findings))
+                      teardown_problem=unreleased, findings=tuple(findings), blocked_by=blocked_by)
 
 
 def crash_result(case_id: str, rule_id: str, elapsed_s: float | None, hard_timeout_s: float | None,

@@ -13,14 +13,14 @@ from typing import Any
 
 from .identity import case_interfaces
 from .observations import case_observations
-from .outcomes import CaseResult, Category, Outcome, count, worst
+from .outcomes import FAILING_OUTCOMES, CaseResult, Category, Outcome, count, worst
+from .rootcause import root_cause_line, root_causes
 from .terminal import Style
 
 SCHEMA = "acl-conformance-summary/2"  # /2: cases carry their observations
 READABLE_SCHEMAS = frozenset({"acl-conformance-summary/1", SCHEMA})  # what readers (gate, verify) accept
 PARTIAL = "PARTIAL"
 NOTHING_SELECTED = 5  # pytest's own status when no test ran
-FAILING = (Outcome.FAIL, Outcome.ERROR)
 OUTCOME_VALUES = frozenset(o.value for o in Outcome)
 
 
@@ -74,9 +74,11 @@ def build_summary(catalog: Mapping[str, Any], results: Mapping[str, CaseResult],
                 "observations": case_observations(rule, catalog_cases.get(cid), result.observations),
                 "findings": [f.to_json() for f in result.findings],
             }
-            for evidence in ("teardown_problem", "stderr"):  # present only when there is something to keep
+            for evidence in ("teardown_problem", "stderr", "blocked_by"):  # present only when there is something
                 if getattr(result, evidence):
                     cases[cid][evidence] = getattr(result, evidence)
+            if result.rests_on:
+                cases[cid]["rests_on"] = list(result.rests_on)
             findings += [{"case_id": cid, "rule_id": rid, **f.to_json()} for f in result.findings]
         rule_outcome = worst(outcomes)
         message = ""
@@ -103,6 +105,7 @@ def build_summary(catalog: Mapping[str, Any], results: Mapping[str, CaseResult],
         "by_interface": by_interface,
         "by_family": {fam: count(outs) for fam, outs in by_family.items()},
         "findings": findings,
+        "root_causes": root_causes(rules_out),
         "rules": rules_out,
         "expectations": {"files": [str(f) for f in expectation_files], "expired": list(expired)},
         "selection": {"partial": partial, "selected_cases": sum(len(r["cases"]) for r in rules_out.values()),
@@ -137,7 +140,7 @@ def run_verdict(rules: Mapping[str, Mapping[str, Any]]) -> str:
         outcomes = [Outcome(c["outcome"]) for c in (rule.get("cases") or {}).values()
                     if isinstance(c, Mapping) and c.get("outcome") in OUTCOME_VALUES]
         outcome = worst(outcomes)
-        if outcome is None or outcome in FAILING:
+        if outcome is None or outcome in FAILING_OUTCOMES:
             return "FAIL"
     return "PASS"
 
@@ -189,22 +192,28 @@ def format_summary(summary: Mapping[str, Any], report_location: str | None = Non
     env = summary.get("environment", {})
     lines.append(f"library  {env.get('library')}  ({env.get('soc')}, {env.get('product_family')}, "
                  f"CANN {env.get('cann_version')})")
-    header = f"{'rule family':<18}{'rules':>6}{'pass':>6}{'fail':>6}{'error':>6}{'waived':>7}{'xpass':>6}{'n/a':>5}"
+    header = (f"{'rule family':<18}{'rules':>6}{'pass':>6}{'fail':>6}{'error':>6}{'blocked':>8}{'waived':>7}"
+              f"{'xpass':>6}{'n/a':>5}")
     lines += ["", header, "-" * len(header)]
+    def red(counts: Mapping[str, int], name: str, width: int) -> str:
+        n = counts.get(name, 0)
+        return style.paint(f"{n:>{width}}", "red") if n else f"{n:>{width}}"
+
     for family, counts in summary.get("by_family", {}).items():
         total = sum(counts.values())
-        failing = style.paint(f"{counts['FAIL']:>6}", "red") if counts["FAIL"] else f"{counts['FAIL']:>6}"
-        errors = style.paint(f"{counts['ERROR']:>6}", "red") if counts["ERROR"] else f"{counts['ERROR']:>6}"
-        lines.append(f"{family:<18}{total:>6}{counts['PASS']:>6}{failing}{errors}"
-                     f"{counts['WAIVED']:>7}{counts['XPASS']:>6}{counts['NOT_APPLICABLE']:>5}")
+        lines.append(f"{family:<18}{total:>6}{counts['PASS']:>6}{red(counts, 'FAIL', 6)}{red(counts, 'ERROR', 6)}"
+                     f"{red(counts, 'BLOCKED', 8)}{counts['WAIVED']:>7}{counts['XPASS']:>6}"
+                     f"{counts['NOT_APPLICABLE']:>5}")
     totals = summary.get("totals", {})
     lines.append("")
     lines.append("cases: " + ", ".join(f"{n} {k.lower()}" for k, n in totals.items() if n))
-    bad = [(rid, r) for rid, r in summary.get("rules", {}).items() if r["outcome"] in ("FAIL", "ERROR")]
-    for rid, rule in bad[:20]:
-        lines.append(f"  {style.word(rule['outcome']):<6} {rid} ({rule['severity']}) {rule['title']}")
-    if len(bad) > 20:
-        lines.append(f"  ... and {len(bad) - 20} more (see summary.json)")
+    causes = summary.get("root_causes") or []
+    if causes:
+        lines.append("root causes (each failing rule once; BLOCKED cases count against the rule that blocked them):")
+    for cause in causes[:20]:
+        lines.append(f"  {root_cause_line(cause)}")
+    if len(causes) > 20:
+        lines.append(f"  ... and {len(causes) - 20} more (see summary.json)")
     findings = summary.get("findings") or []
     if findings:
         lines.append(f"findings (do not decide the verdict): {len(findings)}")

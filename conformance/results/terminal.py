@@ -12,7 +12,7 @@ _CODES = {"red": "31", "green": "32", "yellow": "33", "bold": "1", "dim": "2"}
 #: Colour of each verdict and outcome word in the kit's tables.
 WORD_COLOURS = {"PASS": "green", "CERTIFIED": "green", "PASSED": "green", "FAIL": "red", "ERROR": "red",
                 "NOT CERTIFIED": "red", "FAILED": "red", "PARTIAL": "yellow", "WAIVED": "yellow",
-                "XPASS": "yellow"}
+                "XPASS": "yellow", "BLOCKED": "red"}
 
 
 @dataclass(frozen=True)

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..harness.product import applicability
-from .plan import FAILING, SEQUENCE_FAMILY, Run, family_record
+from ..harness.product import Machine, applicability
+from .plan import FAILING, NOT_PASSING, SEQUENCE_FAMILY, Run, family_record
 
 DECIDING = "mandatory"
 EXPLORER_FAMILY = SEQUENCE_FAMILY
 
 
-def predicted_not_applicable(catalog: dict[str, Any], family_id: str, kernel: str, *, run_mode: str = "host",
-                             devices: int = 1) -> set[str]:
-    """Case IDs the spec says are NOT_APPLICABLE on a family, kernel, run mode and device count."""
+def predicted_not_applicable(catalog: dict[str, Any], family_id: str, machine: Machine) -> set[str]:
+    """Case IDs the spec says are NOT_APPLICABLE on a family and machine."""
     family = family_record(catalog, family_id)
     out = set()
     for rule in catalog["rules"]:
-        if not applicability(catalog, rule, family, kernel, run_mode=run_mode, devices=devices).applies:
+        if not applicability(catalog, rule, family, machine).applies:
             out.update(c["case_id"] for c in rule["cases"])
     return out
 
@@ -33,10 +32,10 @@ def judge_faithful(catalog: dict[str, Any], run: Run) -> list[str]:
     if missing:
         problems.append(f"{run.name}: {len(missing)} case(s) without a result, e.g. {missing[0]}")
     for case_id, (_rule, outcome, message) in sorted(outcomes.items()):
-        if outcome in FAILING:
+        if outcome in NOT_PASSING:
             problems.append(f"{run.name}: false alarm {case_id}: {outcome} {message[:200]}")
     actual_na = {c for c, (_r, o, _m) in outcomes.items() if o == "NOT_APPLICABLE"}
-    predicted = predicted_not_applicable(catalog, run.family, run.kernel, run_mode=run.run_mode, devices=run.devices)
+    predicted = predicted_not_applicable(catalog, run.family, run.machine)
     for case_id in sorted(actual_na - predicted):
         problems.append(f"{run.name}: {case_id} was NOT_APPLICABLE but the spec predicts it applies")
     for case_id in sorted(predicted - actual_na):
@@ -45,7 +44,11 @@ def judge_faithful(catalog: dict[str, Any], run: Run) -> list[str]:
 
 
 def judge_fault(run: Run) -> dict[str, Any]:
-    """Which cases a fault killed, and whether one of them belongs to a rule it violates."""
+    """Which cases a fault killed, whether one of them belongs to a rule it violates, and the collateral.
+
+    Collateral failures are rules that fail on their own although the fault does not declare
+    them: one deviation should show as its own rules failing and the rest BLOCKED by them.
+    """
     assert run.fault is not None
     killers = {case: rule for case, (rule, outcome, _m) in run.case_outcomes().items()
                if outcome in FAILING and run.selected(rule)}
@@ -54,9 +57,14 @@ def judge_fault(run: Run) -> dict[str, Any]:
     status = "killed" if on_target else ("wrong-rule" if killers else "survived")
     if run.summary is None:
         status = "no-result"
+    severity = run.rule_severity()
+    collateral = [r for r in rules if r not in run.fault["violates"]]
     return {
         "fault": run.fault["name"], "family": run.fault["family"], "violates": run.fault["violates"],
         "status": status, "killing_cases": sorted(killers), "killing_rules": rules, "on_target_rules": on_target,
+        "collateral_rules": collateral,
+        "collateral_mandatory": [r for r in collateral if severity.get(r, DECIDING) == DECIDING],
+        "blocked_cases": sum(1 for _r, outcome, _m in run.case_outcomes().values() if outcome == "BLOCKED"),
         "seconds": round(run.seconds, 2), "isolated_rerun": run.isolated,
     }
 
@@ -71,7 +79,7 @@ def judge_legal(run: Run) -> dict[str, Any]:
     severity = run.rule_severity()
     false_alarms, deviations = [], []
     for case_id, (rule_id, outcome, message) in sorted(run.case_outcomes().items()):
-        if outcome not in FAILING:
+        if outcome not in NOT_PASSING:
             continue
         if severity.get(rule_id, DECIDING) == DECIDING:
             false_alarms.append(f"{case_id}: {outcome} {message[:200]}")
@@ -139,10 +147,12 @@ def report(catalog: dict[str, Any], faithful: list[Run], verdicts: list[dict[str
                           if severity[r["id"]] == DECIDING and r["id"] not in mandatory_proven
                           and (claimed is None or r["id"] in claimed)]
     alarms = sum(len(v["false_alarms"]) for v in legal)
+    collateral = {v["fault"]: v["collateral_mandatory"] for v in verdicts if v.get("collateral_mandatory")}
+    collateral_count = sum(len(rules) for rules in collateral.values())
     ok = not faithful_problems and killed == len(verdicts) and not mandatory_unproven and alarms == 0 \
-        and all(v["status"] == "clean" for v in legal)
+        and all(v["status"] == "clean" for v in legal) and collateral_count == 0
     return {
-        "schema": "acl-conformance-selftest/2",
+        "schema": "acl-conformance-selftest/3",
         "spec_hash": catalog["spec_hash"],
         "passed": ok,
         "mutation_score": {"killed": killed, "total": len(verdicts),
@@ -150,6 +160,12 @@ def report(catalog: dict[str, Any], faithful: list[Run], verdicts: list[dict[str
         "false_alarm_score": {
             "mandatory_failures": alarms, "runs": len(legal),
             "variants": sorted({v["variant"] for v in legal}), "clean_runs": sum(v["status"] == "clean" for v in legal),
+        },
+        "diagnostic_precision": {
+            "collateral_mandatory_failures": collateral_count,
+            "collateral_failures": sum(len(v.get("collateral_rules", [])) for v in verdicts),
+            "faults_with_collateral": collateral,
+            "blocked_cases": sum(v.get("blocked_cases", 0) for v in verdicts),
         },
         "faithful_runs": [{"name": r.name, "family": r.family, "kernel": r.kernel, "seconds": round(r.seconds, 2),
                            "totals": (r.summary or {}).get("totals")} for r in faithful],

@@ -2,9 +2,13 @@
 
 Each run is the whole generated suite against the simulator under one configuration: a
 product family and kernel (faithful), one fault switch, or one legal variant on one of the
-families it concerns. Every run emulates two devices, so the multi-device rules apply. A
-run whose process a fault crashes or hangs is repeated under one xdist worker, which
-contains the damage to the case that caused it.
+families and environments it concerns. Every run emulates two devices, so the multi-device
+rules apply. Fault runs run the whole suite too, so that a fault's collateral failures
+(rules it does not declare that fail on their own) are counted. The long sync window
+(--acl-sync-window) is held only where it can matter: in the faithful runs and the runs
+of sync faults; elsewhere the window cases watch as long as the others. A run whose
+process a fault crashes or hangs is repeated under one xdist worker, which contains the
+damage to the case that caused it.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..harness.product import family_for_soc
+from ..harness.product import Machine, family_for_soc
 from ..harness.resources import catalog_path, default_sim_lib, generated_dir, suite_dir
 
 CATALOG = catalog_path()
@@ -27,8 +31,11 @@ SUITE = suite_dir()
 DEFAULT_LIB = default_sim_lib()
 MODERN_KERNEL = "6.1.0"
 LEGACY_KERNEL = "5.10.0"
+LARGE_PAGE = "65536"
+SHORT_SYNC_WINDOW = "0.3"  # the runs where no sync fault is on watch the window cases this long
 DEVICES = 2
-FAILING = ("FAIL", "ERROR")
+FAILING = ("FAIL", "ERROR")  # a rule's own failure (what kills a fault)
+NOT_PASSING = ("FAIL", "ERROR", "BLOCKED")  # what a faithful or legal run may not show in a mandatory rule
 SEQUENCE_FAMILY = "explorer"  # faults that only show after a history (spec/faults.yaml)
 
 
@@ -44,6 +51,12 @@ class Run:
     devices: int = DEVICES
     run_mode: str = "host"
     select: tuple[str, ...] = ()  # rule IDs whose cases run (empty: the whole suite)
+
+    @property
+    def machine(self) -> Machine:
+        """The machine the run emulates, as applicability sees it."""
+        return Machine(self.kernel, self.run_mode, self.devices, int(self.env.get("ACL_HOST_PAGE", "4096")),
+                       self.env.get("ACL_HOST_ALLOC", "svm"))
 
     @property
     def legal(self) -> bool:
@@ -94,6 +107,10 @@ def _base_env(soc: str, kernel: str) -> dict[str, str]:
     return {"ACLSIM_SOC": soc, "ACLSIM_KERNEL": kernel, "ACLSIM_DEVICE_COUNT": str(DEVICES)}
 
 
+def _short_window(env: dict[str, str]) -> dict[str, str]:
+    return {**env, "ACL_SYNC_WINDOW": SHORT_SYNC_WINDOW}
+
+
 def plan_runs(catalog: dict[str, Any], families: list[str] | None, faults: list[str] | None,
               variants: list[str] | None = None, faithful: bool = True) -> list[Run]:
     """The faithful runs (every family, plus A2 on a 5.10 kernel), one run per fault, and one run
@@ -108,22 +125,23 @@ def plan_runs(catalog: dict[str, Any], families: list[str] | None, faults: list[
             a2 = family_record(catalog, "atlas_a2")
             runs.append(Run("faithful-atlas_a2-kernel5.10", _base_env(a2["sample_soc"], LEGACY_KERNEL), "atlas_a2",
                             LEGACY_KERNEL))
+            large = {**_base_env(a2["sample_soc"], MODERN_KERNEL), "ACLSIM_HOST_PAGE": LARGE_PAGE,
+                     "ACL_HOST_PAGE": LARGE_PAGE}
+            runs.append(Run("faithful-atlas_a2-page64k", large, "atlas_a2", MODERN_KERNEL))
     for fault in catalog["faults"]:
         if fault.get("legal") or (faults is not None and fault["name"] not in faults):
             continue
         soc = fault.get("soc") or family_record(catalog, "atlas_a2")["sample_soc"]
         env = {**_base_env(soc, MODERN_KERNEL), **fault.get("env", {}), "ACLSIM_FAULTS": fault["name"]}
-        # A fault is judged by the rules it declares, so only their cases run (a third of the time);
-        # a sequence fault runs the whole suite, to show whether the fixed matrix kills it too.
-        select = () if fault["family"] == SEQUENCE_FAMILY else tuple(fault["violates"])
-        runs.append(Run(f"fault-{fault['name']}", env, _family_of_soc(catalog, soc), env["ACLSIM_KERNEL"], fault,
-                        select=select))
+        if fault["family"] != "sync":
+            env = _short_window(env)
+        runs.append(Run(f"fault-{fault['name']}", env, _family_of_soc(catalog, soc), env["ACLSIM_KERNEL"], fault))
     runs += legal_runs(catalog, chosen, variants)
     return runs
 
 
 def legal_runs(catalog: dict[str, Any], families: list[dict[str, Any]], variants: list[str] | None) -> list[Run]:
-    """One run per legal variant and product family it concerns (of ``families``)."""
+    """One run per legal variant, product family it concerns (of ``families``) and environment."""
     runs = []
     wanted = {f["id"] for f in families}
     for variant in catalog["faults"]:
@@ -132,11 +150,13 @@ def legal_runs(catalog: dict[str, Any], families: list[dict[str, Any]], variants
         for fam in catalog["families"]:
             if fam["id"] not in wanted or (variant.get("families") and fam["id"] not in variant["families"]):
                 continue
-            env = {**_base_env(fam["sample_soc"], MODERN_KERNEL), **variant.get("env", {}),
-                   "ACLSIM_FAULTS": variant["name"]}
-            run_mode = env.get("ACLSIM_RUN_MODE", "host")
-            runs.append(Run(f"legal-{variant['name']}-{fam['id']}", env, fam["id"], env["ACLSIM_KERNEL"], variant,
-                            run_mode=run_mode))
+            for extra in variant.get("environments") or [{}]:
+                env = _short_window({**_base_env(fam["sample_soc"], MODERN_KERNEL), **variant.get("env", {}), **extra,
+                                     "ACLSIM_FAULTS": variant["name"]})
+                run_mode = env.get("ACLSIM_RUN_MODE", "host")
+                suffix = "".join(f"-{k.lower()}={v}" for k, v in sorted(extra.items()) if k.startswith("ACLSIM_"))
+                runs.append(Run(f"legal-{variant['name']}-{fam['id']}{suffix}", env, fam["id"], env["ACLSIM_KERNEL"],
+                                variant, run_mode=run_mode))
     return runs
 
 

@@ -11,12 +11,14 @@ def markdown(result: dict[str, Any]) -> str:
     """The self-test result as a Markdown report."""
     score = result["mutation_score"]
     alarms = result["false_alarm_score"]
+    precision = result["diagnostic_precision"]
     lines = [
         "# Conformance suite self-test",
         "",
         f"Spec `{result['spec_hash']}` — **{'PASSED' if result['passed'] else 'FAILED'}** — mutation score "
         f"{score['killed']}/{score['total']} ({score['percent']} %) — false alarms {alarms['mandatory_failures']} "
-        f"mandatory failure(s) over {alarms['runs']} legal-variant run(s) — {result['seconds']} s",
+        f"mandatory failure(s) over {alarms['runs']} legal-variant run(s) — collateral mandatory FAILs "
+        f"{precision['collateral_mandatory_failures']} over {score['total']} fault(s) — {result['seconds']} s",
         "",
         "## Faithful simulator",
         "",
@@ -28,12 +30,15 @@ def markdown(result: dict[str, Any]) -> str:
         lines.append(f"| {run['name']} | {run['family']} | {run['kernel']} | {totals} | {run['seconds']} |")
     lines += ["", f"False alarms and applicability mismatches: {len(result['faithful_problems'])}", ""]
     lines += [f"- {p}" for p in result["faithful_problems"]]
-    lines += ["", "## Faults", "", "| fault | status | rules it breaks | killed by rules | killing cases |",
-              "| --- | --- | --- | --- | --- |"]
+    lines += ["", "## Faults", "", "Collateral rules fail on their own although the fault does not declare them "
+              "(one deviation should fail its own rules and BLOCK the rest).", "",
+              "| fault | status | rules it breaks | killed by rules | collateral | blocked cases | killing cases |",
+              "| --- | --- | --- | --- | --- | --- | --- |"]
     for v in result["faults"]:
         cases = ", ".join(f"`{c}`" for c in v["killing_cases"][:4]) + (" ..." if len(v["killing_cases"]) > 4 else "")
         lines.append(f"| {v['fault']} | {v['status']} | {', '.join(v['violates'])} | "
-                     f"{', '.join(v['killing_rules'])} | {cases} |")
+                     f"{', '.join(v['killing_rules'])} | {', '.join(v.get('collateral_rules', [])) or '-'} | "
+                     f"{v.get('blocked_cases', 0)} | {cases} |")
     lines += ["", "## Legal variants (no mandatory rule may fail)", "",
               "| run | status | non-mandatory rules that deviated | findings | false alarms |",
               "| --- | --- | --- | --- | --- |"]
@@ -60,12 +65,18 @@ def print_table(result: dict[str, Any], style: Style | None = None) -> None:
               f"{','.join(v['killing_rules']) or '-'} ({','.join(v['violates'])})")
     score = result["mutation_score"]
     alarms = result["false_alarm_score"]
+    precision = result["diagnostic_precision"]
     print(f"\nmutation score: {score['killed']}/{score['total']} ({score['percent']} %)")
     print(f"false-alarm score: {alarms['mandatory_failures']} mandatory failure(s) over {alarms['runs']} run(s) of "
           f"{len(alarms['variants'])} legal variant(s) ({alarms['clean_runs']} clean)")
     for variant in result["legal_variants"]:
         for alarm in variant["false_alarms"][:10]:
             print(f"  {variant['run']}: false alarm {alarm}")
+    print(f"collateral FAILs: {precision['collateral_mandatory_failures']} mandatory "
+          f"({precision['collateral_failures']} in all) over {score['total']} fault(s); "
+          f"{precision['blocked_cases']} case(s) BLOCKED by the rule that failed")
+    for fault, rules in precision["faults_with_collateral"].items():
+        print(f"  {fault}: collateral mandatory FAIL of {', '.join(rules)}")
     print(f"faithful runs: {len(result['faithful_runs'])}, problems: {len(result['faithful_problems'])}")
     for problem in result["faithful_problems"][:50]:
         print(f"  {problem}")
@@ -82,4 +93,5 @@ def print_table(result: dict[str, Any], style: Style | None = None) -> None:
     failed = (len(result["faults"]) - score["killed"]) + len({p.split(":")[0] for p in result["faithful_problems"]})
     failed += sum(v["status"] != "clean" for v in result["legal_variants"])
     failed += 1 if result["unproven_mandatory_rules"] else 0
+    failed += sum(1 for v in result["faults"] if v.get("collateral_mandatory") and v["status"] == "killed")
     print(f"selftest: {checks - failed} passed, {failed} failed")

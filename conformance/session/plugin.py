@@ -24,13 +24,13 @@ from typing import Any
 import pytest
 
 from ..harness.backend import Backend, finalize_backend, open_backend
-from ..harness.context import AclContext
+from ..harness.context import AclContext, Release
 from ..harness.options import add_options, raw_values, settings_from_config
 from ..harness.product import applicability, not_supported_reason
 from ..harness.resources import catalog_path
 from ..harness.simstats import leaked
 from ..harness.support import fails_cleanly
-from ..harness.violations import BackendLeak, HarnessError, SpecViolation
+from ..harness.violations import BackendLeak, Blocked, HarnessError, InstrumentFailed, SpecViolation
 from ..results.allure import TRACE_ATTACHMENT, allure_marks
 from ..results.environment import static_facts
 from ..results.files import save_attachments
@@ -44,7 +44,7 @@ from .preflight import SetupError, preflight, remove_stale_reports
 from .reporter import CASE_PROPERTY, FACTS_PROPERTY, Reporter, write_reports
 from .rundir import RUN_DIR_KEY, WorkerHandoff, remove_run_dir, run_dir_for_process
 from .selection import case_params, keep_rules, label_item, marker_names, selected_case_ids, selection_requested
-from .state import ATTACHMENTS, FINDINGS, OBSERVED, PHASES, PREFLIGHT, STATE, SUMMARY, TRACE, RunState
+from .state import ATTACHMENTS, FINDINGS, OBSERVED, PHASES, PREFLIGHT, RESTS_ON, STATE, SUMMARY, TRACE, RunState
 from .workerlog import WorkerLog, log_path
 
 # --------------------------------------------------------------------------- configuration
@@ -217,8 +217,7 @@ def _backend(state: RunState) -> Backend:
 def _check_applicable(ctx: AclContext, state: RunState, rule: dict[str, Any], backend: Backend) -> None:
     """Skip (NOT_APPLICABLE) or fail the case before it runs, per the catalog."""
     product = backend.product
-    verdict = applicability(state.catalog, rule, backend.family, state.settings.kernel,
-                            run_mode=product.run_mode, devices=product.device_count)
+    verdict = applicability(state.catalog, rule, backend.family, product.machine)
     if verdict.unsupported:
         for interface in verdict.probe:
             problem = fails_cleanly(ctx, interface)
@@ -243,7 +242,8 @@ def acl(request: pytest.FixtureRequest) -> Iterator[Any]:
     before = backend.counters.read() if backend.counters else None
     ctx = AclContext(backend.lib, backend.product, device=backend.device, timeout=state.settings.timeout,
                      catalog=state.catalog, observations=rule.get("observations", []),
-                     explore_steps=state.settings.explore_steps, explore_seed=state.settings.explore_seed)
+                     explore_steps=state.settings.explore_steps, explore_seed=state.settings.explore_seed,
+                     rule_id=rule["id"], needs=rule.get("needs", []), sync_window=state.settings.sync_window)
     _allure_parameters(item, rule["id"])
     try:
         _check_applicable(ctx, state, rule, backend)
@@ -254,13 +254,29 @@ def acl(request: pytest.FixtureRequest) -> Iterator[Any]:
         item.stash[OBSERVED] = ctx.observed.to_json()
         item.stash[FINDINGS] = [Finding(n.severity, n.message, n.code) for n in ctx.findings]
         item.stash[ATTACHMENTS] = list(ctx.attachments)
+        item.stash[RESTS_ON] = ctx.rests_on
         if problems:
-            raise HarnessError("teardown could not release everything (leak?): " + "; ".join(problems))
+            raise _teardown_verdict(ctx, problems)
         if before is not None:
             kept = leaked(before, backend.counters.read())
             if kept:
-                raise BackendLeak("leak: after the case released everything, the backend still holds "
-                                  + ", ".join(kept) + " (aclsimGetStats)")
+                raise _teardown_verdict(ctx, [Release("after the case released everything", promise,
+                                                      f"the backend still holds {what} (aclsimGetStats)")
+                                              for what, promise in kept], leak=True)
+
+
+def _teardown_verdict(ctx: AclContext, problems: list[Release], leak: bool = False) -> Exception:
+    """What a failed release makes of the case: its own rule's leak, BLOCKED by the rule that
+    promises the release, or an ERROR of the harness's instruments."""
+    text = "; ".join(f"{p.what}: {p.problem}" for p in problems)
+    rules = [ctx.promise_of(p.promise) for p in problems if p.promise != "instrument"]
+    if ctx.rule_id in rules:
+        return BackendLeak(("leak: " if leak else "teardown could not release what the case held: ") + text)
+    if rules:
+        return Blocked(rules[0], "teardown" if not leak else "after teardown", text)
+    if leak:
+        return InstrumentFailed(f"the harness's instruments leaked: {text}")
+    return HarnessError("teardown could not release everything (leak?): " + text)
 
 
 def _allure_parameters(item: pytest.Item, rule_id: str) -> None:
@@ -285,15 +301,16 @@ def _allure_parameters(item: pytest.Item, rule_id: str) -> None:
 
 def _phase(report: pytest.TestReport, call: pytest.CallInfo[Any]) -> PhaseResult:
     exc = call.excinfo.value if call.excinfo is not None else None
-    message, kind, code = "", None, None
+    message, kind, code, blocked_by = "", None, None, None
     if exc is not None:
         kind = exception_kind(exc)
         message = str(getattr(exc, "msg", None) or exc) if report.skipped else str(exc)
         raw_code = getattr(exc, "code", None)
         code = raw_code if isinstance(raw_code, int) else None
+        blocked_by = exc.rule_id if isinstance(exc, Blocked) else None
     elif report.failed:
         message = str(report.longrepr)
-    return PhaseResult(report.when, report.outcome, kind, message, code, report.duration)
+    return PhaseResult(report.when, report.outcome, kind, message, code, report.duration, blocked_by)
 
 
 def _code_name(code: int) -> str:
@@ -305,7 +322,7 @@ def _code_name(code: int) -> str:
 def _case_result(state: RunState, item: pytest.Item, rule: dict[str, Any]) -> CaseResult:
     result = classify(item.stash.get(PHASES, []), case_id_for_item(rule["id"], item), rule["id"], _code_name,
                       findings=item.stash.get(FINDINGS, ()))
-    result = replace(result, observations=item.stash.get(OBSERVED, {}))
+    result = replace(result, observations=item.stash.get(OBSERVED, {}), rests_on=tuple(item.stash.get(RESTS_ON, ())))
     facts = state.facts
     return state.waive(result, facts.get("product_family"), facts.get("soc"), facts.get("cann_version"))
 

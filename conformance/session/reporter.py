@@ -21,6 +21,7 @@ from ..results.files import write_json, write_text
 from ..results.identity import case_id_from_nodeid
 from ..results.junit import junit_text
 from ..results.outcomes import CaseResult
+from ..results.rootcause import attribute_findings
 from ..results.summary import build_summary
 from ..results.waiver_use import unused_expectations
 from .crashes import crashed_case, write_crash_allure
@@ -136,6 +137,7 @@ def write_reports(state: RunState) -> None:
     """Write summary.json (every rule and case of the catalog) and the Allure run files."""
     settings = state.settings
     _unstarted_after_deadline(state)
+    state.results = attribute_findings(state.catalog, state.results)
     expired = [e.to_json() for e in state.expectations.expired(state.today())] if state.expectations else []
     summary = build_summary(state.catalog, state.results, environment=state.facts,
                             command=run_command_line(), expired=expired,

@@ -55,8 +55,7 @@ def product_facts(ctx: AclContext) -> ProductFacts:
     record = next(f for f in ctx.catalog["families"] if f["id"] == family)
     inapplicable = frozenset(
         r["id"] for r in ctx.catalog["rules"]
-        if applies_reason(r, record, ctx.product.kernel, run_mode=ctx.product.run_mode,
-                          devices=ctx.product.device_count) is not None)
+        if applies_reason(r, record, ctx.product.machine) is not None)
     have = version_tuple(ctx.product.kernel)
     limits = [version_tuple(r["applies"]["kernel_at_most"]) for r in ctx.catalog["rules"]
               if (r.get("applies") or {}).get("kernel_at_most")]
@@ -137,6 +136,17 @@ def _shortest_reproduction(ctx: AclContext, failure: Failure, paths: str, script
         ctx.lib.trace = tracing
 
 
+def _rests_on(ctx: AclContext, path: list[Step], cited: str | None) -> tuple[str, ...]:
+    """The fixed-matrix rules a finding may be another view of: the rule its broken prediction cites,
+    and every rule that judges a function the path calls. When one of them fails in the same run,
+    the report shows the finding as BLOCKED by it (the fixed rule is the root cause)."""
+    called = {step.function for step in path if step.kind == "call"}
+    rules = {str(r["id"]) for r in ctx.catalog["rules"]
+             if r.get("family") != "explorer" and called & set(r.get("interfaces") or ())}
+    first = (cited,) if cited and cited not in model.EXPLORER_RULES else ()
+    return first + tuple(sorted(rules - set(first)))
+
+
 def _rule_of(paths: str) -> str:
     return next(rule for rule, allowed in model.EXPLORER_RULES.items() if allowed == paths)
 
@@ -173,6 +183,7 @@ def _verdict(ctx: AclContext, result: Exploration, paths: str) -> SpecViolation:
     ctx.attach("replay.py", files["replay.py"])
     ctx.attach("repro.c", files["repro.c"])
     evidence = mismatch.evidence
+    ctx.rests_on = _rests_on(ctx, path, evidence.rule)
     cited = evidence.rule or ("the called function's API page" if evidence.provenance == "documented" else
                               "no document")
     calls = sum(1 for step in path if step.kind == "call")

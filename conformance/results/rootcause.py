@@ -1,0 +1,87 @@
+"""Root causes: one deviation shows as one failing rule.
+
+A case whose set-up rested on another rule's promise is BLOCKED by that rule when the
+promise broke (decided while it ran). Two things are decided only once every case has a
+result, here:
+
+- an explorer finding whose path rests on a fixed-matrix rule that itself failed in the
+  same run is BLOCKED by that rule: the fixed case already names the deviation, and the
+  explorer's path stays attached for the reader;
+- the root causes of a run: every rule that failed on its own or blocked other cases, each
+  once, with the number of cases it failed and blocked. Reports lead with them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from .outcomes import CaseResult, Category, Outcome
+
+#: Outcomes a rule can fail on by itself (BLOCKED and WAIVED are not its own deviation).
+OWN_FAILURES = frozenset({Outcome.FAIL, Outcome.ERROR})
+EXPLORER_FAMILY = "explorer"
+SEVERITY_FIRST = {"mandatory": 0, "recommended": 1, "advisory": 2, "informational": 3}
+
+
+def attribute_findings(catalog: Mapping[str, Any], results: Mapping[str, CaseResult]) -> dict[str, CaseResult]:
+    """The results with every explorer FAIL that rests on a failing fixed-matrix rule turned BLOCKED by it."""
+    family = {str(r["id"]): r.get("family") for r in catalog.get("rules", [])}
+    failing = {r.rule_id for r in results.values()
+               if r.outcome in OWN_FAILURES and family.get(r.rule_id) != EXPLORER_FAMILY}
+    out = dict(results)
+    for case_id, result in results.items():
+        if result.outcome is not Outcome.FAIL or family.get(result.rule_id) != EXPLORER_FAMILY:
+            continue
+        root = next((rule for rule in result.rests_on if rule in failing and rule != result.rule_id), None)
+        if root is not None:
+            out[case_id] = replace(
+                result, outcome=Outcome.BLOCKED, category=Category.BLOCKED, blocked_by=root,
+                message=f"BLOCKED by {root}: the explorer's finding rests on {root}, which failed in this run "
+                        f"on its own cases\n{result.message}")
+    return out
+
+
+def root_causes(rules: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Every rule of a summary's ``rules`` that failed on its own or blocked cases, each once.
+
+    Mandatory rules come first, then the rules with the most failing and blocked cases.
+    """
+    blocked: dict[str, list[str]] = {}
+    for rule in rules.values():
+        for case_id, case in (rule.get("cases") or {}).items():
+            if isinstance(case, Mapping) and case.get("outcome") == Outcome.BLOCKED.value and case.get("blocked_by"):
+                blocked.setdefault(str(case["blocked_by"]), []).append(str(case_id))
+    causes = []
+    for rule_id, rule in rules.items():
+        cases = [c for c in (rule.get("cases") or {}).values() if isinstance(c, Mapping)]
+        failing = sum(1 for c in cases if c.get("outcome") in (Outcome.FAIL.value, Outcome.ERROR.value))
+        blocks = blocked.get(rule_id, [])
+        if not failing and not blocks:
+            continue
+        blocked_rules = sorted({cid.partition("[")[0] for cid in blocks})
+        causes.append({"rule": rule_id, "severity": rule.get("severity"), "title": rule.get("title"),
+                       "outcome": rule.get("outcome"), "failing_cases": failing, "blocked_cases": len(blocks),
+                       "blocked_rules": blocked_rules})
+    for rule_id in sorted(set(blocked) - {c["rule"] for c in causes}):  # a rule outside a partial run's selection
+        blocks = blocked[rule_id]
+        causes.append({"rule": rule_id, "severity": None, "title": None, "outcome": None, "failing_cases": 0,
+                       "blocked_cases": len(blocks), "blocked_rules": sorted({c.partition("[")[0] for c in blocks})})
+    causes.sort(key=lambda c: (SEVERITY_FIRST.get(str(c["severity"]), 4), -(c["failing_cases"] + c["blocked_cases"]),
+                               c["rule"]))
+    return causes
+
+
+def root_cause_line(cause: Mapping[str, Any]) -> str:
+    """``HM-PAIR-REG-UNREG (mandatory): 2 failing case(s), blocks 14 case(s) of 9 rule(s)``."""
+    parts = []
+    if cause.get("failing_cases"):
+        parts.append(f"{cause['failing_cases']} failing case(s)")
+    else:
+        parts.append(f"its own cases {str(cause.get('outcome') or 'not run').lower()}, but its promise broke in "
+                     "another case's set-up")
+    if cause.get("blocked_cases"):
+        parts.append(f"blocks {cause['blocked_cases']} case(s) of {len(cause.get('blocked_rules') or [])} rule(s)")
+    severity = f" ({cause['severity']})" if cause.get("severity") else ""
+    return f"{cause['rule']}{severity}: " + ", ".join(parts)
