@@ -30,6 +30,9 @@ const char *aclsimActiveFaults(void);
 /* Name of the product family selected by ACLSIM_SOC ("A2", "310P", ...), or
  * NULL before aclInit. */
 const char *aclsimFamilyName(void);
+/* The driver generation the family's registration follows: "v2" (Atlas A2/A3), "v3"
+ * (Ascend 950) or "docs" (no public driver source), or NULL before aclInit. */
+const char *aclsimDriverName(void);
 /* Number of faults the simulator knows and the name of fault i (NULL when
  * out of range). */
 int aclsimFaultCount(void);

@@ -3,14 +3,21 @@
  * aclrtFreeHostWithDevSync and the statistics call.
  *
  * Blocks under SIM_SLAB_THRESHOLD bytes are carved from shared 1 MiB slabs
- * in 64-byte granules (granule 0 of each slab is never handed out, so slab
- * blocks are 64-byte but not page aligned; ACLSIM_HOST_ALIGN makes them
- * start on a coarser power of two, up to a page); larger ones and VA_FLAG=1 blocks
- * get their own page-aligned mapping. Every mapping is mlock()ed; when that
- * fails the memory is kept and counted as unlocked. Released large mappings
- * are poisoned and parked in a small quarantine before munmap, so a stream
- * task that still reads them (a user bug, or the devsync_no_wait fault)
- * sees poison rather than a fault.
+ * (granule 0 of each slab is never handed out) on the grain of the family's
+ * driver, in whole grains: the svm v2 driver's pinned-host heap hands out 4 KiB
+ * granules one after the other (devmm_virt_interface.c:1198-1199,
+ * devmm_virt_com_heap.c:964-966), the svm v3 driver aligns host memory to the
+ * host kernel's page (svm_alloc.c:63, cache_allocator.c:52-54; ACLSIM_HOST_PAGE),
+ * and where no driver source exists the grain is the 64 bytes the docs promise.
+ * ACLSIM_HOST_ALIGN overrides the grain (a power of two from 64 to the host page).
+ * Larger blocks get their own mapping; VA_FLAG=1 (UVA) blocks of the v2 driver
+ * are 2 MiB aligned and 2 MiB granular (devmm_virt_base_heap.c:73-74). The
+ * mappings of the v2 and v3 drivers are not inherited by a forked child
+ * (VM_DONTCOPY: v2 svm_module_ops.c:329-330, v3 svm_mmap_fops.c:288-289; here
+ * MADV_DONTFORK). Every mapping is mlock()ed; when that fails the memory is kept
+ * and counted as unlocked. Released large mappings are poisoned and parked in a
+ * small quarantine before munmap, so a stream task that still reads them (a user
+ * bug, or the devsync_no_wait fault) sees poison rather than a fault.
  *
  * Answers follow the runtime source where the docs are silent
  * (hicann/runtime@681ef7610): the acl layer refuses NULL and size 0 with
@@ -18,12 +25,15 @@
  * attributes and non-host pointers with ACL_ERROR_RT_PARAM_INVALID
  * (api_impl.cc:2445-2537), aclrtFreeHost needs no current context
  * (api_impl.cc:2514-2521) and a vaFlag other than 1 means plain memory
- * (npu_driver_mem.cc:842-848). Freeing memory leaves its registrations alone.
+ * (npu_driver_mem.cc:842-848). Freeing memory leaves its registrations alone,
+ * except that the svm v3 driver refuses to free memory a registration still holds
+ * (legal_public_driver; driver_v3 notes: svm_alloc.c:89-94).
  *
  * Lock discipline: host_lock guards the block table, the slabs, the arena,
  * the quarantine and every counter in this file. It is a leaf lock: no
  * other lock is taken while it is held. Callers that need registrations
- * (freeing drops them) release host_lock first; registry.c may call
+ * (freeing marks them, and asks whether one holds the block) release host_lock
+ * first; registry.c and the driver files may call
  * sim_host_lookup_range() while holding reg_lock (order: reg_lock, then
  * host_lock). Stream synchronisation happens before host_lock is taken. The
  * per-device stream numbers of the devsync_skips_old_streams fault are atomics.
@@ -101,6 +111,72 @@ static size_t round_up(size_t v, size_t a)
     return (v + a - 1) / a * a;
 }
 
+/* legal_drv_malloc_fallback: the v2 driver could not map its SVM range and hands out
+ * plain malloc memory (devmm_svm_init.c:250-263, devmm_svm.c:376-386). */
+static int malloc_fallback(void)
+{
+    return sim_config()->driver == SIM_DRV_V2 && aclsim_fault(ACLSIM_FAULT_LEGAL_DRV_MALLOC_FALLBACK);
+}
+
+/* The grain small blocks start on and are booked in (see the top of the file). The
+ * malloc fallback has no grain beyond malloc's own. */
+static size_t host_grain(void)
+{
+    const simConfig *cfg = sim_config();
+    if (cfg->host_align != 0) {
+        return cfg->host_align;
+    }
+    switch (cfg->driver) {
+    case SIM_DRV_V2:
+        return malloc_fallback() ? SIM_GRANULE : SIM_PAGE;
+    case SIM_DRV_V3:
+        return cfg->host_page;
+    case SIM_DRV_DOCS:
+        break;
+    }
+    return SIM_GRANULE;
+}
+
+/* Whether host blocks are kept from a forked child: driver memory is VM_DONTCOPY, malloc
+ * fallback memory is ordinary process memory (fork_inherits: the driver forgot the flag). */
+static int dont_fork(void)
+{
+    return sim_config()->driver != SIM_DRV_DOCS && !malloc_fallback() && !aclsim_fault(ACLSIM_FAULT_FORK_INHERITS);
+}
+
+static size_t real_page(void)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    return page > 0 ? (size_t)page : SIM_PAGE;
+}
+
+/* A fresh read-write mapping of len bytes starting on a multiple of align (which may
+ * exceed the machine's page: the emulated host page is not the real one). */
+static void *map_region(size_t len, size_t align)
+{
+    size_t page = real_page();
+    size_t extra = align > page ? align : 0;
+    size_t body = round_up(len, page);
+    unsigned char *m = mmap(NULL, body + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
+        return NULL;
+    }
+    unsigned char *start = m;
+    if (extra != 0) {
+        start = (unsigned char *)round_up((uintptr_t)m, align);
+        if (start > m) {
+            munmap(m, (size_t)(start - m));
+        }
+        if (m + body + extra > start + body) {
+            munmap(start + body, (size_t)(m + body + extra - (start + body)));
+        }
+    }
+    if (dont_fork()) {
+        (void)madvise(start, body, MADV_DONTFORK);
+    }
+    return start;
+}
+
 /* mlock with the emulated ACLSIM_MLOCK_LIMIT; returns 1 when locked. host_lock held. */
 static int try_mlock(void *addr, size_t len)
 {
@@ -159,10 +235,10 @@ static long slab_find(const simSlab *s, size_t n, size_t step)
     return -1;
 }
 
-static simSlab *slab_new(void)
+static simSlab *slab_new(size_t align)
 {
-    void *base = mmap(NULL, SIM_SLAB_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED) {
+    void *base = map_region(SIM_SLAB_SIZE, align);
+    if (base == NULL) {
         return NULL;
     }
     simSlab *s = calloc(1, sizeof(*s));
@@ -178,26 +254,31 @@ static simSlab *slab_new(void)
     return s;
 }
 
-/* Books granules for `span` bytes; the block starts at granule*64. */
+/* Books whole grains for `span` bytes; the block starts at granule*64, on the grain. */
 static int slab_alloc(simHostBlock *b, size_t span)
 {
-    size_t n = round_up(span, SIM_GRANULE) / SIM_GRANULE;
-    size_t step = sim_config()->host_align / SIM_GRANULE;
-    size_t booked = n;
+    /* alloc_overlap, and alloc_crowded_overlap once crowded: the allocator books in 64-byte
+     * granules whatever the grain, one granule short, so the next block starts inside
+     * this one's last 64 bytes. */
     int crowded = g_live_allocs >= SIM_CROWDED && aclsim_fault(ACLSIM_FAULT_ALLOC_CROWDED_OVERLAP);
-    if (n >= 2 && (aclsim_fault(ACLSIM_FAULT_ALLOC_OVERLAP) || crowded)) {
-        booked = n - 1; /* the last granule stays free for the next block */
-    }
+    int short_booking = aclsim_fault(ACLSIM_FAULT_ALLOC_OVERLAP) || crowded;
+    size_t unit = short_booking ? SIM_GRANULE : host_grain();
+    size_t n = round_up(span, unit) / SIM_GRANULE;
+    size_t step = unit / SIM_GRANULE;
+    size_t booked = short_booking && n >= 2 ? n - 1 : n;
     simSlab *s;
     long g = -1;
     for (s = g_slabs; s != NULL; s = s->next) {
+        if ((uintptr_t)s->base % unit != 0) {
+            continue; /* made for a finer grain (an earlier aclInit) */
+        }
         g = slab_find(s, n, step);
         if (g >= 0) {
             break;
         }
     }
     if (s == NULL) {
-        s = slab_new();
+        s = slab_new(unit);
         if (s == NULL) {
             return -1;
         }
@@ -214,11 +295,12 @@ static int slab_alloc(simHostBlock *b, size_t span)
     return 0;
 }
 
-static int mmap_alloc(simHostBlock *b, size_t span)
+/* A block with a mapping of its own, align-aligned and align-granular. */
+static int mmap_alloc(simHostBlock *b, size_t span, size_t align)
 {
-    size_t len = round_up(span, SIM_PAGE);
-    void *map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (map == MAP_FAILED) {
+    size_t len = round_up(span, align);
+    void *map = map_region(len, align);
+    if (map == NULL) {
         return -1;
     }
     b->kind = BLOCK_MMAP;
@@ -228,17 +310,16 @@ static int mmap_alloc(simHostBlock *b, size_t span)
     return 0;
 }
 
-/* short_alloc fault: consecutive blocks share the last partial page. */
-static int arena_alloc(simHostBlock *b, size_t span)
+/* short_alloc and content_between_points: a bump arena whose next block starts `step`
+ * bytes after this one, inside it. */
+static int arena_alloc(simHostBlock *b, size_t span, size_t step)
 {
     if (g_arena == NULL) {
-        void *a = mmap(NULL, SIM_ARENA_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (a == MAP_FAILED) {
+        g_arena = map_region(SIM_ARENA_SIZE, SIM_PAGE);
+        if (g_arena == NULL) {
             return -1;
         }
-        g_arena = a;
     }
-    size_t step = span / SIM_PAGE * SIM_PAGE;
     if (g_arena_used + round_up(span, SIM_PAGE) > SIM_ARENA_SIZE) {
         return -1;
     }
@@ -318,6 +399,16 @@ static size_t placement_offset(uintptr_t start)
     return pad;
 }
 
+/* The alignment and granularity of a block with its own mapping. */
+static size_t block_align(int va_flag)
+{
+    if (va_flag && sim_config()->driver == SIM_DRV_V2) {
+        return SIM_2M; /* the v2 host-UVA heap: devmm_virt_base_heap.c:73-74 */
+    }
+    size_t grain = host_grain();
+    return grain > SIM_PAGE ? grain : SIM_PAGE;
+}
+
 static aclError host_alloc(const simAllocReq *req, void **out)
 {
     const simConfig *cfg = sim_config();
@@ -339,12 +430,17 @@ static aclError host_alloc(const simAllocReq *req, void **out)
     int rc;
     int shortable = req->size > SIM_PAGE && req->size % SIM_PAGE != 0;
     int own_pages = req->va_flag || aclsim_fault(ACLSIM_FAULT_LEGAL_PAGE_ALIGNMENT);
-    if (!own_pages && shortable && aclsim_fault(ACLSIM_FAULT_SHORT_ALLOC)) {
-        rc = arena_alloc(b, span);
+    /* content_between_points: one size class shares its last 4 KiB with the next block. */
+    int between = !req->va_flag && req->size > 262144 && req->size < 524288 &&
+                  aclsim_fault(ACLSIM_FAULT_CONTENT_BETWEEN_POINTS);
+    if (between) {
+        rc = arena_alloc(b, span, round_up(span, SIM_PAGE) - SIM_PAGE);
+    } else if (!own_pages && shortable && aclsim_fault(ACLSIM_FAULT_SHORT_ALLOC)) {
+        rc = arena_alloc(b, span, span / SIM_PAGE * SIM_PAGE);
     } else if (!own_pages && span < SIM_SLAB_THRESHOLD) {
         rc = slab_alloc(b, span);
     } else {
-        rc = mmap_alloc(b, span);
+        rc = mmap_alloc(b, span, block_align(req->va_flag));
     }
     if (rc != 0) {
         pthread_mutex_unlock(&host_lock);
@@ -464,7 +560,22 @@ static aclError host_free(void *ptr, int plain_free)
         pthread_mutex_unlock(&host_lock);
         return ACL_ERROR_INVALID_PARAM;
     }
-    table_remove(p);
+    uint64_t size = b->size;
+    pthread_mutex_unlock(&host_lock);
+
+    /* The svm v3 driver's free fails while a registration holds the block (its handle
+     * keeps a reference: svm_register_pcie_th.c:583-596, malloc_mng.c:283-286), with
+     * DRV_ERROR_BUSY (svm_alloc.c:89-94), 507899 through the runtime; the block stays. */
+    if (sim_reg_block_busy(ptr, size)) {
+        return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
+    }
+    pthread_mutex_lock(&host_lock);
+    b = table_remove(p);
+    if (b == NULL) {
+        aclError rc = free_unknown(p); /* another thread freed it meanwhile */
+        pthread_mutex_unlock(&host_lock);
+        return rc;
+    }
     pthread_mutex_unlock(&host_lock);
 
     /* The runtime's free leaves registrations of the block alone (lock order: reg before host). */
@@ -479,13 +590,15 @@ static aclError host_free(void *ptr, int plain_free)
 
 simHostRange sim_host_lookup_range(const void *ptr, uint64_t size)
 {
-    simHostRange r = {0, 0, 0};
+    simHostRange r = {0, 0, 0, 0, 0};
     pthread_mutex_lock(&host_lock);
     simHostBlock *b = table_containing((uintptr_t)ptr, size);
     if (b != NULL) {
         r.found = 1;
         r.pinned = 1;
         r.va_flag = b->va_flag;
+        r.base = b->user;
+        r.size = b->size;
     }
     pthread_mutex_unlock(&host_lock);
     return r;
@@ -530,6 +643,12 @@ SIM_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size)
     }
     if (req.size + 16 < SIM_SLAB_THRESHOLD && aclsim_fault(ACLSIM_FAULT_ALIGN_MALLOC_OFF16)) {
         req.offset = 16;
+    }
+    if (size > 8192 && size < 16384 && aclsim_fault(ACLSIM_FAULT_ALIGN_BETWEEN_POINTS)) {
+        req.offset = 16;
+    }
+    if (malloc_fallback()) {
+        req.offset = 16; /* glibc malloc: 16-byte alignment only */
     }
     return host_alloc(&req, hostPtr);
 }
@@ -631,6 +750,9 @@ SIM_EXPORT aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallo
     if (!creq.va_flag && aclsim_fault(ACLSIM_FAULT_ALIGN_CFG_OFF8)) {
         req.offset = 8;
     }
+    if (!creq.va_flag && malloc_fallback()) {
+        req.offset = 16; /* glibc malloc: 16-byte alignment only */
+    }
     return host_alloc(&req, ptr);
 }
 
@@ -672,6 +794,8 @@ SIM_EXPORT aclError aclrtFreeHostWithDevSync(void *hostPtr)
     if (aclsim_fault(ACLSIM_FAULT_DEVSYNC_SKIPS_OLD_STREAMS) && dev >= 0 && dev < SIM_MAX_DEVICES) {
         uint64_t since = __atomic_load_n(&g_devsync_seen[dev], __ATOMIC_ACQUIRE);
         __atomic_store_n(&g_devsync_seen[dev], sim_sync_device_since(dev, since), __ATOMIC_RELEASE);
+    } else if (aclsim_fault(ACLSIM_FAULT_DEVSYNC_GIVES_UP)) {
+        sim_sync_device_timed(dev, 1000);
     } else if (!aclsim_fault(ACLSIM_FAULT_DEVSYNC_NO_WAIT)) {
         int all = aclsim_fault(ACLSIM_FAULT_DEVSYNC_ALL_DEVICES) || aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES);
         sim_sync_device(all ? -1 : dev, aclsim_fault(ACLSIM_FAULT_DEVSYNC_ONE_STREAM));

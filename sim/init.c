@@ -125,14 +125,33 @@ static aclError load_config(simConfig *cfg)
     const char *ver = getenv("ACLSIM_CANN_VERSION");
     snprintf(cfg->cann_version, sizeof(cfg->cann_version), "%s",
              (ver && *ver) ? ver : "8.5.0-aclsim");
-    /* The allocator's grain beyond the documented 64 bytes is unspecified: a
-     * switch for it lets two runs differ in that behaviour only (drift). */
-    cfg->host_align = env_u64("ACLSIM_HOST_ALIGN", SIM_GRANULE, &bad);
-    if (cfg->host_align < SIM_GRANULE || cfg->host_align > SIM_PAGE ||
-        (cfg->host_align & (cfg->host_align - 1)) != 0) {
-        fprintf(stderr, "aclsim: ACLSIM_HOST_ALIGN must be a power of two from %lu to %lu\n",
-                SIM_GRANULE, SIM_PAGE);
+    cfg->driver = sim_driver_generation(cfg->family);
+    /* The emulated host kernel's PAGE_SIZE (a 64 KiB-page arm64 host: 65536), independent
+     * of the machine's own page size. */
+    cfg->host_page = env_u64("ACLSIM_HOST_PAGE", SIM_PAGE, &bad);
+    if (cfg->host_page < SIM_PAGE || cfg->host_page > 65536 || (cfg->host_page & (cfg->host_page - 1)) != 0) {
+        fprintf(stderr, "aclsim: ACLSIM_HOST_PAGE must be a power of two from %lu to 65536\n", SIM_PAGE);
         return ACL_ERROR_INVALID_PARAM;
+    }
+    /* The v3 driver's host-device link (svm_register_only.c:95-99); other drivers ignore it. */
+    const char *connect = getenv("ACLSIM_CONNECT");
+    if (connect != NULL && *connect != '\0' && strcmp(connect, "pcie") != 0 && strcmp(connect, "ub") != 0) {
+        fprintf(stderr, "aclsim: ACLSIM_CONNECT='%s' is neither 'pcie' nor 'ub'\n", connect);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    cfg->connect_ub = connect != NULL && strcmp(connect, "ub") == 0;
+    /* The allocator's grain beyond the documented 64 bytes is unspecified: a switch for
+     * it lets two runs differ in that behaviour only (drift). Unset (0): the driver's
+     * grain (hostmem.c). */
+    const char *align = getenv("ACLSIM_HOST_ALIGN");
+    if (align != NULL && *align != '\0') {
+        cfg->host_align = env_u64("ACLSIM_HOST_ALIGN", SIM_GRANULE, &bad);
+        if (cfg->host_align < SIM_GRANULE || cfg->host_align > cfg->host_page ||
+            (cfg->host_align & (cfg->host_align - 1)) != 0) {
+            fprintf(stderr, "aclsim: ACLSIM_HOST_ALIGN must be a power of two from %lu to %llu (ACLSIM_HOST_PAGE)\n",
+                    SIM_GRANULE, (unsigned long long)cfg->host_page);
+            return ACL_ERROR_INVALID_PARAM;
+        }
     }
     return bad ? ACL_ERROR_INVALID_PARAM : ACL_SUCCESS;
 }
@@ -280,6 +299,15 @@ SIM_EXPORT const char *aclsimFamilyName(void)
         return NULL;
     }
     return sim_family_name(g_config.family);
+}
+
+SIM_EXPORT const char *aclsimDriverName(void)
+{
+    static const char *const names[] = {[SIM_DRV_DOCS] = "docs", [SIM_DRV_V2] = "v2", [SIM_DRV_V3] = "v3"};
+    if (!sim_initialized()) {
+        return NULL;
+    }
+    return names[g_config.driver];
 }
 
 SIM_EXPORT aclError aclsysGetVersionStr(char *pkgName, char *versionStr)

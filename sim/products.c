@@ -1,7 +1,7 @@
 /*
- * Product families: SoC-name matching, per-family support of the host-memory
- * interfaces, VA-flag support, the emulated kernel rule and the capability
- * query aclrtHostMemMapCapabilities.
+ * Product families: SoC-name matching, the family's driver generation, per-family
+ * support of the host-memory interfaces, VA-flag support, the emulated kernel rule
+ * and the capability query aclrtHostMemMapCapabilities.
  *
  * Lock discipline: the tables here are constant. The only mutable state is
  * the flip counter of the cap_flaky fault, an atomic. No lock is taken here;
@@ -58,6 +58,23 @@ const char *sim_family_name(simFamily fam)
         return "unknown";
     }
     return kFamilyNames[fam];
+}
+
+/* The driver the family's driver build compiles (hicann/driver@ef377e950a32): build.sh:46-64
+ * maps ascend910b and ascend910_93 to PRODUCT=ascend910B and ascend950 to itself, and
+ * src/ascend_hal/svm/CMakeLists.txt:11-15 builds svm v2 for the first and v3 for the
+ * second. The other families' drivers are not in the repository. */
+simDriverGen sim_driver_generation(simFamily fam)
+{
+    switch (fam) {
+    case SIM_FAM_A2:
+    case SIM_FAM_A3:
+        return SIM_DRV_V2;
+    case SIM_FAM_950:
+        return SIM_DRV_V3;
+    default:
+        return SIM_DRV_DOCS;
+    }
 }
 
 /* Registration per the docs (11-02_host_memory_management.md: 950, A3, A2). The runtime
@@ -122,7 +139,10 @@ int sim_kernel_is_legacy(const char *release)
     return major < 5 || (major == 5 && minor <= 10);
 }
 
-/* HAC types that reach registered host memory on families with registration. */
+/* HAC types that reach registered host memory on families with registration. On the v2
+ * driver the answer is a bit mask the device firmware reports
+ * (svm_master_dev_capability.c:219-237), which the host source cannot tell; this table is
+ * the simulator's guess for it and for the families without a public driver. */
 static int hac_reaches_host_memory(aclrtHacType hac)
 {
     switch (hac) {
@@ -132,6 +152,23 @@ static int hac_reaches_host_memory(aclrtHacType hac)
     case ACL_RT_HAC_TYPE_PCIEDMA:
     case ACL_RT_HAC_TYPE_SDMA:
         return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The svm v3 driver answers from a fixed mask per host-device link, without asking the
+ * device (svm_register_only.c:206-243): PCIe reaches STARS and AIV, UB STARS, AICPU, AIC and
+ * AIV; UDMA and CCU never. */
+static int v3_hac_reaches_host_memory(aclrtHacType hac, int ub)
+{
+    switch (hac) {
+    case ACL_RT_HAC_TYPE_STARS:
+    case ACL_RT_HAC_TYPE_AIV:
+        return 1;
+    case ACL_RT_HAC_TYPE_AICPU:
+    case ACL_RT_HAC_TYPE_AIC:
+        return ub;
     default:
         return 0;
     }
@@ -168,8 +205,15 @@ SIM_EXPORT aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType 
     if (rc != ACL_SUCCESS) {
         return rc;
     }
-    int supported = family_has_registration(cfg->family) && hac_reaches_host_memory(hacType);
-    if (aclsim_fault(ACLSIM_FAULT_CAP_NONE)) {
+    int supported = 0;
+    if (!family_has_registration(cfg->family)) {
+        supported = hacType == ACL_RT_HAC_TYPE_AIC && aclsim_fault(ACLSIM_FAULT_CAP_SUPPORTED_WITHOUT_REGISTRATION);
+    } else if (cfg->driver == SIM_DRV_V3) {
+        supported = v3_hac_reaches_host_memory(hacType, cfg->connect_ub);
+    } else {
+        supported = hac_reaches_host_memory(hacType);
+    }
+    if (aclsim_fault(ACLSIM_FAULT_CAP_NONE) || (deviceId == 1 && aclsim_fault(ACLSIM_FAULT_CAP_NONE_SECOND_DEVICE))) {
         supported = 0;
     }
     if (aclsim_fault(ACLSIM_FAULT_CAP_GLITCH_AFTER_UNREGISTER) && sim_reg_take_unregistered_mark()) {

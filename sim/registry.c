@@ -1,40 +1,46 @@
 /*
  * Registration of host memory: aclrtHostRegister, aclrtHostRegisterV2,
- * aclrtHostGetDevicePointer, aclrtHostUnregister, and the simulated device
- * VA window that mapped ranges get their device addresses from.
+ * aclrtHostGetDevicePointer and aclrtHostUnregister - the runtime's half. The driver's
+ * half (its nodes per device, the device VA window) is driver.c and the file of the
+ * family's driver generation.
  *
- * The model follows the runtime source (hicann/runtime@681ef7610) where the
- * docs are silent, on its path for drivers without pinned registration
- * (src/runtime/api/impl/api_impl.cc:2557-2669):
+ * The runtime (hicann/runtime@681ef7610) takes its path for drivers without pinned
+ * registration, because no public driver has the feature it asks for (driver
+ * pkg_inc/ascend_hal_define.h:1612-1629 ends before feature 13; query_feature.c:116-118;
+ * runtime raw_device.cc:257):
  *
- * - the runtime keeps a process-wide registry of mapped ranges (with their
- *   device address) and pinned ranges (core/src/common/register_memory.cc);
- * - the "driver" (halHostRegister, halHostUnregisterEx) keeps the mapped
- *   ranges per device and refuses re-registration with BUSY, which the
- *   runtime reports as already registered (driver/npu_driver_mem.cc:241);
- * - V1 goes straight to the driver; V2 first checks the whole registry for an
- *   overlap, maps through the driver and records PINNED in the registry only;
- * - unregister and the device-pointer lookup match the exact base; an
- *   unregister under another device than the mapping's is refused by the
- *   driver and changes nothing;
- * - freeing host memory does not touch its registrations.
+ * - its records (core/src/common/register_memory.cc:15-18) are process-wide, with no
+ *   device key: mapped bases -> (size, device address) and pinned bases -> size; lookups
+ *   match the exact base (:117-129, :147-158) and an insert never replaces a key (:83,
+ *   :95-96);
+ * - aclrtHostRegisterV2 (api/impl/api_impl.cc:2592-2610) first refuses any overlap of
+ *   [ptr, ptr+size) with a record (register_memory.cc:61-76, 507910) without calling the
+ *   driver; PINNED alone is a pinned record and no driver call; with MAPPED (or the
+ *   IOMEMORY/READONLY options, which count as mapped) the driver registers and the runtime
+ *   records the mapping (and the pinned range when PINNED was set too);
+ * - aclrtHostRegister (api_impl.cc:2557-2572) goes straight to the driver and records the
+ *   mapping afterwards (unless the base is recorded already);
+ * - aclrtHostUnregister (api_impl.cc:2614-2645) looks the exact base up in its records:
+ *   neither mapped nor pinned is 507911 without a driver call; a mapping is undone by the
+ *   driver on the current device first (its refusal is the answer, and the records stay);
+ *   then the records go;
+ * - aclrtHostGetDevicePointer (api_impl.cc:2647-2669) asks the driver when it answers
+ *   (svm v2), else the mapped records by exact base; nothing is 107000.
  *
- * Both layers are one list here: an entry is mapped (it has a device address
- * and belongs to the device current at registration), pinned (V2 PINNED), or
- * both. Where docs and source conflict (PINNED on page-locked memory) the
- * docs win unless the legal_src_pinned_on_pinned variant is on. The variant
- * legal_driver_pin_register models newer drivers that register everything
- * themselves, per device.
+ * Where docs and source conflict (PINNED on page-locked memory) the docs win unless the
+ * legal_src_pinned_on_pinned variant is on. legal_driver_pin_register models a newer
+ * driver that registers everything itself, per device: the runtime then keeps no records
+ * and goes to the driver for every call (api_impl.cc:2589-2591; npu_driver_mem.cc:265-268).
  *
- * Lock discipline: reg_lock guards the registration list, the ring of
- * recently removed registrations and the window's bump pointer. The check
- * for overlap and the insertion happen under one hold of reg_lock, so of
- * several threads registering one range exactly one wins (the register_race
- * fault splits that hold on purpose). While holding reg_lock this file may
- * call sim_host_lookup_range() (host_lock); the order is always reg_lock
- * then host_lock, never the reverse. No stream lock is ever taken here. The
- * per-thread device address cache of the thread_stale_devptr_cache fault is
- * thread-local and needs no lock.
+ * Lock discipline: reg_lock guards the records, the ring of recently removed records, the
+ * registration counter, the fault state below and (driver.c) the driver's nodes and device
+ * window. A registration's runtime check, driver check and both insertions happen under
+ * one hold of reg_lock, so of several threads registering one range exactly one wins (the
+ * register_race fault splits that hold on purpose). While holding reg_lock this file and
+ * the driver files call sim_host_lookup_range() (host_lock) and read /proc/self/maps
+ * (vma.c, no lock); the order is always reg_lock then host_lock, never the reverse. No
+ * stream lock is ever taken here. The per-thread device address cache of the
+ * thread_stale_devptr_cache fault is thread-local and needs no lock.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -49,51 +55,43 @@
 #define SIM_REG_VALID_FLAGS \
     (ACL_HOST_REG_MAPPED | ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY | ACL_HOST_REG_PINNED)
 
-typedef struct simReg {
-    struct simReg *next;
+/* One record of the runtime's maps (a mapped or a pinned one). */
+typedef struct simRecord {
+    struct simRecord *next;
     uintptr_t host;
     uint64_t size;
-    uintptr_t dev;    /* device address; 0 when the range is not mapped (PINNED only) */
-    int device;       /* device current at registration */
-    int mapped;       /* has a device mapping (V1, V2 MAPPED) */
-    int pinned;       /* in the runtime's pinned registry (V2 PINNED) */
-    int mlocked;      /* pageable range locked by PINNED */
+    uintptr_t dev;    /* mapped: the device address the driver gave; pinned: 0 (see accept_unpromised) */
+    int device;       /* device current at insertion: no key of the runtime's maps, only under second_device_v2_ok */
+    int mlocked;      /* pageable range locked for PINNED */
     int freed;        /* its host memory was released while registered */
-    pthread_t owner;
-    int64_t inserted_ns; /* when its registering call entered it in the table (it returns right after) */
-} simReg;
+    simRegStamp stamp;
+} simRecord;
 
 typedef struct {
-    int mapped;
-    int pinned;
-    int v2;
+    int mapped;       /* a device mapping (MAPPED, or IOMEMORY/READONLY passed on) */
+    int pinned;       /* PINNED */
+    int v1;           /* aclrtHostRegister */
+    int readonly;     /* READONLY reaches the driver */
+    int iomemory;     /* IOMEMORY reaches the driver */
 } simRegMode;
 
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
-static simReg *g_regs;
-static uint64_t g_reg_count;
-static simReg g_recent[SIM_REG_RECENT];
+static simRecord *g_mapped;
+static simRecord *g_pinned;
+static uint64_t g_seq;
+static simRecord g_recent[SIM_REG_RECENT];
 static unsigned g_recent_next;
-static uintptr_t g_next_dev = SIM_VA_BASE;
 /* reregister_stale_devptr: the first device address each base inside host memory got, until the memory is freed. */
 #define SIM_FIRST_MAX 64
-static simReg g_first[SIM_FIRST_MAX];
+static simRecord g_first[SIM_FIRST_MAX];
 static unsigned g_first_next;
-/* unregister_freed_leaves_mapping: ranges whose mapping the driver kept when a freed registration was removed. */
-#define SIM_GHOST_MAX 16
-static simReg g_ghosts[SIM_GHOST_MAX];
-static unsigned g_ghost_next;
 /* cap_glitch_after_unregister: set by a successful unregistration, taken by the next capability query. */
 static int g_unregistered_mark;
 /* thread_stale_devptr_cache: the last (host, device) pair aclrtHostGetDevicePointer answered this thread. */
 static __thread uintptr_t t_cached_host;
 static __thread uintptr_t t_cached_dev;
-
-int sim_addr_in_va_window(const void *addr)
-{
-    uintptr_t a = (uintptr_t)addr;
-    return a >= SIM_VA_BASE && a - SIM_VA_BASE < SIM_VA_SIZE;
-}
+/* When this thread's registering call started (the racing test below). */
+static __thread int64_t t_register_started_ns;
 
 static int64_t now_ns(void)
 {
@@ -107,9 +105,15 @@ static int pin_register_driver(void)
     return aclsim_fault(ACLSIM_FAULT_LEGAL_DRIVER_PIN_REGISTER);
 }
 
-static int overlaps(const simReg *r, uintptr_t p, uint64_t size)
+/* second_device_v2_ok: the records are kept per device, so the device becomes part of the key. */
+static int per_device_records(void)
 {
-    return p < r->host + r->size && r->host < p + size;
+    return aclsim_fault(ACLSIM_FAULT_SECOND_DEVICE_V2_OK);
+}
+
+static int overlaps(uintptr_t a, uint64_t alen, uintptr_t b, uint64_t blen)
+{
+    return a < b + blen && b < a + alen;
 }
 
 static int contains(uintptr_t base, uint64_t size, uintptr_t p, uint64_t len)
@@ -117,12 +121,75 @@ static int contains(uintptr_t base, uint64_t size, uintptr_t p, uint64_t len)
     return p >= base && p - base < size && len <= size - (p - base);
 }
 
-/* Unlinks r (reg_lock held), remembers it in the recent ring and frees it. */
-static void reg_remove(simReg **link)
+simRegStamp sim_reg_stamp_now(uint64_t seq)
 {
-    simReg *r = *link;
+    simRegStamp s = {pthread_self(), now_ns(), seq};
+    return s;
+}
+
+/* Whether the conflict between an existing entry and a new identical range is a racing
+ * registration: another thread's call that overlapped this one in time (this call started
+ * before that one entered its range). A call made after the other returned is a plain
+ * second registration, whatever the thread. The legal_alt_codes variant answers racing
+ * ones differently. */
+static int racing(const simRegStamp *s)
+{
+    return !pthread_equal(s->owner, pthread_self()) && t_register_started_ns < s->inserted_ns;
+}
+
+aclError sim_reg_conflict_code(const simRegStamp *s, int identical)
+{
+    if (identical) {
+        if (aclsim_fault(ACLSIM_FAULT_LEGAL_ALT_CODES) && racing(s)) {
+            return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
+        }
+        return ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+    }
+    return sim_open_code(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+}
+
+int sim_reg_conflict_ignored(int identical, int existing_mapped, int request_mapped)
+{
+    if (identical && aclsim_fault(ACLSIM_FAULT_DOUBLE_REGISTER_OK)) {
+        return 1;
+    }
+    if (identical && request_mapped && !existing_mapped && aclsim_fault(ACLSIM_FAULT_PINNED_THEN_MAPPED_OK)) {
+        return 1;
+    }
+    return !identical &&
+           (aclsim_fault(ACLSIM_FAULT_OVERLAP_REGISTER_OK) || aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED));
+}
+
+/* ---- the records --------------------------------------------------------- */
+
+/* The link to the record of list with base p (and device, when the device is part of
+ * the key), or NULL. reg_lock held. */
+static simRecord **record_link(simRecord **list, uintptr_t p, int device)
+{
+    for (simRecord **link = list; *link != NULL; link = &(*link)->next) {
+        if ((*link)->host == p && (!per_device_records() || (*link)->device == device)) {
+            return link;
+        }
+    }
+    return NULL;
+}
+
+/* std::map::insert: an existing key stays as it is. Returns whether r went in. */
+static int record_insert(simRecord **list, simRecord *r)
+{
+    if (record_link(list, r->host, r->device) != NULL) {
+        return 0;
+    }
+    r->next = *list;
+    *list = r;
+    return 1;
+}
+
+/* Unlinks a record, remembers it in the recent ring and frees it. reg_lock held. */
+static void record_remove(simRecord **link)
+{
+    simRecord *r = *link;
     *link = r->next;
-    g_reg_count--;
     if (r->mlocked) {
         munlock((void *)r->host, r->size);
     }
@@ -132,134 +199,49 @@ static void reg_remove(simReg **link)
     free(r);
 }
 
-/* The link to the first entry with base p that `want` accepts, or NULL. reg_lock held. */
-static simReg **find_base(uintptr_t p, int (*want)(const simReg *, int), int device)
+/* Whether a mapped record was made by registration seq (its driver node is recorded). */
+static int mapped_recorded(uint64_t seq)
 {
-    for (simReg **link = &g_regs; *link != NULL; link = &(*link)->next) {
-        if ((*link)->host == p && want(*link, device)) {
-            return link;
+    for (const simRecord *r = g_mapped; r != NULL; r = r->next) {
+        if (r->stamp.seq == seq) {
+            return 1;
         }
     }
-    return NULL;
+    return 0;
 }
 
-static int is_mapped(const simReg *r, int device)
+/* The runtime's V2 check (register_memory.cc:61-76): any record overlapping the range
+ * refuses it. reg_lock held. */
+static aclError runtime_check(uintptr_t p, uint64_t size, int device, int request_mapped)
 {
-    (void)device;
-    return r->mapped;
-}
-
-static int is_pinned(const simReg *r, int device)
-{
-    (void)device;
-    return r->pinned && !aclsim_fault(ACLSIM_FAULT_UNREGISTER_PINNED_FAILS);
-}
-
-static int mapped_on(const simReg *r, int device)
-{
-    return r->mapped && r->device == device;
-}
-
-static int any_on(const simReg *r, int device)
-{
-    return r->device == device;
-}
-
-/* When this thread's registering call started (the racing test below). */
-static __thread int64_t t_register_started_ns;
-
-/* Whether the conflict between an existing entry and a new identical range is a racing
- * registration: another thread's call that overlapped this one in time (this call started
- * before that one entered its range). A call made after the other returned is a plain
- * second registration, whatever the thread. The legal_alt_codes variant answers racing
- * ones differently. */
-static int racing(const simReg *r)
-{
-    return !pthread_equal(r->owner, pthread_self()) && t_register_started_ns < r->inserted_ns;
-}
-
-/* The already-registered answer for a conflict with r; identical ranges get the documented
- * code, partial overlaps the code only the source shows. */
-static aclError conflict_code(const simReg *r, uintptr_t p, uint64_t size)
-{
-    if (r->host == p && r->size == size) {
-        if (aclsim_fault(ACLSIM_FAULT_LEGAL_ALT_CODES) && racing(r)) {
-            return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
-        }
-        return ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
-    }
-    return sim_open_code(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
-}
-
-/* Conflicts the new range has (reg_lock held). registry: the runtime's own V2 check over
- * every range of every device (register_memory.cc:61-76); otherwise the driver's check of
- * one device's ranges (mapped ones only, unless the driver pins too). */
-static aclError check_conflict(uintptr_t p, uint64_t size, int registry, int device, int mapped_request)
-{
-    if (aclsim_fault(ACLSIM_FAULT_UNREGISTER_FREED_LEAVES_MAPPING)) {
-        for (unsigned i = 0; i < SIM_GHOST_MAX; i++) {
-            if (g_ghosts[i].size != 0 && overlaps(&g_ghosts[i], p, size)) {
-                return ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+    simRecord *lists[2] = {g_mapped, g_pinned};
+    for (int l = 0; l < 2; l++) {
+        for (const simRecord *r = lists[l]; r != NULL; r = r->next) {
+            if ((per_device_records() && r->device != device) || !overlaps(r->host, r->size, p, size)) {
+                continue;
             }
+            int identical = r->host == p && r->size == size;
+            if (sim_reg_conflict_ignored(identical, l == 0, request_mapped)) {
+                continue;
+            }
+            return sim_reg_conflict_code(&r->stamp, identical);
         }
-    }
-    for (simReg *r = g_regs; r != NULL; r = r->next) {
-        if (!overlaps(r, p, size)) {
-            continue;
-        }
-        if (!registry && (r->device != device || (!r->mapped && !pin_register_driver()))) {
-            continue;
-        }
-        int same = r->host == p && r->size == size;
-        if (same && aclsim_fault(ACLSIM_FAULT_DOUBLE_REGISTER_OK)) {
-            continue;
-        }
-        if (same && mapped_request && !r->mapped && aclsim_fault(ACLSIM_FAULT_PINNED_THEN_MAPPED_OK)) {
-            continue;
-        }
-        if (!same && (aclsim_fault(ACLSIM_FAULT_OVERLAP_REGISTER_OK) ||
-                      aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED))) {
-            continue;
-        }
-        return conflict_code(r, p, size);
     }
     return ACL_SUCCESS;
 }
 
-/* What the driver's halHostRegister says about the memory itself (before any table). */
-static aclError driver_memory_check(void *ptr, uint64_t size, simHostRange host)
+static simRecord *record_new(uintptr_t p, uint64_t size, int device)
 {
-    int lenient = aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED);
-    if ((uintptr_t)ptr % SIM_PAGE != 0 && !lenient) {
-        return sim_open_code(ACL_ERROR_RT_PARAM_INVALID); /* the caller must pass 4 KiB-aligned memory */
+    simRecord *r = calloc(1, sizeof(*r));
+    if (r != NULL) {
+        r->host = p;
+        r->size = size;
+        r->device = device;
     }
-    if (size % SIM_PAGE != 0 && aclsim_fault(ACLSIM_FAULT_REGISTER_PARTIAL_PAGE_REJECTED)) {
-        return ACL_ERROR_RT_PARAM_INVALID;
-    }
-    if (host.found) {
-        return ACL_SUCCESS;
-    }
-    int legacy = sim_config()->legacy_kernel && !aclsim_fault(ACLSIM_FAULT_LEGACY_KERNEL_ACCEPTS);
-    if (legacy || aclsim_fault(ACLSIM_FAULT_PAGEABLE_REJECTED)) {
-        return ACL_ERROR_RT_DRV_INTERNAL_ERROR; /* what users report on kernels <= 5.10 */
-    }
-    uintptr_t start = (uintptr_t)ptr / SIM_PAGE * SIM_PAGE;
-    size_t span = (size_t)((uintptr_t)ptr + size - start);
-    if (msync((void *)start, span, MS_ASYNC) != 0 && !lenient && !aclsim_fault(ACLSIM_FAULT_REGISTER_PAST_END_OK)) {
-        return sim_open_code(ACL_ERROR_RT_PARAM_INVALID); /* not (all) mapped in this process */
-    }
-    return ACL_SUCCESS;
+    return r;
 }
 
-static uintptr_t new_device_address(uintptr_t host, uint64_t size, simHostRange range)
-{
-    if (range.va_flag && !aclsim_fault(ACLSIM_FAULT_VA_FLAG_IGNORED)) {
-        return host; /* VA identity: the device uses the host address */
-    }
-    uintptr_t dev = g_next_dev;
-    g_next_dev += (size + SIM_PAGE - 1) / SIM_PAGE * SIM_PAGE + SIM_PAGE;
-    return dev;
-}
+/* ---- registering --------------------------------------------------------- */
 
 /* The shared tail of both register calls, after argument, product and context checks.
  * *dev_out receives the device address (0 when not mapped). */
@@ -272,34 +254,49 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, int de
         /* Docs: PINNED is only for pageable memory; page-locked memory is an error. */
         return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
     }
-    int via_driver = mode.mapped || driver_pins; /* PINNED-only stays in the runtime's registry */
-    if (via_driver) {
-        aclError rc = driver_memory_check(ptr, size, host);
-        if (rc != ACL_SUCCESS) {
-            return rc;
-        }
-    }
     if (mode.pinned && !mode.mapped && aclsim_fault(ACLSIM_FAULT_PINNED_MAPS)) {
         mode.mapped = 1;
     }
     if (mode.pinned && mode.mapped && aclsim_fault(ACLSIM_FAULT_PINNED_MAPPED_UNMAPPED)) {
         mode.mapped = 0;
     }
-    simReg *r = calloc(1, sizeof(*r));
-    if (r == NULL) {
-        return ACL_ERROR_RT_MEMORY_ALLOCATION;
+    /* Only mappings reach the driver, unless the driver registers pinned memory too. */
+    int via_driver = mode.mapped || driver_pins;
+    simRecord *mrec = NULL;
+    simRecord *prec = NULL;
+    if (!driver_pins) {
+        mrec = mode.mapped ? record_new(p, size, device) : NULL;
+        prec = mode.pinned ? record_new(p, size, device) : NULL;
+        if ((mode.mapped && mrec == NULL) || (mode.pinned && prec == NULL)) {
+            free(mrec);
+            free(prec);
+            return ACL_ERROR_RT_MEMORY_ALLOCATION;
+        }
     }
-    r->host = p;
-    r->size = size;
-    r->device = device;
-    r->owner = pthread_self();
     t_register_started_ns = now_ns();
 
     pthread_mutex_lock(&reg_lock);
-    int registry_check = mode.v2 && !driver_pins;
-    aclError rc = check_conflict(p, size, registry_check, device, mode.mapped);
-    if (rc == ACL_SUCCESS && via_driver && registry_check) {
-        rc = check_conflict(p, size, 0, device, mode.mapped); /* then the driver's own check */
+    uint64_t seq = ++g_seq;
+    aclError rc = ACL_SUCCESS;
+    if (!mode.v1 && !driver_pins) {
+        rc = runtime_check(p, size, device, mode.mapped); /* api_impl.cc:2597-2599 */
+    }
+    simDrvPlan plan;
+    memset(&plan, 0, sizeof(plan));
+    if (rc == ACL_SUCCESS && via_driver) {
+        simDrvRequest rq = {
+            .host = p,
+            .size = size,
+            .device = device,
+            .mapped = mode.mapped,
+            .pinned = mode.pinned && driver_pins,
+            .readonly = mode.readonly,
+            .iomemory = mode.iomemory,
+            .v1 = mode.v1,
+            .mem = host,
+            .seq = seq,
+        };
+        rc = sim_drv_check(&rq, &plan);
     }
     if (rc == ACL_SUCCESS && aclsim_fault(ACLSIM_FAULT_REGISTER_RACE)) {
         pthread_mutex_unlock(&reg_lock);
@@ -308,46 +305,74 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, int de
     }
     if (rc != ACL_SUCCESS) {
         pthread_mutex_unlock(&reg_lock);
-        free(r);
+        free(mrec);
+        free(prec);
         return rc;
     }
-    r->mapped = mode.mapped;
-    r->pinned = mode.pinned;
-    if (mode.mapped || aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
-        r->dev = new_device_address(p, size, host);
+    uintptr_t dev = 0;
+    if (via_driver) {
+        dev = plan.dev;
+        sim_drv_commit(&plan);
     }
-    if (mode.pinned && !host.found) {
-        r->mlocked = mlock(ptr, size) == 0;
+    if (mrec != NULL) {
+        mrec->dev = dev;
+        mrec->stamp = sim_reg_stamp_now(seq);
+        if (!record_insert(&g_mapped, mrec)) {
+            free(mrec); /* V1 of a recorded base: the first record stays (api_impl.cc:2567-2568) */
+        }
+    }
+    if (prec != NULL) {
+        if (!mode.mapped && aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
+            prec->dev = sim_drv_window(size); /* PINNED-only memory answers a device pointer */
+        }
+        prec->stamp = sim_reg_stamp_now(seq);
+        if (record_insert(&g_pinned, prec)) {
+            prec->mlocked = !host.found && mlock(ptr, size) == 0;
+        } else {
+            free(prec);
+        }
     }
     if (aclsim_fault(ACLSIM_FAULT_REGISTER_CLOBBERS)) {
         memset(ptr, 0, size < 64 ? size : 64);
     }
-    if (aclsim_fault(ACLSIM_FAULT_REREGISTER_STALE_DEVPTR) && host.found && r->dev != 0) {
+    if (aclsim_fault(ACLSIM_FAULT_REREGISTER_STALE_DEVPTR) && host.found && dev != 0) {
         int known = 0;
         for (unsigned i = 0; i < SIM_FIRST_MAX; i++) {
             known |= g_first[i].host == p && g_first[i].dev != 0;
         }
         if (!known) {
             g_first[g_first_next].host = p;
-            g_first[g_first_next].dev = r->dev;
+            g_first[g_first_next].dev = dev;
             g_first_next = (g_first_next + 1) % SIM_FIRST_MAX;
         }
     }
-    r->inserted_ns = now_ns();
-    r->next = g_regs;
-    g_regs = r;
-    g_reg_count++;
     pthread_mutex_unlock(&reg_lock);
-    *dev_out = (void *)r->dev;
+    *dev_out = (void *)dev;
     return ACL_SUCCESS;
 }
 
-/* A reserved type or flag: the driver does not support it yet (docs), unless a switch
- * makes it a plain mapping. */
+/* A reserved type or flag that a switch makes a plain mapping. */
 static int reserved_accepted(int iomemory)
 {
     return aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED) ||
            aclsim_fault(iomemory ? ACLSIM_FAULT_RESERVED_IOMEMORY_OK : ACLSIM_FAULT_RESERVED_READONLY_OK);
+}
+
+/* IOMEMORY and READONLY: the runtime passes them to the driver unchecked
+ * (npu_driver_mem.cc:205-218), so on a public driver the driver answers. The docs call them
+ * reserved, not supported yet, which is what a family without a public driver answers.
+ * Returns ACL_SUCCESS and sets the mode, or the refusal. */
+static aclError reserved_options(int iomemory, int readonly, int accepted, simRegMode *mode)
+{
+    if (accepted) {
+        return ACL_SUCCESS; /* registered as MAPPED */
+    }
+    if (sim_config()->driver == SIM_DRV_DOCS) {
+        return sim_open_code(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    }
+    mode->iomemory = iomemory;
+    mode->readonly = readonly;
+    return ACL_SUCCESS;
 }
 
 SIM_EXPORT aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr)
@@ -373,10 +398,14 @@ SIM_EXPORT aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegiste
     if (rc != ACL_SUCCESS) {
         return rc;
     }
-    if (bits != ACL_HOST_REGISTER_MAPPED && !reserved_accepted((bits & ACL_HOST_REGISTER_IOMEMORY) != 0)) {
-        return sim_open_code(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    simRegMode mode = {1, 0, 1, 0, 0};
+    if (bits != ACL_HOST_REGISTER_MAPPED) {
+        int iomemory = (bits & ACL_HOST_REGISTER_IOMEMORY) != 0;
+        rc = reserved_options(iomemory, (bits & ACL_HOST_REGISTER_READONLY) != 0, reserved_accepted(iomemory), &mode);
+        if (rc != ACL_SUCCESS) {
+            return rc;
+        }
     }
-    simRegMode mode = {1, 0, 0};
     return register_range(ptr, size, mode, dev, devPtr);
 }
 
@@ -401,54 +430,68 @@ SIM_EXPORT aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag)
     if (rc != ACL_SUCCESS) {
         return rc;
     }
-    uint32_t reserved = flag & (uint32_t)(ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY);
-    if (reserved != 0) {
-        int iomemory = (reserved & ACL_HOST_REG_IOMEMORY) != 0;
-        int readonly = (reserved & ACL_HOST_REG_READONLY) != 0;
-        if ((iomemory && !reserved_accepted(1)) || (readonly && !reserved_accepted(0))) {
-            return sim_open_code(ACL_ERROR_RT_FEATURE_NOT_SUPPORT); /* reserved, not supported yet */
+    simRegMode mode = {(flag & ACL_HOST_REG_MAPPED) != 0, (flag & ACL_HOST_REG_PINNED) != 0, 0, 0, 0};
+    int iomemory = (flag & ACL_HOST_REG_IOMEMORY) != 0;
+    int readonly = (flag & ACL_HOST_REG_READONLY) != 0;
+    if (iomemory || readonly) {
+        int accepted = (!iomemory || reserved_accepted(1)) && (!readonly || reserved_accepted(0));
+        rc = reserved_options(iomemory, readonly, accepted, &mode);
+        if (rc != ACL_SUCCESS) {
+            return rc;
         }
-        flag = (flag & ~reserved) | (uint32_t)ACL_HOST_REG_MAPPED;
+        mode.mapped = 1; /* api_impl.cc:2594-2596: they count as mapped */
     }
-    simRegMode mode = {(flag & ACL_HOST_REG_MAPPED) != 0, (flag & ACL_HOST_REG_PINNED) != 0, 1};
     void *unused;
     return register_range(ptr, size, mode, dev, &unused);
 }
 
-/* The entry a device-pointer lookup finds for p, with the offset to add (reg_lock held). */
-static const simReg *lookup_devptr(uintptr_t p, int device, uintptr_t *offset)
-{
-    *offset = 0;
-    for (const simReg *r = g_regs; r != NULL; r = r->next) {
-        int usable = r->mapped || ((aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) && r->dev != 0);
-        if (!usable) {
-            continue;
-        }
-        if (pin_register_driver()) {
-            /* The driver resolves any address of a range mapped on this device. */
-            if (r->device == device && contains(r->host, r->size, p, 1)) {
-                *offset = p - r->host;
-                return r;
-            }
-        } else if (r->host == p) {
-            return r; /* the runtime's registry matches the exact base (register_memory.cc:147-158) */
-        } else if (contains(r->host, r->size, p, 1) && aclsim_fault(ACLSIM_FAULT_DEVPTR_INTERIOR_BASE)) {
-            return r;
-        }
-    }
-    return NULL;
-}
+/* ---- device pointers ----------------------------------------------------- */
 
 /* A removed registration still answering (faults and the accept variant). reg_lock held. */
-static const simReg *lookup_removed(uintptr_t p)
+static const simRecord *lookup_removed(uintptr_t p)
 {
     for (unsigned i = 0; i < SIM_REG_RECENT; i++) {
-        const simReg *r = &g_recent[i];
+        const simRecord *r = &g_recent[i];
         if (r->size != 0 && r->dev != 0 && r->host == p) {
             return r;
         }
     }
     return NULL;
+}
+
+/* The device address for p (0: none) and the base it was found under. reg_lock held. */
+static uintptr_t lookup_devptr(uintptr_t p, int device, uintptr_t *base)
+{
+    uintptr_t dev = 0;
+    *base = p;
+    if (sim_drv_answers_devptr()) {
+        /* The driver's range lookup (npu_driver_mem.cc:282-306): base address plus offset. */
+        if (sim_drv_devptr(p, device, base, &dev)) {
+            return aclsim_fault(ACLSIM_FAULT_DEVPTR_INTERIOR_BASE) ? dev : dev + (p - *base);
+        }
+    } else {
+        simRecord **link = record_link(&g_mapped, p, device); /* register_memory.cc:147-158 */
+        if (link != NULL) {
+            return (*link)->dev;
+        }
+        for (const simRecord *r = g_mapped; r != NULL && aclsim_fault(ACLSIM_FAULT_DEVPTR_INTERIOR_BASE); r = r->next) {
+            if (contains(r->host, r->size, p, 1)) {
+                *base = r->host;
+                return r->dev;
+            }
+        }
+    }
+    if (aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
+        simRecord **pinned = record_link(&g_pinned, p, device);
+        if (pinned != NULL && (*pinned)->dev != 0) {
+            return (*pinned)->dev;
+        }
+    }
+    if (aclsim_fault(ACLSIM_FAULT_DEVPTR_AFTER_UNREGISTER) || aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
+        const simRecord *gone = lookup_removed(p);
+        return gone != NULL ? gone->dev : 0;
+    }
+    return 0;
 }
 
 SIM_EXPORT aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag)
@@ -466,21 +509,16 @@ SIM_EXPORT aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint3
         return rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT ? sim_open_code(ACL_ERROR_RT_PARAM_INVALID) : rc;
     }
     uintptr_t p = (uintptr_t)pHost;
-    uintptr_t offset = 0;
+    uintptr_t base;
     pthread_mutex_lock(&reg_lock);
-    const simReg *hit = lookup_devptr(p, device, &offset);
-    if (hit == NULL && (aclsim_fault(ACLSIM_FAULT_DEVPTR_AFTER_UNREGISTER) ||
-                        aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED))) {
-        hit = lookup_removed(p);
-    }
-    uintptr_t dev = hit != NULL ? hit->dev + offset : 0;
+    uintptr_t dev = lookup_devptr(p, device, &base);
     if (dev != 0 && aclsim_fault(ACLSIM_FAULT_DEVPTR_MISMATCH)) {
         dev += SIM_PAGE;
     }
     if (dev != 0 && aclsim_fault(ACLSIM_FAULT_REREGISTER_STALE_DEVPTR)) {
         for (unsigned i = 0; i < SIM_FIRST_MAX; i++) {
-            if (g_first[i].host == hit->host && g_first[i].dev != 0) {
-                dev = g_first[i].dev + offset;
+            if (g_first[i].host == base && g_first[i].dev != 0) {
+                dev = g_first[i].dev + (p - base);
             }
         }
     }
@@ -489,13 +527,16 @@ SIM_EXPORT aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint3
     }
     pthread_mutex_unlock(&reg_lock);
     if (dev == 0) {
-        return sim_open_code(ACL_ERROR_RT_PARAM_INVALID); /* api_impl.cc:2653-2660 */
+        /* api_impl.cc:2653-2660; the driver's NOT_EXIST is the same (npu_driver_mem.cc:291-296) */
+        return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
     }
     t_cached_host = p;
     t_cached_dev = dev;
     *pDevice = (void *)dev;
     return ACL_SUCCESS;
 }
+
+/* ---- unregistering ------------------------------------------------------- */
 
 /* Whether p is the base of a registration removed earlier in the life of its memory. */
 static int recently_removed(uintptr_t p)
@@ -508,24 +549,29 @@ static int recently_removed(uintptr_t p)
     return 0;
 }
 
-/* The answer for a pointer that is no registered base (reg_lock held). */
+/* The answer for a pointer that is no recorded base (reg_lock held): 507911 without a
+ * driver call (api_impl.cc:2638-2641), unless a switch says otherwise. */
 static aclError unregister_unknown(uintptr_t p)
 {
     if (aclsim_fault(ACLSIM_FAULT_DOUBLE_UNREGISTER_OK) && recently_removed(p)) {
         return ACL_SUCCESS;
     }
-    for (simReg **link = &g_regs; *link != NULL; link = &(*link)->next) {
-        if (!contains((*link)->host, (*link)->size, p, 1)) {
-            continue;
+    simRecord **lists[2] = {&g_mapped, &g_pinned};
+    for (int l = 0; l < 2; l++) {
+        for (simRecord **link = lists[l]; *link != NULL; link = &(*link)->next) {
+            if (!contains((*link)->host, (*link)->size, p, 1)) {
+                continue;
+            }
+            if (aclsim_fault(ACLSIM_FAULT_UNREGISTER_INTERIOR_OK)) {
+                return ACL_SUCCESS;
+            }
+            if (aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
+                sim_drv_forget((*link)->stamp.seq, 0); /* the driver drops the range containing the pointer */
+                record_remove(link);
+                return ACL_SUCCESS;
+            }
+            return sim_open_code(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED); /* only the exact base counts */
         }
-        if (aclsim_fault(ACLSIM_FAULT_UNREGISTER_INTERIOR_OK)) {
-            return ACL_SUCCESS;
-        }
-        if (aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
-            reg_remove(link); /* the driver drops the range containing the pointer */
-            return ACL_SUCCESS;
-        }
-        return sim_open_code(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED); /* only the exact base counts */
     }
     if (aclsim_fault(ACLSIM_FAULT_UNREGISTER_UNKNOWN_OK) && !recently_removed(p)) {
         return ACL_SUCCESS;
@@ -533,59 +579,60 @@ static aclError unregister_unknown(uintptr_t p)
     return ACL_ERROR_HOST_MEMORY_NOT_REGISTERED; /* 25-01_aclError.md: 507911 */
 }
 
-/* unregister_drops_newer: every registration made after the one at *link goes too. The list
- * holds the newest first, so those are the entries before it. Returns the entry's link. reg_lock held. */
-static simReg **drop_newer(simReg **link)
+/* unregister_drops_newer: every registration made after registration seq goes too, its
+ * records and its driver nodes. reg_lock held. */
+static void drop_newer(uint64_t seq)
 {
     if (!aclsim_fault(ACLSIM_FAULT_UNREGISTER_DROPS_NEWER)) {
-        return link;
+        return;
     }
-    const simReg *target = *link;
-    while (g_regs != target) {
-        reg_remove(&g_regs);
+    simRecord **lists[2] = {&g_mapped, &g_pinned};
+    for (int l = 0; l < 2; l++) {
+        simRecord **link = lists[l];
+        while (*link != NULL) {
+            if ((*link)->stamp.seq > seq) {
+                record_remove(link);
+            } else {
+                link = &(*link)->next;
+            }
+        }
     }
-    return &g_regs;
+    sim_drv_forget(seq, 1);
 }
 
-/* Unregistering on the runtime's path (api_impl.cc:2623-2641), reg_lock held. */
+/* Unregistering on the runtime's path (api_impl.cc:2614-2645), reg_lock held. */
 static aclError unregister_base(uintptr_t p, int device)
 {
-    int per_process = aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES);
-    simReg **mapped = find_base(p, is_mapped, device);
-    simReg **pinned = find_base(p, is_pinned, device);
-    if (pin_register_driver()) {
-        mapped = find_base(p, any_on, device); /* the driver's table, per device */
-        pinned = NULL;
+    simRecord **mapped = record_link(&g_mapped, p, device);
+    simRecord **pinned = aclsim_fault(ACLSIM_FAULT_UNREGISTER_PINNED_FAILS) ? NULL : record_link(&g_pinned, p, device);
+    if (mapped != NULL && aclsim_fault(ACLSIM_FAULT_UNREGISTER_FAILS)) {
+        return ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
     }
     if (mapped == NULL && pinned == NULL) {
         return unregister_unknown(p);
     }
     if (mapped != NULL) {
-        simReg **on_device = per_process ? mapped : find_base(p, mapped_on, device);
-        if (pin_register_driver()) {
-            on_device = mapped;
-        }
-        if (on_device == NULL) {
-            /* The mapping belongs to another device; its driver call fails and nothing changes. */
-            return aclsim_fault(ACLSIM_FAULT_FOREIGN_DEVICE_UNREGISTER_LIES) ? ACL_SUCCESS
-                                                                              : ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
-        }
-        if ((*on_device)->freed && aclsim_fault(ACLSIM_FAULT_STALE_REGISTRATION_STUCK)) {
+        simRecord *r = *mapped;
+        if (r->freed && aclsim_fault(ACLSIM_FAULT_STALE_REGISTRATION_STUCK)) {
             return ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
         }
-        if ((*on_device)->freed && aclsim_fault(ACLSIM_FAULT_UNREGISTER_FREED_LEAVES_MAPPING)) {
-            g_ghosts[g_ghost_next] = **on_device;
-            g_ghost_next = (g_ghost_next + 1) % SIM_GHOST_MAX;
+        /* unregister_freed_leaves_mapping: the driver's node of freed memory stays behind. */
+        if (!(r->freed && aclsim_fault(ACLSIM_FAULT_UNREGISTER_FREED_LEAVES_MAPPING))) {
+            int elsewhere = 0;
+            /* legal_other_choices: a registration is per process, so any device may remove it. */
+            aclError rc = sim_drv_unregister(p, device, aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES), &elsewhere);
+            if (rc != ACL_SUCCESS) {
+                /* The driver's refusal is the answer and the records stay (api_impl.cc:2629-2633). */
+                return elsewhere && aclsim_fault(ACLSIM_FAULT_FOREIGN_DEVICE_UNREGISTER_LIES) ? ACL_SUCCESS : rc;
+            }
         }
-        reg_remove(drop_newer(on_device));
-        pinned = find_base(p, is_pinned, device);
+        drop_newer(r->stamp.seq);
+        record_remove(record_link(&g_mapped, p, device));
+        pinned = record_link(&g_pinned, p, device);
     }
     if (pinned != NULL) {
-        reg_remove(drop_newer(pinned));
-    }
-    g_unregistered_mark = 1;
-    if (t_cached_host == p) {
-        t_cached_host = 0;
+        drop_newer((*pinned)->stamp.seq);
+        record_remove(record_link(&g_pinned, p, device));
     }
     return ACL_SUCCESS;
 }
@@ -604,32 +651,46 @@ SIM_EXPORT aclError aclrtHostUnregister(void *ptr)
     if (rc != ACL_SUCCESS) {
         return rc;
     }
+    uintptr_t p = (uintptr_t)ptr;
     pthread_mutex_lock(&reg_lock);
-    if (aclsim_fault(ACLSIM_FAULT_UNREGISTER_FAILS) && find_base((uintptr_t)ptr, is_mapped, device) != NULL) {
-        pthread_mutex_unlock(&reg_lock);
-        return ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
+    if (pin_register_driver()) {
+        int elsewhere = 0;
+        rc = sim_drv_unregister(p, device, 0, &elsewhere); /* halHostUnregister, per device */
+    } else {
+        rc = unregister_base(p, device);
     }
-    rc = unregister_base((uintptr_t)ptr, device);
+    if (rc == ACL_SUCCESS) {
+        g_unregistered_mark = 1;
+        if (t_cached_host == p) {
+            t_cached_host = 0;
+        }
+    }
     pthread_mutex_unlock(&reg_lock);
     return rc;
 }
+
+/* ---- what host memory and statistics need -------------------------------- */
 
 void sim_reg_memory_freed(const void *base, uint64_t size)
 {
     uintptr_t b = (uintptr_t)base;
     int drop = aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES); /* freeing unregisters, another legal choice */
     pthread_mutex_lock(&reg_lock);
-    simReg **link = &g_regs;
-    while (*link != NULL) {
-        if (!overlaps(*link, b, size)) {
-            link = &(*link)->next;
-        } else if (drop) {
-            reg_remove(link);
-        } else {
-            (*link)->freed = 1;
-            link = &(*link)->next;
+    simRecord **lists[2] = {&g_mapped, &g_pinned};
+    for (int l = 0; l < 2; l++) {
+        simRecord **link = lists[l];
+        while (*link != NULL) {
+            if (!overlaps((*link)->host, (*link)->size, b, size)) {
+                link = &(*link)->next;
+            } else if (drop) {
+                record_remove(link);
+            } else {
+                (*link)->freed = 1;
+                link = &(*link)->next;
+            }
         }
     }
+    sim_drv_memory_freed(b, size, drop);
     for (unsigned i = 0; i < SIM_FIRST_MAX; i++) {
         if (g_first[i].host >= b && g_first[i].host - b < size) {
             g_first[i].host = 0;
@@ -639,7 +700,7 @@ void sim_reg_memory_freed(const void *base, uint64_t size)
     /* Freed memory has no history: a later allocation at the same address starts clean,
      * so the faults that act on recently removed registrations never reach it. */
     for (unsigned i = 0; i < SIM_REG_RECENT; i++) {
-        if (g_recent[i].size != 0 && overlaps(&g_recent[i], b, size)) {
+        if (g_recent[i].size != 0 && overlaps(g_recent[i].host, g_recent[i].size, b, size)) {
             g_recent[i].size = 0;
         }
     }
@@ -651,17 +712,34 @@ void sim_reg_memory_new(const void *base, uint64_t size)
     uintptr_t b = (uintptr_t)base;
     pthread_mutex_lock(&reg_lock);
     for (unsigned i = 0; i < SIM_REG_RECENT; i++) {
-        if (g_recent[i].size != 0 && overlaps(&g_recent[i], b, size)) {
+        if (g_recent[i].size != 0 && overlaps(g_recent[i].host, g_recent[i].size, b, size)) {
             memset(&g_recent[i], 0, sizeof(g_recent[i]));
         }
     }
     pthread_mutex_unlock(&reg_lock);
 }
 
+int sim_reg_block_busy(const void *base, uint64_t size)
+{
+    pthread_mutex_lock(&reg_lock);
+    int busy = sim_drv_holds_block((uintptr_t)base, size);
+    pthread_mutex_unlock(&reg_lock);
+    return busy;
+}
+
+/* Everything the backend still holds: each registration's records once, and every
+ * driver node no mapped record accounts for (a second device's node, one left behind). */
 uint64_t sim_reg_live_count(void)
 {
     pthread_mutex_lock(&reg_lock);
-    uint64_t n = g_reg_count;
+    uint64_t n = 0;
+    for (const simRecord *r = g_mapped; r != NULL; r = r->next) {
+        n++;
+    }
+    for (const simRecord *r = g_pinned; r != NULL; r = r->next) {
+        n += record_link(&g_mapped, r->host, r->device) != NULL ? 0 : 1;
+    }
+    n += sim_drv_count_unrecorded(mapped_recorded);
     pthread_mutex_unlock(&reg_lock);
     return n;
 }

@@ -20,8 +20,10 @@
  * its last reference is dropped; aclrtDestroyStreamForce drops the queued
  * tasks and detaches the worker instead of waiting for it.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sim_internal.h"
 
@@ -179,13 +181,24 @@ static simStream *stream_acquire(aclrtStream handle, int dev)
     return found;
 }
 
-static void stream_wait(simStream *s)
+/* Waits until the stream has nothing queued or running, or (deadline not NULL) until the
+ * CLOCK_REALTIME deadline passes. */
+static void stream_wait_until(simStream *s, const struct timespec *deadline)
 {
     pthread_mutex_lock(&s->lock);
     while (s->head != NULL || s->running) {
-        pthread_cond_wait(&s->idle, &s->lock);
+        if (deadline == NULL) {
+            pthread_cond_wait(&s->idle, &s->lock);
+        } else if (pthread_cond_timedwait(&s->idle, &s->lock, deadline) == ETIMEDOUT) {
+            break;
+        }
     }
     pthread_mutex_unlock(&s->lock);
+}
+
+static void stream_wait(simStream *s)
+{
+    stream_wait_until(s, NULL);
 }
 
 static void stream_enqueue(simStream *s, simTask *t)
@@ -263,17 +276,20 @@ void sim_streams_shutdown(void)
     retire_streams(-1);
 }
 
-/* Waits for each listed stream (referenced by the caller), drops the references, frees the list. */
-static void wait_and_release(simStream **list, size_t n)
+/* Waits for each listed stream (referenced by the caller; until deadline when not NULL),
+ * drops the references, frees the list. */
+static void wait_and_release(simStream **list, size_t n, const struct timespec *deadline)
 {
     for (size_t i = 0; i < n; i++) {
-        stream_wait(list[i]);
+        stream_wait_until(list[i], deadline);
         stream_release(list[i]);
     }
     free(list);
 }
 
-void sim_sync_device(int dev, int only_first)
+/* References to the streams of dev (every device when dev < 0; only the oldest one when
+ * only_first), in a list the caller frees. */
+static simStream **device_streams(int dev, int only_first, size_t *count)
 {
     simStream **list = NULL;
     size_t n = 0;
@@ -295,7 +311,30 @@ void sim_sync_device(int dev, int only_first)
         list[n++] = s;
     }
     pthread_mutex_unlock(&streams_lock);
-    wait_and_release(list, n);
+    *count = n;
+    return list;
+}
+
+void sim_sync_device(int dev, int only_first)
+{
+    size_t n = 0;
+    simStream **list = device_streams(dev, only_first, &n);
+    wait_and_release(list, n, NULL);
+}
+
+void sim_sync_device_timed(int dev, int64_t timeout_ms)
+{
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline); /* the clock of the streams' condition variables */
+    deadline.tv_sec += timeout_ms / 1000;
+    deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec++;
+        deadline.tv_nsec -= 1000000000L;
+    }
+    size_t n = 0;
+    simStream **list = device_streams(dev, 0, &n);
+    wait_and_release(list, n, &deadline);
 }
 
 uint64_t sim_sync_device_since(int dev, uint64_t since)
@@ -312,7 +351,7 @@ uint64_t sim_sync_device_since(int dev, uint64_t since)
         }
     }
     pthread_mutex_unlock(&streams_lock);
-    wait_and_release(list, n);
+    wait_and_release(list, n, NULL);
     return newest;
 }
 
