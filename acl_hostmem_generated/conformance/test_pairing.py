@@ -1,4 +1,4 @@
-# Generated from spec 4df5c3fe52ded84a by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 5f1d464b8605f57b by codegen; do not edit. Regenerate: python -m codegen generate
 """Pairing and lifecycle cases: allocate/free and register/unregister pairs and their misuse."""
 
 from __future__ import annotations
@@ -200,8 +200,8 @@ def test_HM_PAIR_GETDEVPTR_AFTER_UNREG(acl: Any, case: tuple[dict[str, Any], dic
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param(({'api': 'v1'}, {'code': 'ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED', 'value': 507910, 'provenance': 'documented', 'severity': 'recommended', 'decides': True}), id='api=v1'),
-        pytest.param(({'api': 'v2_mapped'}, {'code': 'ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED', 'value': 507910, 'provenance': 'documented', 'severity': 'recommended', 'decides': True}), id='api=v2_mapped'),
+        pytest.param(({'api': 'v1'}, None), id='api=v1'),
+        pytest.param(({'api': 'v2_mapped'}, None), id='api=v2_mapped'),
     ],
 )
 def test_HM_PAIR_FREE_REGISTERED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:

@@ -85,7 +85,8 @@ def sizes_of(ctx: AclContext, size: int | str) -> list[int]:
     if size != SAMPLED:
         return [int(size)]
     sizes = sampled_sizes(ctx.explore_seed)
-    ctx.observe("sampled_sizes", sizes)
+    for each in sizes:
+        ctx.observe("sampled_sizes", each)
     return sizes
 
 

@@ -541,6 +541,7 @@ def free_registered(ctx: AclContext, *, api: str, expect: dict[str, Any] | None)
         ctx.lib.aclrtHostUnregister(page, raw=True)
         pytest.skip(f"NOT_APPLICABLE: {REUSE_TRIES} allocations never returned the freed address {block:#x} again")
     code = _register_raw(ctx, api, page, ctx.page)
+    ctx.observe("code", code)
     if code == 0:
         return  # the registration went with the memory; the new one is tracked
     try:

@@ -18,6 +18,10 @@ _KNOWN_FLAGS = acl.ACL_HOST_REG_MAPPED | acl.ACL_HOST_REG_IOMEMORY | acl.ACL_HOS
 
 
 _UNSET: Any = object()
+#: The page the docs ask registrations to be aligned to (11-02_host_memory_management.md:292).
+DOC_PAGE = 4096
+#: The svm v2 driver maps memory of its host VA range (VA_FLAG=1) in 2 MiB units.
+UVA_GRAIN = 2 << 20
 
 
 class Facts:
@@ -174,6 +178,46 @@ class Facts:
         """A live registration (its memory not freed) has exactly this base and size."""
         reg = self.world.registrations.get(self.req.pointer)
         return reg is not None and not reg.stale and reg.size == self.req.size
+
+    def _rounded(self, base: int, size: int) -> int:
+        """The end of ``[base, base + size)`` as the svm v2 driver rounds it: whole host pages from the
+        pointer, or 2 MiB for memory of a VA_FLAG=1 allocation (devmm_svm.c:3580-3583)."""
+        allocation = self.world.allocation_containing(base, max(size, 1))
+        grain = UVA_GRAIN if allocation is not None and allocation.va_flag else self.world.product.host_page
+        return base + -(-max(size, 1) // grain) * grain
+
+    @property
+    def range_in_driver_rounding(self) -> bool:
+        """Under the svm v2 driver, the range shares no byte with a live registration of the calling
+        thread's device, but one of the two, rounded as the driver rounds it, reaches the other."""
+        if self.world.product.driver != "v2":
+            return False
+        start, end = self.req.pointer, self._rounded(self.req.pointer, self.req.size)
+        device = self.device
+        for reg in self.world.registrations.values():
+            if reg.device != device or reg.touches(start, max(self.req.size, 1)):
+                continue
+            if start < self._rounded(reg.base, reg.size) and reg.base < end:
+                return True
+        return False
+
+    @property
+    def range_pageable_off_host_page(self) -> bool:
+        """Under the svm v2 driver on a host with pages above 4 KiB, the range is pageable memory whose
+        start is not aligned to the host page (the driver refuses it; the docs ask for 4 KiB)."""
+        product = self.world.product
+        return (product.driver == "v2" and product.host_page > DOC_PAGE and self.range_pageable
+                and self.req.pointer % product.host_page != 0)
+
+    @property
+    def target_held_by_registration(self) -> bool:
+        """Under the svm v3 driver, a live registration lies in the allocation the pointer starts: that
+        driver refuses to free memory a registration holds."""
+        allocation = self._allocation
+        if self.world.product.driver != "v3" or allocation is None:
+            return False
+        return any(not r.stale and allocation.base <= r.base < allocation.base + allocation.size
+                   for r in self.world.registrations.values())
 
     @property
     def range_overlaps_registration(self) -> bool:

@@ -64,7 +64,7 @@ def product_facts(ctx: AclContext) -> ProductFacts:
                         if info.get("implicit_sync") == "device")
     missing = frozenset(name for name in model.INTERFACES if not exported(ctx.lib.lib, name))
     return ProductFacts(family, ctx.product.va_flag, legacy, ctx.product.device_count, unsupported, syncing, missing,
-                        disputed, inapplicable)
+                        disputed, inapplicable, ctx.product.driver, ctx.product.host_page)
 
 
 def explore(ctx: AclContext, *, paths: str, expect: dict[str, Any] | None) -> None:

@@ -127,6 +127,10 @@ class ProductFacts:
     # the product (family, kernel, run mode, devices): clauses citing those predict nothing.
     disputed: frozenset[str] = frozenset()
     inapplicable: frozenset[str] = frozenset()
+    # The driver generation and the host page size (--acl-host-page): the svm v2 driver
+    # rounds registrations to whole host pages (2 MiB for VA_FLAG=1 memory).
+    driver: str = "none"
+    host_page: int = 4096
 
 
 class World:
