@@ -138,10 +138,13 @@ static size_t host_grain(void)
 }
 
 /* Whether host blocks are kept from a forked child: driver memory is VM_DONTCOPY, malloc
- * fallback memory is ordinary process memory (fork_inherits: the driver forgot the flag). */
+ * fallback memory is ordinary process memory. Nothing documents either, so a child that
+ * inherits the memory is another legal choice (legal_other_choices); fork_inherits is a
+ * driver that forgot the flag. */
 static int dont_fork(void)
 {
-    return sim_config()->driver != SIM_DRV_DOCS && !malloc_fallback() && !aclsim_fault(ACLSIM_FAULT_FORK_INHERITS);
+    return sim_config()->driver != SIM_DRV_DOCS && !malloc_fallback() && !aclsim_fault(ACLSIM_FAULT_FORK_INHERITS) &&
+           !aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES);
 }
 
 static size_t real_page(void)

@@ -38,6 +38,7 @@ def _with_stream(code: str) -> str:
 PROOF_ENV: dict[str, dict[str, str]] = {
     "legal_src_training_registers": {"ACLSIM_SOC": "Ascend910A"},
     "legal_rc_form": {"ACLSIM_SOC": "Ascend310P3"},
+    "prot_read_registers": {"ACLSIM_KERNEL": "6.6.0"},  # pageable memory registers at all
 }
 
 PROOFS: dict[str, str] = {
@@ -364,6 +365,63 @@ PROOFS: dict[str, str] = {
         rc = lib.aclrtHostUnregister(p); expect(lib.aclrtSetDevice(0), SUCCESS)
         print("VIOLATED" if rc == SUCCESS and devptr(p)[0] == SUCCESS else "intact")
     """,
+    # ---- driver truth: what the public driver does, broken ------------------------------
+    "register_rounds_2m": """
+        init(); a = malloc_host(64); b = malloc_host(64)  # neighbours, 4 KiB apart on svm v2
+        expect(register(a, 64)[0], SUCCESS, "first buffer")
+        print("VIOLATED" if register(b, 64)[0] == RT_DRV_INTERNAL_ERROR else "intact")
+    """,
+    "prot_read_registers": """
+        init()
+        print("VIOLATED" if register(readonly_pageable(PAGE), PAGE)[0] == SUCCESS else "intact")
+    """,
+    "second_device_v2_ok": """
+        init(0); p = malloc_host(PAGE); expect(lib.aclrtHostRegisterV2(p, PAGE, REG_MAPPED), SUCCESS)
+        expect(lib.aclrtSetDevice(1), SUCCESS)
+        print("VIOLATED" if lib.aclrtHostRegisterV2(p, PAGE, REG_MAPPED) == SUCCESS else "intact")
+    """,
+    "fork_inherits": """
+        import os
+        init(); p = malloc_host(64); fill(p, 64, b"f")
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0 if read(p, 64) == b"f" * 64 else 3)
+        _, status = os.waitpid(pid, 0)
+        print("VIOLATED" if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 else "intact")
+    """,
+    "align_between_points": """
+        init()
+        print("VIOLATED" if any(addr(malloc_host(s)) % 64 for s in (8193, 10000, 16383)) else "intact")
+    """,
+    "content_between_points": """
+        init(); size = 300000
+        a = malloc_host(size); fill(a, size, b"a")
+        b = malloc_host(size); fill(b, size, b"b")
+        print("VIOLATED" if read(a, size) != b"a" * size else "intact")
+    """,
+    "va_between_points": """
+        init()
+        rc, v = malloc_cfg(20000, (lib.ACL_RT_MEM_ATTR_VA_FLAG, 1)); rc, d = register(v, 20000)
+        print("VIOLATED" if rc == SUCCESS and addr(d) != addr(v) else "intact")
+    """,
+    "devsync_gives_up": _with_stream("""
+        init(); p = malloc_host(64); blocked_stream(2.5)
+        took = seconds(lib.aclrtFreeHostWithDevSync, p)
+        print("VIOLATED" if took < 2.0 else "intact")
+    """),
+    "cap_none_second_device": """
+        init(1); p = malloc_host(PAGE); ok = register(p, PAGE)[0] == SUCCESS
+        cap = ffi.new("aclrtHostMemMapCapability *"); answers = []
+        for hac in range(10):
+            lib.aclrtHostMemMapCapabilities(1, hac, cap); answers.append(cap[0])
+        print("VIOLATED" if ok and not any(answers) else "intact")
+    """,
+    "cap_supported_without_registration": """
+        init(); cap = ffi.new("aclrtHostMemMapCapability *")
+        expect(lib.aclrtHostMemMapCapabilities(0, lib.ACL_RT_HAC_TYPE_AIC, cap), SUCCESS)
+        refused = register(malloc_host(PAGE), PAGE)[0] == RT_FEATURE_NOT_SUPPORT
+        print("VIOLATED" if refused and cap[0] == lib.ACL_RT_HOST_MEM_MAP_SUPPORTED else "intact")
+    """,
     # ---- legal variants: each prints VARIANT when its chosen behaviour shows ----
     "legal_alt_codes": """
         init()
@@ -411,6 +469,16 @@ PROOFS: dict[str, str] = {
         init(); mode = ffi.new("aclrtRunMode *"); expect(lib.aclrtGetRunMode(mode), SUCCESS)
         ptrs = [addr(malloc_host(s)) for s in (1, 100, 1 << 20)]
         print("VARIANT" if mode[0] == lib.ACL_DEVICE and all(p % 64 == 32 for p in ptrs) else ptrs)
+    """,
+    "legal_public_driver": """
+        init(); p = malloc_host(PAGE); expect(register(p, PAGE)[0], SUCCESS)
+        rc = register(p, PAGE)[0]
+        print("VARIANT" if rc == RT_DRV_INTERNAL_ERROR else rc)
+    """,
+    "legal_drv_malloc_fallback": """
+        init()
+        ptrs = [addr(malloc_host(s)) for s in (1, 100, 5000, 1 << 20)] + [addr(malloc_cfg(64)[1])]
+        print("VARIANT" if all(p % 64 == 16 for p in ptrs) else [hex(p) for p in ptrs])
     """,
     "crash_in_register": """
         init()

@@ -29,6 +29,7 @@ typedef struct {
 aclError aclsimGetStats(aclsimStats *out);
 const char *aclsimActiveFaults(void);
 const char *aclsimFamilyName(void);
+const char *aclsimDriverName(void);
 int aclsimFaultCount(void);
 const char *aclsimFaultName(int index);
 """
@@ -46,6 +47,7 @@ RT_STREAM_CONTEXT = acl.ACL_ERROR_RT_STREAM_CONTEXT
 RT_FEATURE_NOT_SUPPORT = acl.ACL_ERROR_RT_FEATURE_NOT_SUPPORT
 RT_MEMORY_ALLOCATION = acl.ACL_ERROR_RT_MEMORY_ALLOCATION
 RT_DRV_INTERNAL_ERROR = acl.ACL_ERROR_RT_DRV_INTERNAL_ERROR
+RT_INVALID_HANDLE = acl.ACL_ERROR_RT_INVALID_HANDLE
 ALREADY_REGISTERED = acl.ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED
 NOT_REGISTERED = acl.ACL_ERROR_HOST_MEMORY_NOT_REGISTERED
 REG_MAPPED = acl.ACL_HOST_REG_MAPPED
@@ -146,6 +148,41 @@ def pageable(size: int) -> Any:
     buf = ffi.from_buffer(region)
     _KEEP.append(region)
     return ffi.cast("void *", buf)
+
+
+def page_up(ptr: Any, page: int = PAGE) -> Any:
+    """The first address at or after ptr that is a multiple of page, as a void *."""
+    return ffi.cast("void *", (addr(ptr) + page - 1) // page * page)
+
+
+def driver_name() -> str:
+    """The driver generation of the initialised library: "v2", "v3" or "docs"."""
+    return ffi.string(lib.aclsimDriverName()).decode()
+
+
+def _libc_mmap(size: int, prot: int, address: int = 0, fixed: bool = False) -> int:
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    map_private_anonymous, map_fixed_noreplace = 0x22, 0x100000
+    flags = map_private_anonymous | (map_fixed_noreplace if fixed else 0)
+    got = libc.mmap(address or None, size, prot, flags, -1, 0)
+    if got is None or got == ctypes.c_void_p(-1).value or (fixed and got != address):
+        raise SystemExit(f"cannot map {size} bytes (errno {ctypes.get_errno()})")
+    return got
+
+
+def readonly_pageable(size: int) -> Any:
+    """Pageable memory the process may only read (a PROT_READ anonymous mapping)."""
+    return ffi.cast("void *", _libc_mmap(size, 0x1))
+
+
+def pageable_aligned(size: int, align: int) -> Any:
+    """Pageable read-write memory whose start is a multiple of align (a larger mapping, cut)."""
+    base = _libc_mmap(size + align, 0x3)
+    return ffi.cast("void *", (base + align - 1) // align * align)
 
 
 def pageable_at(address: int, size: int) -> Any:

@@ -102,7 +102,7 @@ def test_fault_list_is_well_formed_and_complete():
     per_family: dict[str, int] = {}
     for fault in FAULTS:
         assert set(fault) <= {"name", "family", "violates", "description", "soc", "env", "legal", "covers",
-                              "families"}, fault
+                              "families", "environments"}, fault
         assert re.fullmatch(r"[a-z][a-z0-9_]*", fault["name"]), fault["name"]
         assert fault["family"] in FAMILIES, fault
         assert fault["description"].strip(), fault
@@ -200,12 +200,22 @@ def test_given_no_fault_when_proofs_run_then_rules_hold(base_env):
         "devsync_skips_old_streams",
         "unregister_drops_newer",
         "thread_stale_devptr_cache",
+        "register_rounds_2m",
+        "prot_read_registers",
+        "second_device_v2_ok",
+        "fork_inherits",
+        "content_between_points",
+        "va_between_points",
+        "cap_none_second_device",
+        "align_between_points",
+        "cap_supported_without_registration",
     ]
     env = {k: v for k, v in base_env.items()}
     for name in sample:
         fault = dict(next(f for f in FAULTS if f["name"] == name))
         env_extra = fault.get("env") or {}
         script = "from simrun import *\n" + textwrap.dedent(PROOFS[name])
-        child = dict(env, ACLSIM_SOC=fault.get("soc", "Ascend910B3"), **{k: str(v) for k, v in env_extra.items()})
+        child = dict(env, ACLSIM_SOC=fault.get("soc", "Ascend910B3"), ACLSIM_DEVICE_COUNT="2",
+                     **{k: str(v) for k, v in env_extra.items()}, **PROOF_ENV.get(name, {}))
         proc = subprocess.run([sys.executable, "-c", script], env=child, capture_output=True, text=True, timeout=30)
         assert proc.returncode == 0 and proc.stdout.strip().endswith("intact"), (name, proc)
