@@ -14,6 +14,8 @@ export default defineConfig({
   historyPath,
   hideLabels: ["thread", "host", "language", "framework", "package"],
   categories: [
+    // Root causes first: a BLOCKED case is grouped under the rule whose promise failed.
+    { name: "Blocked by another rule", matchers: byCategory("blocked"), groupBy: [{ label: "blocked_by" }], expand: true },
     { name: "Crash", matchers: byCategory("crash"), groupBy: ["severity"], expand: true },
     { name: "Timeout", matchers: byCategory("timeout"), groupBy: ["severity"], expand: true },
     { name: "Spec violation", matchers: byCategory("spec_violation"), groupBy: ["severity", { label: "feature" }] },
@@ -21,6 +23,7 @@ export default defineConfig({
     { name: "Missing function", matchers: byCategory("missing_symbol"), groupBy: [{ label: "feature" }] },
     { name: "Backend leak", matchers: byCategory("leak"), groupBy: ["severity", { label: "feature" }] },
     { name: "Run deadline reached", matchers: byCategory("deadline"), groupBy: [{ label: "feature" }] },
+    { name: "Harness instrument failed", matchers: byCategory("instrument"), groupBy: [{ label: "feature" }] },
     { name: "Harness error", matchers: byCategory("harness_error"), groupBy: ["status"] },
     { name: "Waived", matchers: byCategory("waived"), groupBy: [{ label: "feature" }] },
     { name: "Not applicable", matchers: byCategory("not_applicable"), groupBy: [{ label: "feature" }], groupByMessage: true },

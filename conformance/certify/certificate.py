@@ -12,13 +12,16 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..results.rootcause import root_cause_line
 from ..results.summary import env_family
 from .verdict import FAMILY_COLUMNS, Assessment, RuleAssessment
 
 POLICY = (
-    "Only mandatory rules decide the verdict: each must be PASS or NOT_APPLICABLE. "
+    "Only mandatory rules decide the verdict: each must be PASS or NOT_APPLICABLE; a BLOCKED case (its set-up "
+    "rested on another rule's promise, which broke) counts against the verdict like a failure. "
     "A rule is mandatory only where the API documentation promises the behaviour; behaviour shown only by the "
-    "runtime source is recommended, and where the documentation and the source disagree the rule is advisory. "
+    "runtime or driver source is recommended, and where the documentation and the source disagree the rule is "
+    "advisory. "
     "A WAIVED mandatory rule counts against the verdict unless its waiver is accepted for certification. "
     "XPASS cases are stale waivers: reported, not failures. "
     "Recommended, advisory and informational rules, and error codes known only from the source, are reported "
@@ -26,10 +29,16 @@ POLICY = (
     "A run without an outcome for every rule of the spec is not certified."
 )
 ADVISORY_NOTE = (
-    "The documentation and the runtime source disagree on these behaviours. They never decide the verdict; "
-    "PASS means the library follows the documentation, FAIL that it takes the source's side (or neither). "
-    "Both citations are listed."
+    "The documentation and the runtime or driver source disagree on these behaviours. They never decide the "
+    "verdict; PASS means the library follows the documentation, FAIL that it takes the source's side (or "
+    "neither). Both citations are listed."
 )
+ROOT_CAUSE_NOTE = (
+    "Each rule that failed on its own cases, or whose promise broke in the set-up of other cases, once: fix "
+    "these first. The cases they BLOCKED could not reach their own assertion and are not counted as their "
+    "own rules' failures."
+)
+_SOURCE_NAMES = {"doc": "documentation", "src": "runtime source", "drv": "driver source"}
 COLUMN_TITLES = {
     "passed": "passed",
     "not_applicable": "not applicable",
@@ -116,8 +125,15 @@ def _rule_item(rule: RuleAssessment, case_ids: list[str], summary: dict[str, Any
     return label, rule.doc_url, _case_lines(rule, case_ids, summary)
 
 
+def root_cause_section(summary: dict[str, Any]) -> Section:
+    """The certificate's first section: the run's root causes, each once."""
+    items = [(root_cause_line(c), "", [f"blocked rules: {', '.join(c['blocked_rules'])}"] if c.get("blocked_rules")
+              else []) for c in summary.get("root_causes") or [] if isinstance(c, dict)]
+    return Section("Root causes", ROOT_CAUSE_NOTE, items)
+
+
 def sections(assessment: Assessment, summary: dict[str, Any]) -> list[Section]:
-    """The lists of the certificate, in order."""
+    """The lists of the certificate after the root causes and the family table, in order."""
     blocking = [_rule_item(r, r.failing_cases + r.unaccepted_waivers, summary) for r in assessment.blocking]
     accepted = [
         _rule_item(r, r.waived_cases, summary)
@@ -141,7 +157,7 @@ def sections(assessment: Assessment, summary: dict[str, Any]) -> list[Section]:
         Section("Stale waivers (XPASS)", "The waived deviation is gone: remove the expectation.", stale),
         Section("Expired expectations", "No longer applied: renew or remove them.", expired),
         Section("Recommended and informational findings", "Reported only; do not decide the verdict.", advisory),
-        Section("Advisory: documentation and runtime source disagree", ADVISORY_NOTE, conflicts),
+        Section("Advisory: documentation and runtime or driver source disagree", ADVISORY_NOTE, conflicts),
         Section("Findings below the rule's severity",
                 "Cases that met their rule but answered another error code than one known only from the runtime "
                 "source; reported at the code's own severity, they do not decide the verdict.", findings),
@@ -152,7 +168,7 @@ def _conflict_item(rule: RuleAssessment, summary: dict[str, Any]) -> tuple[str, 
     side = {"PASS": "follows the documentation", "NOT_APPLICABLE": "not applicable here"}.get(
         str(rule.outcome), "takes the runtime source's side (or neither)")
     label = f"{rule.rule_id}: {rule.title} - {rule.outcome}, {side}"
-    details = [f"{'documentation' if e.get('kind') == 'doc' else 'runtime source'} {e.get('ref')}"
+    details = [f"{_SOURCE_NAMES.get(str(e.get('kind')), 'source')} {e.get('ref')}"
                f"{' (contradicts the docs)' if e.get('stance') == 'contradicts' else ''}: {e.get('says')} "
                f"<{e.get('url')}>" for e in rule.evidence]
     return label, rule.doc_url, details + _case_lines(rule, rule.failing_cases, summary)
@@ -188,18 +204,24 @@ def render_markdown(assessment: Assessment, summary: dict[str, Any], manifest: d
         "",
     ]
     out += fact_lines_markdown(manifest)
+    out += _markdown_section(root_cause_section(summary))
     out += ["", "## Rule families", "", "| family | " + " | ".join(COLUMN_TITLES[c] for c in FAMILY_COLUMNS) + " |"]
     out.append("|---" * (len(FAMILY_COLUMNS) + 1) + "|")
     for family, row in assessment.families().items():
         out.append(f"| {family} | " + " | ".join(str(row[c]) for c in FAMILY_COLUMNS) + " |")
     for section in sections(assessment, summary):
-        out += ["", f"## {section.title}", "", f"_{section.note}_", ""]
-        if not section.items:
-            out.append("None.")
-        for label, link, details in section.items:
-            out.append(f"- {_md(label)}" + (f" ([doc]({link}))" if link else ""))
-            out += [f"  - {_md(line)}" for line in details]
+        out += _markdown_section(section)
     return "\n".join(out) + "\n"
+
+
+def _markdown_section(section: Section) -> list[str]:
+    out = ["", f"## {section.title}", "", f"_{section.note}_", ""]
+    if not section.items:
+        out.append("None.")
+    for label, link, details in section.items:
+        out.append(f"- {_md(label)}" + (f" ([doc]({link}))" if link else ""))
+        out += [f"  - {_md(line)}" for line in details]
+    return out
 
 
 def _md(text: str) -> str:
@@ -231,23 +253,30 @@ def render_html(assessment: Assessment, summary: dict[str, Any], manifest: dict[
         f"<p>{e(POLICY)}</p><dl>",
     ]
     out += fact_lines_html(manifest)
-    out += ["</dl><h2>Rule families</h2><table><tr><th>family</th>"]
+    out.append("</dl>")
+    out += _html_section(root_cause_section(summary))
+    out += ["<h2>Rule families</h2><table><tr><th>family</th>"]
     out += [f"<th>{e(COLUMN_TITLES[c])}</th>" for c in FAMILY_COLUMNS] + ["</tr>"]
     for family, row in assessment.families().items():
         out.append(f"<tr><td>{e(family)}</td>" + "".join(f"<td>{row[c]}</td>" for c in FAMILY_COLUMNS) + "</tr>")
     out.append("</table>")
     for section in sections(assessment, summary):
-        out += [f"<h2>{e(section.title)}</h2>", f'<p class="note">{e(section.note)}</p>']
-        if not section.items:
-            out.append("<p>None.</p>")
-            continue
-        out.append("<ul>")
-        for label, link, details in section.items:
-            anchor = f' (<a href="{e(link)}">doc</a>)' if link.startswith(("https://", "http://")) else ""
-            out.append(f"<li>{e(label)}{anchor}")
-            if details:
-                out.append("<ul>" + "".join(f"<li>{e(line)}</li>" for line in details) + "</ul>")
-            out.append("</li>")
-        out.append("</ul>")
+        out += _html_section(section)
     out.append("</body></html>")
     return "\n".join(out) + "\n"
+
+
+def _html_section(section: Section) -> list[str]:
+    e = html.escape
+    out = [f"<h2>{e(section.title)}</h2>", f'<p class="note">{e(section.note)}</p>']
+    if not section.items:
+        return out + ["<p>None.</p>"]
+    out.append("<ul>")
+    for label, link, details in section.items:
+        anchor = f' (<a href="{e(link)}">doc</a>)' if link.startswith(("https://", "http://")) else ""
+        out.append(f"<li>{e(label)}{anchor}")
+        if details:
+            out.append("<ul>" + "".join(f"<li>{e(line)}</li>" for line in details) + "</ul>")
+        out.append("</li>")
+    out.append("</ul>")
+    return out

@@ -29,6 +29,7 @@ from typing import Any
 from ..results.environment import sha256_of
 from ..results.expectations import ExpectationError, load_expectations
 from ..results.outcomes import UNWAIVABLE
+from ..results.rootcause import root_causes
 from ..results.summary import load_json, summary_problem, summary_verdict
 from .bundle import (
     DEFAULT_CATALOG,
@@ -115,6 +116,39 @@ def check_cases(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]:
         for case_id in case_ids:
             if case_id not in (rule.get("cases") or {}):
                 problems.append(f"summary.json: case {case_id} of rule {rule_id} has no outcome")
+    return problems
+
+
+def check_blocked(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]:
+    """Every BLOCKED case names a rule it may rest on, and the root causes follow from the outcomes.
+
+    A fixed case may be blocked only by a rule its own rule declares under ``needs`` (from the
+    catalog, never from the summary); an explorer case only by a rule its finding rests on that
+    failed on its own cases in the same run.
+    """
+    problems: list[str] = []
+    spec_rules = {str(r["id"]): r for r in catalog.get("rules", [])}
+    rules = summary.get("rules") or {}
+    own_failures = {rid for rid, rule in rules.items()
+                    if any(isinstance(c, dict) and c.get("outcome") in ("FAIL", "ERROR")
+                           for c in (rule.get("cases") or {}).values())}
+    for rule_id, rule in sorted(rules.items()):
+        spec_rule = spec_rules.get(rule_id) or {}
+        for case_id, case in sorted((rule.get("cases") or {}).items()):
+            if not isinstance(case, dict) or case.get("outcome") != "BLOCKED":
+                continue
+            by = case.get("blocked_by")
+            if by not in spec_rules:
+                problems.append(f"summary.json: case {case_id} is BLOCKED by {str(by)[:80]!r}, which is no rule of "
+                                "the spec")
+            elif spec_rule.get("family") == "explorer":
+                if by not in (case.get("rests_on") or []) or by not in own_failures:
+                    problems.append(f"summary.json: explorer case {case_id} is BLOCKED by {by}, which its finding does "
+                                    "not rest on or which did not fail in this run")
+            elif by not in (spec_rule.get("needs") or []):
+                problems.append(f"summary.json: case {case_id} is BLOCKED by {by}, which {rule_id} does not need")
+    if summary.get("root_causes") != root_causes(rules):
+        problems.append("summary.json: root_causes do not follow from the case outcomes")
     return problems
 
 
@@ -297,6 +331,7 @@ def verify(bundle: Path, catalog_path: Path = DEFAULT_CATALOG, trusted: Any = No
         ]
     problems += check_facts(bundle, summary, manifest)
     problems += check_cases(summary, catalog)
+    problems += check_blocked(summary, catalog)
     problems += check_severities(summary, catalog)
     problems += check_observations(summary, catalog)
     problems += check_waivers(bundle, summary, manifest)

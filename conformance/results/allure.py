@@ -138,6 +138,10 @@ def tidy_results(results_dir: Path, results: Mapping[str, CaseResult]) -> int:
             # A case the report blocked after it ran (an explorer finding resting on a failing rule) or
             # whose set-up was refused: not a pass and not the case's own failure.
             data["status"] = "broken"
+            labels = [label for label in data.get("labels") or []
+                      if label.get("name") not in ("outcome", "category", "blocked_by")]
+            data["labels"] = labels + [{"name": "outcome", "value": "BLOCKED"}, {"name": "category", "value": "blocked"},
+                                       {"name": "blocked_by", "value": str(result.blocked_by)}]
         if data.get("status") != "passed":
             trace = _attachment_text(results_dir, data, TRACE_ATTACHMENT)
             details = {"message": result.message or result.outcome.value}

@@ -17,8 +17,9 @@ from .outcomes import FAILING_OUTCOMES, CaseResult, Category, Outcome, count, wo
 from .rootcause import root_cause_line, root_causes
 from .terminal import Style
 
-SCHEMA = "acl-conformance-summary/2"  # /2: cases carry their observations
-READABLE_SCHEMAS = frozenset({"acl-conformance-summary/1", SCHEMA})  # what readers (gate, verify) accept
+# /2: cases carry their observations; /3: the BLOCKED outcome, blocked_by and root_causes
+SCHEMA = "acl-conformance-summary/3"
+READABLE_SCHEMAS = frozenset({"acl-conformance-summary/1", "acl-conformance-summary/2", SCHEMA})  # gate, verify
 PARTIAL = "PARTIAL"
 NOTHING_SELECTED = 5  # pytest's own status when no test ran
 OUTCOME_VALUES = frozenset(o.value for o in Outcome)

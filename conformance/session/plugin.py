@@ -352,7 +352,8 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
     if rule is not None:
         preliminary = _case_result(state, item, rule)
         extra = [("outcome", preliminary.outcome.value),
-                 ("category", preliminary.category.value if preliminary.category else "")]
+                 ("category", preliminary.category.value if preliminary.category else ""),
+                 ("blocked_by", preliminary.blocked_by or "")]
         params = case_params(rule, preliminary.case_id)
         for mark in allure_marks(rule, state.facts.get("product_family"), extra, params):
             item.add_marker(mark)
