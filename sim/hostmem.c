@@ -27,13 +27,13 @@
  * (api_impl.cc:2514-2521) and a vaFlag other than 1 means plain memory
  * (npu_driver_mem.cc:842-848). Freeing memory leaves its registrations alone,
  * except that the svm v3 driver refuses to free memory a registration still holds
- * (legal_public_driver; driver_v3 notes: svm_alloc.c:89-94).
+ * (legal_public_driver; svm v3 svm_alloc.c:89-94).
  *
  * Lock discipline: host_lock guards the block table, the slabs, the arena,
- * the quarantine and every counter in this file. It is a leaf lock: no
- * other lock is taken while it is held. Callers that need registrations
- * (freeing marks them, and asks whether one holds the block) release host_lock
- * first; registry.c and the driver files may call
+ * the quarantine and every counter in this file. The only lock taken while it
+ * is held is devmem_lock (streams.c, a leaf), to recognise device memory passed
+ * to a host free. Callers that need registrations (freeing marks them, and asks
+ * whether one holds the block) release host_lock first; registry.c calls
  * sim_host_lookup_range() while holding reg_lock (order: reg_lock, then
  * host_lock). Stream synchronisation happens before host_lock is taken. The
  * per-device stream numbers of the devsync_skips_old_streams fault are atomics.

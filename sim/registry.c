@@ -398,7 +398,7 @@ SIM_EXPORT aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegiste
     if (rc != ACL_SUCCESS) {
         return rc;
     }
-    simRegMode mode = {1, 0, 1, 0, 0};
+    simRegMode mode = {.mapped = 1, .v1 = 1};
     if (bits != ACL_HOST_REGISTER_MAPPED) {
         int iomemory = (bits & ACL_HOST_REGISTER_IOMEMORY) != 0;
         rc = reserved_options(iomemory, (bits & ACL_HOST_REGISTER_READONLY) != 0, reserved_accepted(iomemory), &mode);
@@ -430,7 +430,7 @@ SIM_EXPORT aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag)
     if (rc != ACL_SUCCESS) {
         return rc;
     }
-    simRegMode mode = {(flag & ACL_HOST_REG_MAPPED) != 0, (flag & ACL_HOST_REG_PINNED) != 0, 0, 0, 0};
+    simRegMode mode = {.mapped = (flag & ACL_HOST_REG_MAPPED) != 0, .pinned = (flag & ACL_HOST_REG_PINNED) != 0};
     int iomemory = (flag & ACL_HOST_REG_IOMEMORY) != 0;
     int readonly = (flag & ACL_HOST_REG_READONLY) != 0;
     if (iomemory || readonly) {

@@ -87,7 +87,7 @@ typedef struct {
     int legacy_kernel;         /* kernel <= 5.10 */
     int device_run_mode;       /* ACLSIM_RUN_MODE=device: RC / Control-CPU-open form */
     char cann_version[64];
-    uint64_t host_align;       /* grain of small host blocks: 64 .. host_page (default per driver) */
+    uint64_t host_align;       /* grain of small host blocks: 64 .. host_page; 0: the driver's (hostmem.c) */
     uint64_t host_page;        /* emulated host kernel PAGE_SIZE: 4096 (default) .. 65536 */
     simDriverGen driver;       /* the family's svm driver generation */
     int connect_ub;            /* ACLSIM_CONNECT=ub: the v3 host-device link is UB, not PCIe */

@@ -140,7 +140,8 @@ def tidy_results(results_dir: Path, results: Mapping[str, CaseResult]) -> int:
             data["status"] = "broken"
             labels = [label for label in data.get("labels") or []
                       if label.get("name") not in ("outcome", "category", "blocked_by")]
-            data["labels"] = labels + [{"name": "outcome", "value": "BLOCKED"}, {"name": "category", "value": "blocked"},
+            data["labels"] = labels + [{"name": "outcome", "value": "BLOCKED"},
+                                       {"name": "category", "value": "blocked"},
                                        {"name": "blocked_by", "value": str(result.blocked_by)}]
         if data.get("status") != "passed":
             trace = _attachment_text(results_dir, data, TRACE_ATTACHMENT)
