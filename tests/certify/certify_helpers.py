@@ -12,6 +12,8 @@ from conformance.certify import runner as certify_mod
 from conformance.certify.bundle import DEFAULT_CATALOG, file_digests, write_sums
 from conformance.certify.signing import SIGNATURE
 from conformance.results.environment import sha256_file
+from conformance.results.rootcause import root_causes
+from conformance.results.summary import SCHEMA as SUMMARY_SCHEMA
 
 REPO = Path(__file__).resolve().parents[2]
 SIM_LIB = REPO / "build" / "sim" / "libascendcl.so"
@@ -48,6 +50,9 @@ def build_summary(catalog: dict[str, Any], outcomes: dict[str, Any] | None = Non
                 "waiver": fields.get("waiver"),
                 "observations": fields.get("observations", {}),
             }
+            for extra in ("blocked_by", "rests_on"):  # written only when there is something, as the plugin does
+                if fields.get(extra):
+                    cases[case["case_id"]][extra] = fields[extra]
         rules[rule["id"]] = {
             "title": rule["title"],
             "family": rule["family"],
@@ -60,7 +65,7 @@ def build_summary(catalog: dict[str, Any], outcomes: dict[str, Any] | None = Non
             "cases": cases,
         }
     failing = any(
-        c["outcome"] in ("FAIL", "ERROR")
+        c["outcome"] in ("FAIL", "ERROR", "BLOCKED")
         for r in rules.values()
         if r["severity"] == "mandatory"
         for c in r["cases"].values()
@@ -78,7 +83,7 @@ def build_summary(catalog: dict[str, Any], outcomes: dict[str, Any] | None = Non
     }
     environment.update(env)
     return {
-        "schema": "acl-conformance-summary/2",
+        "schema": SUMMARY_SCHEMA,
         "spec_hash": catalog["spec_hash"],
         "suite_version": "test",
         "environment": environment,
@@ -86,6 +91,7 @@ def build_summary(catalog: dict[str, Any], outcomes: dict[str, Any] | None = Non
         "totals": {},
         "by_interface": {},
         "by_family": {},
+        "root_causes": root_causes(rules),
         "rules": rules,
         "expectations": {"files": [], "expired": []},
         "verdict": "FAIL" if failing else "PASS",
@@ -93,7 +99,7 @@ def build_summary(catalog: dict[str, Any], outcomes: dict[str, Any] | None = Non
 
 
 def _worst(outcomes: list[str]) -> str:
-    order = ("ERROR", "FAIL", "WAIVED", "XPASS", "PASS", "NOT_APPLICABLE")
+    order = ("ERROR", "FAIL", "BLOCKED", "WAIVED", "XPASS", "PASS", "NOT_APPLICABLE")
     return min(outcomes, key=order.index)
 
 
@@ -101,7 +107,7 @@ def first_case(catalog: dict[str, Any], rule_id: str) -> str:
     return next(r for r in catalog["rules"] if r["id"] == rule_id)["cases"][0]["case_id"]
 
 
-ALLURE_STATUS = {"PASS": "passed", "XPASS": "passed", "FAIL": "failed", "WAIVED": "failed",
+ALLURE_STATUS = {"PASS": "passed", "XPASS": "passed", "FAIL": "failed", "WAIVED": "failed", "BLOCKED": "broken",
                  "NOT_APPLICABLE": "skipped", "ERROR": "broken"}
 
 

@@ -84,16 +84,46 @@ def test_advisory_conflicts_are_listed_with_both_citations_and_do_not_decide(tmp
     assert assess(summary, catalog).verdict == CERTIFIED
     bundle = write_fake_bundle(tmp_path, summary)
     md = (bundle / "certificate.md").read_text()
-    advisory = md.split("## Advisory: documentation and runtime source disagree", 1)[1].split("\n## ", 1)[0]
-    for rule_id in ("HM-PAIR-V2-PINNED-ON-PINNED", "HM-CFG-DEVICE-ID-MATCHING", "HM-PROD-TRAINING-REGISTER"):
+    title = "Advisory: documentation and runtime or driver source disagree"
+    advisory = md.split(f"## {title}", 1)[1].split("\n## ", 1)[0]
+    for rule_id in ("HM-PAIR-V2-PINNED-ON-PINNED", "HM-CFG-DEVICE-ID-MATCHING", "HM-PROD-TRAINING-REGISTER",
+                    "HM-PAIR-FREE-WHILE-REGISTERED", "HM-REG-KERNEL-LEGACY"):
         assert rule_id in advisory
     assert "HM-PAIR-V2-PINNED-ON-PINNED: V2 PINNED" in advisory and "FAIL, takes the runtime source's side" in advisory
     assert "documentation 11-02_host_memory_management.md#aclrtHostRegisterV2:350" in advisory
     assert "runtime source src/runtime/api/impl/api_impl.cc:2592-2609 (contradicts the docs)" in advisory
+    # a driver citation is named as such, with its stance
+    assert ("driver source src/ascend_hal/svm/v3/assign/malloc_mng/malloc_mng.c:283-286 (contradicts the docs)"
+            in advisory)
     assert "HM-PAIR-OVERLAP-REGISTER" not in advisory  # a recommended finding, listed in its own section
     findings = md.split("## Findings below the rule's severity", 1)[1]
     assert "HM-VA-UNSUPPORTED[size=4096] (recommended)" in findings and "expected 207000" in findings
-    assert "Advisory: documentation and runtime source disagree" in (bundle / "certificate.html").read_text()
+    assert title in (bundle / "certificate.html").read_text()
+
+
+def test_certificate_leads_with_the_root_causes(tmp_path, catalog, make_summary):
+    failing = first_case(catalog, "HM-PAIR-REG-UNREG")
+    blocked = first_case(catalog, "HM-VA-IDENTITY")  # HM-VA-IDENTITY needs HM-PAIR-REG-UNREG
+    recommended = first_case(catalog, "HM-PAIR-OVERLAP-REGISTER")
+    summary = make_summary({failing: "FAIL", recommended: "FAIL",
+                            blocked: {"outcome": "BLOCKED", "category": "blocked", "blocked_by": "HM-PAIR-REG-UNREG",
+                                      "message": "BLOCKED by HM-PAIR-REG-UNREG: registering failed"}})
+    result = assess(summary, catalog)
+    assert result.verdict == NOT_CERTIFIED
+    assert [c["rule"] for c in summary["root_causes"]] == ["HM-PAIR-REG-UNREG", "HM-PAIR-OVERLAP-REGISTER"]
+    bundle = write_fake_bundle(tmp_path, summary)
+    assert verify(bundle) == []
+    md = (bundle / "certificate.md").read_text()
+    headings = [line for line in md.splitlines() if line.startswith("## ")]
+    assert headings.index("## Root causes") < headings.index("## Rule families") < headings.index(
+        "## Failing or waived mandatory rules")
+    causes = md.split("## Root causes", 1)[1].split("\n## ", 1)[0]
+    assert "HM-PAIR-REG-UNREG (mandatory): 1 failing case(s), blocks 1 case(s) of 1 rule(s)" in causes
+    assert "blocked rules: HM-VA-IDENTITY" in causes
+    assert "HM-PAIR-OVERLAP-REGISTER (recommended): 1 failing case(s)" in causes
+    assert causes.index("HM-PAIR-REG-UNREG") < causes.index("HM-PAIR-OVERLAP-REGISTER")  # mandatory first
+    page = (bundle / "certificate.html").read_text()
+    assert page.index("<h2>Root causes</h2>") < page.index("<h2>Rule families</h2>")
 
 
 def test_intact_bundle_verifies(tmp_path, make_summary):

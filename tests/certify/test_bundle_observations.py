@@ -42,11 +42,13 @@ def test_bad_observations_are_found_even_with_fixed_sums(tmp_path, catalog, make
     assert f"summary.json: case {case}: observation {name!r}: {problem}" in verify(bundle)
 
 
-def test_a_summary_of_the_old_schema_is_named(tmp_path, catalog, make_summary):
+@pytest.mark.parametrize("old", ["acl-conformance-summary/1", "acl-conformance-summary/2"])
+def test_a_summary_of_an_old_schema_is_named(tmp_path, catalog, make_summary, old):
     bundle, _case = _bundle(tmp_path, catalog, make_summary, GOOD)
     summary = json.loads((bundle / "summary.json").read_text())
-    summary["schema"] = "acl-conformance-summary/1"
+    assert summary["schema"] == "acl-conformance-summary/3"
+    summary["schema"] = old
     (bundle / "summary.json").write_text(json.dumps(summary))
     write_sums(bundle)
-    assert ("summary.json: schema 'acl-conformance-summary/1', expected 'acl-conformance-summary/2' "
+    assert (f"summary.json: schema '{old}', expected 'acl-conformance-summary/3' "
             "(observations not checked)") in verify(bundle)

@@ -156,6 +156,60 @@ def test_structurally_wrong_summary_gives_one_line(failing_bundle, junk, capsys)
     assert "Traceback" not in capsys.readouterr().err
 
 
+# ----------------------------------------------------------------------------- BLOCKED and root causes
+
+BLOCKER = "HM-PAIR-REG-UNREG"
+
+
+def _blocked(by: str, **extra: Any) -> dict[str, Any]:
+    return {"outcome": "BLOCKED", "category": "blocked", "blocked_by": by, "message": f"BLOCKED by {by}", **extra}
+
+
+def test_a_case_blocked_by_a_rule_its_rule_needs_verifies(tmp_path, catalog, make_summary):
+    blocked = first_case(catalog, "HM-VA-IDENTITY")  # HM-VA-IDENTITY needs HM-PAIR-REG-UNREG
+    summary = make_summary({first_case(catalog, BLOCKER): "FAIL", blocked: _blocked(BLOCKER)})
+    assert [c["rule"] for c in summary["root_causes"]] == [BLOCKER]
+    assert verify(write_fake_bundle(tmp_path, summary)) == []
+
+
+@pytest.mark.parametrize("rule_id, by, problem", [
+    # HM-PAIR-MALLOC-FREE needs nothing: a failure of its own cannot be passed off as another rule's
+    ("HM-PAIR-MALLOC-FREE", BLOCKER, "which HM-PAIR-MALLOC-FREE does not need"),
+    ("HM-VA-IDENTITY", "HM-NO-SUCH-RULE", "'HM-NO-SUCH-RULE', which is no rule of the spec"),
+], ids=["not-needed", "unknown-rule"])
+def test_a_case_blocked_by_a_rule_it_does_not_rest_on_is_found(tmp_path, catalog, make_summary, rule_id, by,
+                                                                problem):
+    case = first_case(catalog, rule_id)
+    # self-consistent: root_causes recomputed from the forged outcomes by the helper
+    bundle = write_fake_bundle(tmp_path, make_summary({first_case(catalog, BLOCKER): "FAIL", case: _blocked(by)}))
+    problems = verify(bundle)
+    assert any(p.startswith(f"summary.json: case {case} is BLOCKED by ") and p.endswith(problem) for p in problems), \
+        problems
+
+
+def test_root_causes_that_do_not_follow_from_the_outcomes_are_found(tmp_path, catalog, make_summary):
+    bundle = write_fake_bundle(tmp_path, make_summary({first_case(catalog, BLOCKER): "FAIL",
+                                                       first_case(catalog, "HM-VA-IDENTITY"): _blocked(BLOCKER)}))
+    _edit_json(bundle / "summary.json", lambda s: s.update(root_causes=[]))  # hide the root cause
+    reseal(bundle)
+    assert verify(bundle) == ["summary.json: root_causes do not follow from the case outcomes"]
+
+
+@pytest.mark.parametrize("blocker_outcome, verifies", [("FAIL", True), ("PASS", False)])
+def test_an_explorer_case_is_blocked_only_by_a_failing_rule_its_path_rests_on(tmp_path, catalog, make_summary,
+                                                                              blocker_outcome, verifies):
+    explorer = first_case(catalog, "HM-EXPLORE-DOCUMENTED")
+    summary = make_summary({first_case(catalog, BLOCKER): blocker_outcome,
+                            explorer: _blocked(BLOCKER, rests_on=[BLOCKER, "HM-PAIR-MALLOC-FREE"])})
+    problems = verify(write_fake_bundle(tmp_path, summary))
+    problem = (f"summary.json: explorer case {explorer} is BLOCKED by {BLOCKER}, which its finding does not rest on "
+               "or which did not fail in this run")
+    assert problems == ([] if verifies else [problem])
+    elsewhere = make_summary({first_case(catalog, BLOCKER): "FAIL",
+                              explorer: _blocked(BLOCKER, rests_on=["HM-VA-IDENTITY"])})
+    assert problem in verify(write_fake_bundle(tmp_path / "elsewhere", elsewhere))
+
+
 # ----------------------------------------------------------------------------- signatures
 
 
