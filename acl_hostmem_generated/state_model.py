@@ -1,4 +1,4 @@
-# Generated from spec 5f1d464b8605f57b by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 2958ef0e2ec69287 by codegen; do not edit. Regenerate: python -m codegen generate
 """The state model of the host-memory interfaces, generated from spec/state_model.yaml.
 
 :func:`predict` answers, for one call and the facts of the abstract state it meets, the
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-SPEC_HASH = '5f1d464b8605f57b'
+SPEC_HASH = '2958ef0e2ec69287'
 
 
 @dataclass(frozen=True)
@@ -295,7 +295,7 @@ _CLAUSES: dict[str, tuple[tuple[Callable[[Any], bool] | None, Prediction], ...]]
                     ('drop_allocation',))),
         (lambda f: f.target_interior,
          Prediction('aclrtFreeHost', 'aclrtFreeHost#7', 'spec/state_model.yaml:181', 'failure',
-                    Evidence('unspecified', 'informational', 'HM-PAIR-FREE-FOREIGN', None, None, None, False, False, False),
+                    Evidence('driver-source', 'informational', 'HM-PAIR-FREE-FOREIGN', None, None, None, False, False, False),
                     (),
                     ())),
         (lambda f: f.target_was_freed,
@@ -305,7 +305,7 @@ _CLAUSES: dict[str, tuple[tuple[Callable[[Any], bool] | None, Prediction], ...]]
                     ())),
         (None,
          Prediction('aclrtFreeHost', 'aclrtFreeHost#9', 'spec/state_model.yaml:183', 'failure',
-                    Evidence('unspecified', 'informational', 'HM-PAIR-FREE-FOREIGN', None, None, None, False, False, False),
+                    Evidence('driver-source', 'informational', 'HM-PAIR-FREE-FOREIGN', None, None, None, False, False, False),
                     (),
                     ())),
     ),
@@ -342,7 +342,7 @@ _CLAUSES: dict[str, tuple[tuple[Callable[[Any], bool] | None, Prediction], ...]]
                     ('finish_device_work', 'drop_allocation'))),
         (lambda f: f.target_interior,
          Prediction('aclrtFreeHostWithDevSync', 'aclrtFreeHostWithDevSync#6', 'spec/state_model.yaml:198', 'failure',
-                    Evidence('unspecified', 'informational', 'HM-PAIR-FREE-FOREIGN', None, None, None, False, False, False),
+                    Evidence('driver-source', 'informational', 'HM-PAIR-FREE-FOREIGN', None, None, None, False, False, False),
                     (),
                     ())),
         (lambda f: f.target_was_freed,
@@ -352,7 +352,7 @@ _CLAUSES: dict[str, tuple[tuple[Callable[[Any], bool] | None, Prediction], ...]]
                     ())),
         (None,
          Prediction('aclrtFreeHostWithDevSync', 'aclrtFreeHostWithDevSync#8', 'spec/state_model.yaml:200', 'failure',
-                    Evidence('unspecified', 'informational', 'HM-PAIR-FREE-FOREIGN', None, None, None, False, False, False),
+                    Evidence('driver-source', 'informational', 'HM-PAIR-FREE-FOREIGN', None, None, None, False, False, False),
                     (),
                     ())),
     ),

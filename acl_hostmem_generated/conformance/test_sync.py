@@ -1,4 +1,4 @@
-# Generated from spec 5f1d464b8605f57b by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 2958ef0e2ec69287 by codegen; do not edit. Regenerate: python -m codegen generate
 """Synchronisation cases: which calls wait for the device and which return at once."""
 
 from __future__ import annotations

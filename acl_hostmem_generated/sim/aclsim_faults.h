@@ -1,4 +1,4 @@
-/* Generated from spec 5f1d464b8605f57b by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 2958ef0e2ec69287 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The simulator's fault switches, from spec/faults.yaml. Enable with
  * ACLSIM_FAULTS=name[,name...]; each breaks the rules named in its comment. */
 #ifndef ACLSIM_FAULTS_GENERATED_H
