@@ -22,8 +22,10 @@ def _break_spec(spec_dir: Path) -> list[str]:
     edit(
         spec_dir,
         "rules.yaml",
-        "    check: alloc_alignment\n    severity: mandatory\n    interfaces: [aclrtMallocHost, aclrtFreeHost]\n",
-        "    check: alloc_alignment\n    severity: mandatry\n    interfaces: [aclrtMallocHost, aclrtFreeHost]\n",
+        "    check: alloc_alignment\n    severity: mandatory\n    needs: [HM-PAIR-MALLOC-FREE]\n"
+        "    interfaces: [aclrtMallocHost, aclrtFreeHost]\n",
+        "    check: alloc_alignment\n    severity: mandatry\n    needs: [HM-PAIR-MALLOC-FREE]\n"
+        "    interfaces: [aclrtMallocHost, aclrtFreeHost]\n",
     )
     edit(spec_dir, "faults.yaml", "violates: [HM-ALIGN-MALLOC-CFG]", "violates: [HM-NO-SUCH-RULE]")
     line = line_of(spec_dir, "rules.yaml", "mandatry")

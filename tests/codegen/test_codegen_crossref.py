@@ -112,7 +112,8 @@ def test_fault_violates_unknown_rule(spec_dir: Path) -> None:
 
 
 def test_matrix_ref_to_unknown_matrix(spec_dir: Path) -> None:
-    edit(spec_dir, "rules.yaml", 'size: ["@sizes_small", "@sizes_large"]', 'size: ["@sizes_small", "@sizes_huge"]')
+    edit(spec_dir, "rules.yaml", 'size: ["@sizes_small", "@sizes_large", sampled]',
+         'size: ["@sizes_small", "@sizes_huge", sampled]')
     line = line_of(spec_dir, "rules.yaml", "@sizes_huge")
     find_issue(
         issues(spec_dir), f"spec/rules.yaml:{line}: rules[0].matrix.size: matrix names unknown matrix 'sizes_huge'"
@@ -236,7 +237,8 @@ def test_flag_constraint_names_unknown_macro(spec_dir: Path) -> None:
 
 def test_every_issue_is_reported_at_once(spec_dir: Path) -> None:
     edit(spec_dir, "faults.yaml", "violates: [HM-ALIGN-MALLOC-CFG]", "violates: [HM-NOPE]")
-    edit(spec_dir, "rules.yaml", 'size: ["@sizes_small", "@sizes_large"]', 'size: ["@sizes_small", "@nope"]')
+    edit(spec_dir, "rules.yaml", 'size: ["@sizes_small", "@sizes_large", sampled]',
+         'size: ["@sizes_small", "@nope", sampled]')
     edit(
         spec_dir,
         "types.yaml",
@@ -312,3 +314,64 @@ def test_reserved_binding_names_cover_the_generated_module() -> None:
         t.attr for n in ast.walk(init) if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Attribute)
     }
     assert members <= BINDINGS_LIBRARY_MEMBERS
+
+
+# ---- needs and also ---------------------------------------------------------------------------
+
+
+def _needs_of(spec_dir: Path, rule_id: str, old: str, new: str) -> int:
+    """Replace the `needs:` line ``old`` of ``rule_id`` with ``new``; returns the line it is on."""
+    text = (spec_dir / "rules.yaml").read_text(encoding="utf-8")
+    start = text.index(f"  - id: {rule_id}\n")
+    at = text.index(f"    needs: {old}\n", start)
+    assert at < text.index("\n\n", start), f"{rule_id} has no needs {old}"
+    (spec_dir / "rules.yaml").write_text(text[:at] + f"    needs: {new}\n" + text[at + len(f"    needs: {old}\n"):],
+                                         encoding="utf-8")
+    return text[:at].count("\n") + 1
+
+
+def test_needs_naming_an_unknown_rule(spec_dir: Path) -> None:
+    line = _needs_of(spec_dir, "HM-ALIGN-MALLOC", "[HM-PAIR-MALLOC-FREE]", "[HM-PAIR-MALLOC-FREE, HM-PAIR-MALLOC-FRE]")
+    find_issue(issues(spec_dir), f"spec/rules.yaml:{line}: rules[0].needs[1]: needs unknown rule 'HM-PAIR-MALLOC-FRE'")
+
+
+def test_a_rule_cannot_need_itself(spec_dir: Path) -> None:
+    line = _needs_of(spec_dir, "HM-ALIGN-MALLOC", "[HM-PAIR-MALLOC-FREE]", "[HM-PAIR-MALLOC-FREE, HM-ALIGN-MALLOC]")
+    found = issues(spec_dir)
+    find_issue(found, f"spec/rules.yaml:{line}: rules[0].needs[1]: a rule cannot need its own promise")
+    assert not any("cycle" in i for i in found), found  # needing itself is reported once, not as a cycle too
+
+
+def test_needs_that_form_a_cycle(spec_dir: Path) -> None:
+    # HM-ALIGN-LIVE needs HM-ALIGN-MALLOC; HM-ALIGN-MALLOC needing HM-ALIGN-LIVE closes a cycle
+    _needs_of(spec_dir, "HM-ALIGN-MALLOC", "[HM-PAIR-MALLOC-FREE]", "[HM-PAIR-MALLOC-FREE, HM-ALIGN-LIVE]")
+    found = find_issue(issues(spec_dir), "spec/rules.yaml:", ".needs: needs form a cycle: ")
+    assert "HM-ALIGN-MALLOC" in found and "HM-ALIGN-LIVE" in found
+
+
+def test_a_longer_cycle_is_named_with_every_rule_on_it(spec_dir: Path) -> None:
+    # HM-CFG-MULTI-ATTR needs HM-ALIGN-MALLOC-CFG, which needs HM-PAIR-MALLOC-FREE (which needs
+    # nothing); HM-PAIR-MALLOC-FREE needing HM-CFG-MULTI-ATTR closes a cycle of three
+    text = (spec_dir / "rules.yaml").read_text(encoding="utf-8")
+    start = text.index("  - id: HM-PAIR-MALLOC-FREE\n")
+    assert "    needs:" not in text[start:text.index("\n\n", start)]
+    at = text.index("    interfaces: ", start)
+    (spec_dir / "rules.yaml").write_text(text[:at] + "    needs: [HM-CFG-MULTI-ATTR]\n" + text[at:], encoding="utf-8")
+    found = find_issue(issues(spec_dir), "spec/rules.yaml:", ".needs: needs form a cycle: ")
+    cycle = found.split("needs form a cycle: ", 1)[1].split(" -> ")
+    assert cycle[0] == cycle[-1] and len(cycle) == 4, found
+    assert set(cycle) == {"HM-PAIR-MALLOC-FREE", "HM-CFG-MULTI-ATTR", "HM-ALIGN-MALLOC-CFG"}, found
+
+
+def test_an_extra_combination_must_name_exactly_the_matrix_keys(spec_dir: Path) -> None:
+    edit(spec_dir, "rules.yaml", "    also: [{size: 4096, hold: window}]\n", "    also: [{size: 4096}]\n")
+    line = line_of(spec_dir, "rules.yaml", "also: [{size: 4096}]")
+    find_issue(issues(spec_dir), f"spec/rules.yaml:{line}: rules[", ".also[0]: an extra combination must name exactly "
+               "the matrix keys (hold, size)")
+
+
+def test_an_extra_combination_with_a_key_the_matrix_lacks(spec_dir: Path) -> None:
+    edit(spec_dir, "rules.yaml", "    also: [{size: 4096, hold: window}]\n",
+         "    also: [{size: 4096, hold: window, api: v1}]\n")
+    find_issue(issues(spec_dir), "spec/rules.yaml:", ".also[0]: an extra combination must name exactly the matrix keys "
+               "(hold, size)")

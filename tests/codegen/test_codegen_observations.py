@@ -13,7 +13,9 @@ from codegen.load import load_spec
 def test_the_spec_declares_observations_and_the_catalog_carries_them() -> None:
     spec = load_spec(ROOT / "spec")
     declared = {r.id: r.observations for r in spec.rules if r.observations}
-    assert {o.name for o in declared["HM-ALIGN-MALLOC"]} == {"grain"}
+    assert {o.name for o in declared["HM-ALIGN-MALLOC"]} == {"grain", "sampled_sizes"}
+    sampled = next(o for o in declared["HM-ALIGN-MALLOC"] if o.name == "sampled_sizes")
+    assert sampled.type == "int" and sampled.many
     answer = next(o for o in declared["HM-CAP-QUERY-ALL"] if o.name == "answer")
     assert answer.type == "enum" and answer.key == "device" and "ACL_RT_HOST_MEM_MAP_SUPPORTED" in answer.values
     catalog = json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text(encoding="utf-8"))

@@ -138,6 +138,13 @@ class Baseline:
         prose_set = set(self.prose)
         self.structured = [leaf for name in SPEC_FILES for leaf in _leaves(name, self.docs[name])
                            if leaf not in prose_set]
+        # A YAML alias (``*name``) makes several paths one value: editing one edits them all, and
+        # lint rightly reports each of them. Leaf -> every (file, field path) that shares its value.
+        shared: dict[tuple[str, int, Any, bool], list[Leaf]] = {}
+        for leaf in [*self.prose, *self.structured]:
+            shared.setdefault(self.identity(leaf), []).append(leaf)
+        self.same_value = {leaf: {(other[0], format_path(list(other[1]))) for other in group}
+                           for group in shared.values() for leaf in group}
         out = root / "baseline" / "out"
         code, err = generate_in_process(ROOT / "spec", out)
         assert code == 0, err
@@ -154,6 +161,15 @@ class Baseline:
         for leaf, where in self.landing.items():
             for rel in where:
                 self.by_file.setdefault(rel, []).append(leaf)
+
+
+    def identity(self, leaf: Leaf) -> tuple[str, int, Any, bool]:
+        """The value a leaf is, whichever alias leads to it: its file, container object, key or index."""
+        name, path, is_key = leaf
+        parent = self.docs[name]
+        for step in path[:-1]:
+            parent = parent[step]
+        return name, id(parent), path[-1], is_key
 
 
 @pytest.fixture(scope="module")
@@ -189,12 +205,14 @@ def test_hostile_prose_is_rejected_or_round_trips(baseline: Baseline, cc: str, t
     # One field landing in each generated file, and a few anywhere.
     leaves = {data.draw(st.sampled_from(group)) for group in baseline.by_file.values()}
     leaves |= set(data.draw(st.lists(st.sampled_from(baseline.prose), max_size=3)))
-    edits = {leaf: data.draw(HOSTILE) for leaf in sorted(leaves)}
+    one_per_value = {baseline.identity(leaf): leaf for leaf in sorted(leaves, reverse=True)}  # aliases: one text
+    edits = {leaf: data.draw(HOSTILE) for leaf in sorted(one_per_value.values())}
     root = tmp_path_factory.mktemp("prose")
     code, err = generate_in_process(_write_spec(root / "first", baseline.docs, edits), root / "first" / "out")
     if code != 0:
         assert code == 2 and not (root / "first" / "out").exists()
-        paths = {(leaf[0], format_path(list(leaf[1]))): leaf for leaf in edits}
+        paths = {where: leaf for leaf in edits for where in baseline.same_value.get(leaf, set())}
+        paths.update({(leaf[0], format_path(list(leaf[1]))): leaf for leaf in edits})
         rejected = set()
         for issue in _issues(err):
             assert (issue["file"], issue["path"]) in paths, f"issue at a field that was not edited: {issue[0]}"

@@ -9,7 +9,8 @@ from specedit import edit, find_issue, issues, line_of
 
 MALLOC_HOST_NAME = "  - name: aclrtMallocHost\n"
 ALIGN_SEVERITY = (
-    "    check: alloc_alignment\n    severity: mandatory\n    interfaces: [aclrtMallocHost, aclrtFreeHost]\n"
+    "    check: alloc_alignment\n    severity: mandatory\n    needs: [HM-PAIR-MALLOC-FREE]\n"
+    "    interfaces: [aclrtMallocHost, aclrtFreeHost]\n"
 )
 
 
@@ -58,8 +59,10 @@ def test_missing_field(spec_dir: Path) -> None:
     edit(
         spec_dir,
         "rules.yaml",
-        "    severity: mandatory\n    interfaces: [aclrtMallocHost, aclrtFreeHost]\n    applies: {run_mode: host",
-        "    interfaces: [aclrtMallocHost, aclrtFreeHost]\n    applies: {run_mode: host",
+        "    severity: mandatory\n    needs: [HM-PAIR-MALLOC-FREE]\n    interfaces: [aclrtMallocHost, aclrtFreeHost]\n"
+        "    applies: {run_mode: host",
+        "    needs: [HM-PAIR-MALLOC-FREE]\n    interfaces: [aclrtMallocHost, aclrtFreeHost]\n"
+        "    applies: {run_mode: host",
     )
     line = line_of(spec_dir, "rules.yaml", "id: HM-ALIGN-MALLOC")
     find_issue(issues(spec_dir), f"spec/rules.yaml:{line}: rules[0].severity: missing required field 'severity'")

@@ -28,9 +28,14 @@ def test_a_clause_that_names_an_undeclared_fact_is_reported(spec_dir: Path) -> N
 
 
 def test_a_citation_of_an_unknown_rule_or_error_condition_is_reported(spec_dir: Path) -> None:
-    edit(spec_dir, MODEL, "cite: {rule: HM-PAIR-DOUBLE-REGISTER}}", "cite: {rule: HM-PAIR-TRIPLE-REGISTER}}", count=2)
+    # aclrtHostRegisterV2 cites HM-PAIR-DOUBLE-REGISTER; aclrtHostRegister cites HM-PAIR-DOUBLE-REGISTER-V1
+    edit(spec_dir, MODEL, "cite: {rule: HM-PAIR-DOUBLE-REGISTER}}", "cite: {rule: HM-PAIR-TRIPLE-REGISTER}}")
+    edit(spec_dir, MODEL, "cite: {rule: HM-PAIR-DOUBLE-REGISTER-V1}}", "cite: {rule: HM-PAIR-TRIPLE-REGISTER-V1}}")
     found = issues(spec_dir)
-    find_issue(found, "spec/state_model.yaml:", "cites unknown rule 'HM-PAIR-TRIPLE-REGISTER'")
+    line = line_of(spec_dir, MODEL, "HM-PAIR-TRIPLE-REGISTER}}")
+    find_issue(found, f"spec/state_model.yaml:{line}: ", "cites unknown rule 'HM-PAIR-TRIPLE-REGISTER'")
+    line = line_of(spec_dir, MODEL, "HM-PAIR-TRIPLE-REGISTER-V1}}")
+    find_issue(found, f"spec/state_model.yaml:{line}: ", "cites unknown rule 'HM-PAIR-TRIPLE-REGISTER-V1'")
 
 
 def test_errors_of_must_name_the_rule_of_the_same_interface(spec_dir: Path) -> None:
