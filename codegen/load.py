@@ -203,7 +203,9 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
         sources=_sources(rules_doc.data["sources"]),
         retired=tuple((r["id"], r["reason"]) for r in rules_doc.data.get("retired", [])),
         state_model=state_model,
-        setup_promises=tuple(sorted(rules_doc.data["setup_promises"].items())),
+        setup_promises=tuple(sorted((step, p["rule"]) for step, p in rules_doc.data["setup_promises"].items())),
+        promise_calls=tuple(sorted((call, step) for step, p in rules_doc.data["setup_promises"].items()
+                                   for call in p.get("calls", []))),
     )
 
 

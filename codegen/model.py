@@ -455,7 +455,8 @@ class Spec:
     sources: Sources = field(default_factory=lambda: Sources(""))
     retired: tuple[tuple[str, str], ...] = ()
     state_model: StateModel | None = None
-    setup_promises: tuple[tuple[str, str], ...] = ()
+    setup_promises: tuple[tuple[str, str], ...] = ()  # set-up step -> the rule whose promise it rests on
+    promise_calls: tuple[tuple[str, str], ...] = ()  # function -> the set-up step its crash or hang belongs to
 
     @property
     def host_memory_interfaces(self) -> tuple[Interface, ...]:

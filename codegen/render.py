@@ -94,6 +94,7 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
                     "docs_snapshot": spec.sources.docs_snapshot, "driver_repo": "hicann/driver",
                     "driver_commit": spec.sources.driver_commit},
         "setup_promises": dict(spec.setup_promises),
+        "promise_calls": dict(spec.promise_calls),
         "rules": [
             {
                 "id": r.id, "title": r.title, "statement": r.statement, "family": r.family, "check": r.check,

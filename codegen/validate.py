@@ -437,9 +437,18 @@ class CrossReferences:
                                 f"{target['name']} has no parameter {err['when']['param']!r}")
 
         self._needs_acyclic(doc["rules"])
-        for step, rid in doc.get("setup_promises", {}).items():
-            if rid not in self.rule_ids:
-                self.report("rules", ["setup_promises", step], f"set-up step {step!r} rests on unknown rule {rid!r}")
+        owners: dict[str, str] = {}
+        for step, promise in doc.get("setup_promises", {}).items():
+            if promise["rule"] not in self.rule_ids:
+                self.report("rules", ["setup_promises", step, "rule"],
+                            f"set-up step {step!r} rests on unknown rule {promise['rule']!r}")
+            for j, call in enumerate(promise.get("calls", [])):
+                if call not in self.functions:
+                    self.report("rules", ["setup_promises", step, "calls", j], f"unknown function {call!r}")
+                elif call in owners:
+                    self.report("rules", ["setup_promises", step, "calls", j],
+                                f"{call} is already the call of set-up step {owners[call]!r}")
+                owners.setdefault(call, step)
 
     def _needs_acyclic(self, rules: list[dict[str, Any]]) -> None:
         """Report a rule whose needs lead back to itself: such a pair could block each other."""

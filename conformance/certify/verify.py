@@ -122,12 +122,14 @@ def check_cases(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]:
 def check_blocked(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]:
     """Every BLOCKED case names a rule it may rest on, and the root causes follow from the outcomes.
 
-    A fixed case may be blocked only by a rule its own rule declares under ``needs`` (from the
-    catalog, never from the summary); an explorer case only by a rule its finding rests on that
-    failed on its own cases in the same run.
+    A fixed case may be blocked only by a rule its own rule declares under ``needs`` or by a
+    rule that promises one of the set-up steps (a crash, hang or failed release in a call that
+    rule promises), both from the catalog, never from the summary; an explorer case only by a
+    rule its finding rests on that failed on its own cases in the same run.
     """
     problems: list[str] = []
     spec_rules = {str(r["id"]): r for r in catalog.get("rules", [])}
+    promised = set((catalog.get("setup_promises") or {}).values())
     rules = summary.get("rules") or {}
     own_failures = {rid for rid, rule in rules.items()
                     if any(isinstance(c, dict) and c.get("outcome") in ("FAIL", "ERROR")
@@ -145,7 +147,7 @@ def check_blocked(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]
                 if by not in (case.get("rests_on") or []) or by not in own_failures:
                     problems.append(f"summary.json: explorer case {case_id} is BLOCKED by {by}, which its finding does "
                                     "not rest on or which did not fail in this run")
-            elif by not in (spec_rule.get("needs") or []):
+            elif by not in (spec_rule.get("needs") or []) and by not in promised:
                 problems.append(f"summary.json: case {case_id} is BLOCKED by {by}, which {rule_id} does not need")
     if summary.get("root_causes") != root_causes(rules):
         problems.append("summary.json: root_causes do not follow from the case outcomes")

@@ -44,7 +44,7 @@ def allocate_raw(ctx: AclContext, api: str, size: int, cfg: str = "null_cfg") ->
         config = config_variant(ctx, cfg)
         code, ptr = ctx.lib.aclrtMallocHostWithCfg(size, config.ptr if config is not None else None, raw=True)
     if code == 0:
-        ctx.track_host(ptr)
+        ctx.track_host(ptr, size)
     return code, ptr
 
 

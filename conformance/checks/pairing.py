@@ -336,7 +336,7 @@ def register_pageable(ctx: AclContext, *, api: str, expect: dict[str, Any] | Non
     """Pageable memory registers and unregisters on kernels newer than 5.10."""
     page = ctx.pageable_pages(1)
     succeeded(_register_raw(ctx, api, page, ctx.page), f"{api} registration of pageable (mmap) memory")
-    _unregister(ctx, page, "aclrtHostUnregister of pageable memory")
+    ctx.unregister(page, "aclrtHostUnregister of pageable memory")
 
 
 def register_pageable_legacy(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
@@ -398,7 +398,7 @@ def register_alloc_base(ctx: AclContext, *, alloc: str, size: int, api: str, exp
         succeeded(_register_raw(ctx, api, base, size),
                   f"round {round_ + 1}: {api} registration of [{base:#x}, +{size}) from {alloc}")
         holds(ctx.device_pointer(base) != 0, "aclrtHostGetDevicePointer answered NULL for the registered base")
-        _unregister(ctx, base, f"round {round_ + 1}: aclrtHostUnregister of the base")
+        ctx.unregister(base, f"round {round_ + 1}: aclrtHostUnregister of the base")
 
 
 def register_past_end(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:

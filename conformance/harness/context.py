@@ -111,6 +111,8 @@ class AclContext:
         self.promises: Mapping[str, str] = catalog.get("setup_promises") or {}
         self.page = product.host_page
         self.rests_on: tuple[str, ...] = ()
+        self._probing = False
+        self._sizes: dict[int, int] = {}
         self.trace: list[TraceEntry] = []
         self.observed = ObservationLog(observations)
         self.findings: list[Note] = []
@@ -161,6 +163,21 @@ class AclContext:
         """The rule a set-up step (a key of the spec's setup_promises) or a rule ID stands for."""
         return self.promises.get(promise, promise)
 
+    def promise_of_call(self, function: str) -> str | None:
+        """The rule whose promise a call of ``function`` rests on (the spec's setup_promises calls), or None."""
+        step = (self.catalog.get("promise_calls") or {}).get(function)
+        return self.promise_of(step) if step else None
+
+    @contextlib.contextmanager
+    def probing(self) -> Iterator[None]:
+        """The harness probes the product (does an unsupported call fail cleanly?): its set-up rests
+        on no rule's promise, and failing steps are the probe's to tolerate."""
+        outer, self._probing = self._probing, True
+        try:
+            yield
+        finally:
+            self._probing = outer
+
     @contextlib.contextmanager
     def relying_on(self, promise: str, what: str) -> Iterator[None]:
         """Run a set-up step resting on another rule's promise (a setup_promises step or a rule ID).
@@ -170,7 +187,7 @@ class AclContext:
         declare under ``needs`` is a harness error, whatever the step's outcome.
         """
         rule = self.promise_of(promise)
-        if not self.rule_id or rule == self.rule_id:
+        if not self.rule_id or rule == self.rule_id or self._probing:
             yield
             return
         if rule not in self.needs:
@@ -192,13 +209,20 @@ class AclContext:
                 ptr = self.lib.aclrtMallocHost(size)
             else:
                 ptr = self.lib.aclrtMallocHostWithCfg(size, cfg.ptr if cfg is not None else None)
-        self.track_host(ptr)
+        self.track_host(ptr, size)
         return ptr
 
-    def track_host(self, ptr: int) -> None:
+    def track_host(self, ptr: int, size: int | None = None) -> None:
         """Free ``ptr`` with aclrtFreeHost at teardown unless :meth:`forget_host` is called."""
         with self._lock:
             self._host.append(ptr)
+            if size is not None:
+                self._sizes[ptr] = size
+
+    def _holds(self, base: int, ptr: int) -> bool:
+        """Whether the host allocation at ``base`` contains ``ptr`` (only the exact base when its size is unknown)."""
+        size = self._sizes.get(base)
+        return base == ptr if size is None else base <= ptr < base + size
 
     def forget_host(self, ptr: int) -> None:
         """The case freed ``ptr`` itself."""
@@ -395,11 +419,19 @@ class AclContext:
 
         for blocker in self._blockers:
             blocker.open()
+        stuck: list[int] = []
         for ptr in reversed(self._registered):
+            before = len(problems)
             attempt(f"aclrtHostUnregister({ptr:#x})", "unregister", lambda p=ptr: self.lib.aclrtHostUnregister(p))
+            if len(problems) > before:
+                stuck.append(ptr)
         for stream in self._streams:
             attempt("aclrtSynchronizeStream", "instrument", lambda s=stream: self.lib.aclrtSynchronizeStream(s))
         for ptr in reversed(self._host):
+            if any(self._holds(ptr, registered) for registered in stuck):
+                # A registration that could not be removed still covers this memory: freeing it would
+                # hand the same addresses to the next case, whose registrations would then collide.
+                continue
             attempt(f"aclrtFreeHost({ptr:#x})", "free", lambda p=ptr: self.lib.aclrtFreeHost(p))
         for ptr in reversed(self._device_mem):
             attempt(f"aclrtFree({ptr:#x})", "instrument", lambda p=ptr: self.lib.aclrtFree(p))
@@ -420,6 +452,7 @@ class AclContext:
                 libc.munmap(base, length)
         self._registered.clear()
         self._host.clear()
+        self._sizes.clear()
         self._device_mem.clear()
         self._streams.clear()
         self._blockers.clear()

@@ -14,7 +14,8 @@ def fails_cleanly(ctx: AclContext, interface: str) -> str | None:
     function at all (the cleanest failure), or a message when it succeeded. A crash or
     hang here is caught by the run's process isolation like any other.
     """
-    args = valid_arguments(ctx, interface, tolerant=True)
+    with ctx.probing():
+        args = valid_arguments(ctx, interface, tolerant=True)
     try:
         code, outputs = call_raw(ctx, interface, args)
     except AbsentAsDocumented:

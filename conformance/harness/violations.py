@@ -50,7 +50,15 @@ class DeadlineReached(HarnessError):
 
 
 class CallHung(HarnessError):
-    """The call hung in earlier cases of this run; it is not called again (ERROR, category timeout)."""
+    """The call hung in earlier cases of this run; it is not called again (ERROR, category timeout).
+
+    ``rule_id`` is the rule whose promise the call rests on (the spec's setup_promises): in a
+    case of another rule the hang is that rule's deviation, and the case is BLOCKED by it.
+    """
+
+    def __init__(self, message: str, rule_id: str | None = None) -> None:
+        super().__init__(message)
+        self.rule_id = rule_id
 
 
 class Blocked(Exception):

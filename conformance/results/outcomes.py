@@ -210,8 +210,11 @@ def classify(phases: Iterable[PhaseResult], case_id: str, rule_id: str, code_nam
             break
         if phase.outcome == "failed":
             outcome, category = _failure(phase)
+            if phase.blocked_by and phase.blocked_by != rule_id and outcome is not Outcome.BLOCKED:
+                # A call given up (it hung before) whose promise is another rule's.
+                outcome, category = Outcome.BLOCKED, Category.BLOCKED
+            blocked_by = phase.blocked_by if outcome is Outcome.BLOCKED else None
             primary = (outcome, category, phase.message, phase.code)
-            blocked_by = phase.blocked_by
             break
     outcome, category, message, code = primary
     teardown = next((p for p in phases if p.when == "teardown" and p.outcome == "failed"), None)

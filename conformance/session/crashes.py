@@ -31,10 +31,21 @@ def journal_path(run_dir: Path, worker: str) -> Path:
     return run_dir / f"{worker}.calls"
 
 
+def promise_of_call(catalog: dict[str, Any], call: str | None) -> str | None:
+    """The rule whose promise a call rests on (the spec's setup_promises calls), or None."""
+    step = (catalog.get("promise_calls") or {}).get(call or "")
+    return (catalog.get("setup_promises") or {}).get(step) if step else None
+
+
 def crashed_case(state: RunState, case_id: str, rule_id: str, elapsed: float | None, limit: float | None,
                  worker: str) -> CaseResult:
-    """The ERROR of a case whose worker died after ``elapsed`` seconds, its hard limit having been ``limit``."""
-    call = call_in_flight(journal_path(state.run_dir, worker)) if worker else None
+    """The result of a case whose worker died after ``elapsed`` seconds, its hard limit having been ``limit``.
+
+    An ERROR (crash, timeout or deadline), unless the worker died in a call whose promise is
+    another rule's (a set-up step resting on it, or one of the calls that rule promises): then
+    the case is BLOCKED by that rule, which is where the deviation lies.
+    """
+    call, setup_rule = call_in_flight(journal_path(state.run_dir, worker)) if worker else (None, None)
     detail = ", ".join(part for part in (f"worker {worker} died" if worker else "",
                                          f"in {call}" if call else "") if part)
     hard = state.settings.case_timeout
@@ -47,8 +58,13 @@ def crashed_case(state: RunState, case_id: str, rule_id: str, elapsed: float | N
     else:
         result = crash_result(case_id, rule_id, elapsed, limit if killed else hard, detail)
     if killed and call and state.hung.record(call):
-        print(f"acl: {call} hung in two cases; the remaining cases that call it are ERROR without waiting",
+        print(f"acl: {call} hung in two cases; the remaining cases that call it are not waited for",
               file=sys.stderr)
+    root = setup_rule or promise_of_call(state.catalog, call)
+    if root and root != rule_id and result.category is not Category.DEADLINE:
+        result = replace(result, outcome=Outcome.BLOCKED, category=Category.BLOCKED, blocked_by=root,
+                         message=f"BLOCKED by {root}: the process died in {call}, whose promise is {root}'s\n"
+                                 f"{result.message}")
     stderr = tail(log_path(state.run_dir, worker)) if worker else ""
     return replace(result, stderr=stderr) if stderr else result
 

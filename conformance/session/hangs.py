@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from ..harness import preconditions
 from ..harness.violations import CallHung
 
 JOURNAL_BYTES = 512
@@ -26,7 +27,11 @@ HANGS_BEFORE_GIVING_UP = 2
 
 
 class CallJournal:
-    """The ACL calls in flight in this process, rewritten in place before and after each call."""
+    """The ACL calls in flight in this process, rewritten in place before and after each call.
+
+    A call made in a set-up step that rests on another rule's promise carries that rule
+    (``name@RULE``), so that a worker dying in it leaves a case BLOCKED by that rule.
+    """
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -44,8 +49,9 @@ class CallJournal:
         @functools.wraps(call)
         def journaled(*args: Any, **kwargs: Any) -> Any:
             ident = threading.get_ident()
+            rule = preconditions.current()
             with self.lock:
-                self.in_flight[ident] = name
+                self.in_flight[ident] = f"{name}@{rule}" if rule else name
                 self._write()
             try:
                 return call(*args, **kwargs)
@@ -62,15 +68,20 @@ class CallJournal:
             setattr(lib, name, self._journaled(name, getattr(lib, name)))
 
 
-def call_in_flight(path: Path) -> str | None:
-    """The call a dead worker's journal shows in flight: its main thread's, else any."""
+def call_in_flight(path: Path) -> tuple[str | None, str | None]:
+    """(the call a dead worker's journal shows in flight, the rule whose set-up step made it): its
+    main thread's, else any; (None, None) when there is none."""
     try:
         text = path.read_bytes()[:JOURNAL_BYTES].decode(errors="replace").strip()
     except OSError:
-        return None
+        return None, None
     entries = [entry.partition(":") for entry in text.split(",") if ":" in entry]
     main = [name for where, _, name in entries if where == "main"]
-    return (main or [name for _, _, name in entries] or [None])[0]
+    found = (main or [name for _, _, name in entries] or [None])[0]
+    if found is None:
+        return None, None
+    call, _, rule = found.partition("@")
+    return call, rule or None
 
 
 class HungCalls:
@@ -98,15 +109,16 @@ class HungCalls:
         except OSError:
             return []
 
-    def apply(self, lib: Any) -> None:
-        """Worker side, before each case: a call given up raises CallHung at once from now on."""
+    def apply(self, lib: Any, promise_of: Callable[[str], str | None] = lambda call: None) -> None:
+        """Worker side, before each case: a call given up raises CallHung at once from now on, naming
+        the rule whose promise the call rests on (``promise_of``)."""
         for call in self.given_up():
             if call in self.applied or not hasattr(lib, call):
                 continue
 
             def refuse(*args: Any, _call: str = call, **kwargs: Any) -> Any:
                 raise CallHung(f"{_call} hung in {HANGS_BEFORE_GIVING_UP} cases of this run already; "
-                               "it is not called again")
+                               "it is not called again", promise_of(_call))
 
             refuse.__name__ = call
             setattr(lib, call, refuse)

@@ -30,13 +30,13 @@ from ..harness.product import applicability, not_supported_reason
 from ..harness.resources import catalog_path
 from ..harness.simstats import leaked
 from ..harness.support import fails_cleanly
-from ..harness.violations import BackendLeak, Blocked, HarnessError, InstrumentFailed, SpecViolation
+from ..harness.violations import BackendLeak, Blocked, CallHung, HarnessError, InstrumentFailed, SpecViolation
 from ..results.allure import TRACE_ATTACHMENT, allure_marks
 from ..results.environment import static_facts
 from ..results.files import save_attachments
 from ..results.identity import case_id_for_item
 from ..results.outcomes import CaseResult, Finding, PhaseResult, classify, exception_kind
-from .crashes import journal_path
+from .crashes import journal_path, promise_of_call
 from .deadline import WORKER_KEY as DEADLINE_KEY
 from .deadline import RunDeadline
 from .hangs import CallJournal, HungCalls
@@ -238,7 +238,7 @@ def acl(request: pytest.FixtureRequest) -> Iterator[Any]:
         raise HarnessError("the case has no @pytest.mark.acl_rule marker")
     state.deadline.check()  # before the backend is touched: it may be what hangs
     backend = _backend(state)
-    state.hung.apply(backend.lib)
+    state.hung.apply(backend.lib, lambda call: promise_of_call(state.catalog, call))
     before = backend.counters.read() if backend.counters else None
     ctx = AclContext(backend.lib, backend.product, device=backend.device, timeout=state.settings.timeout,
                      catalog=state.catalog, observations=rule.get("observations", []),
@@ -307,7 +307,7 @@ def _phase(report: pytest.TestReport, call: pytest.CallInfo[Any]) -> PhaseResult
         message = str(getattr(exc, "msg", None) or exc) if report.skipped else str(exc)
         raw_code = getattr(exc, "code", None)
         code = raw_code if isinstance(raw_code, int) else None
-        blocked_by = exc.rule_id if isinstance(exc, Blocked) else None
+        blocked_by = exc.rule_id if isinstance(exc, (Blocked, CallHung)) else None
     elif report.failed:
         message = str(report.longrepr)
     return PhaseResult(report.when, report.outcome, kind, message, code, report.duration, blocked_by)
