@@ -3,17 +3,23 @@
  * a mapping and whether every one of those mappings may be written. The drivers pin the
  * pages of pageable memory with write access (v2 svm_master_remote_map.c:1515,
  * :1552-1557; v3 svm_register_pcie_th.c:354), which fails for pages that are not mapped
- * or mapped read-only; the simulator cannot pin for real, so it reads the permission
- * bits of the covering mappings from /proc/self/maps. mincore() would see unmapped pages
- * but not read-only ones, and a write probe could corrupt the memory.
+ * or mapped read-only. The simulator cannot pin for real; it asks the kernel to fault
+ * the pages in for writing (MADV_POPULATE_WRITE, Linux 5.14), which is what a write pin
+ * does first and which changes no byte: success means mapped and writable, ENOMEM a
+ * page that is not mapped. Anything else (EINVAL: a read-only or special mapping, or an
+ * older kernel) is settled by the permission bits of the covering mappings in
+ * /proc/self/maps, which is slower (the kernel prints every mapping). mincore() would
+ * see unmapped pages but not read-only ones, and a write probe could corrupt the memory.
  *
  * Lock discipline: no state and no lock; the file is read with plain system calls (no
  * stdio, no allocation), so the call is safe with any simulator lock held. A mapping that
  * another thread changes while the file is read may be seen either way, as the kernel
  * would see it either way.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "sim_internal.h"
@@ -56,14 +62,15 @@ static void walk_line(simMapsWalk *w, const char *line)
     }
 }
 
-simVmaProbe sim_vma_probe(uintptr_t p, uint64_t len)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+/* The answer of /proc/self/maps for the pages [start, end). */
+static simVmaProbe maps_probe(uintptr_t start, uintptr_t end)
 {
     simVmaProbe r = {0, 0};
-    uintptr_t start = p / SIM_PAGE * SIM_PAGE;
-    if (len == 0 || p + len < p || p + len > UINTPTR_MAX - SIM_PAGE) {
-        return r;
-    }
-    simMapsWalk w = {start, (p + len + SIM_PAGE - 1) / SIM_PAGE * SIM_PAGE, 1, 0};
+    simMapsWalk w = {start, end, 1, 0};
     int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         return r;
@@ -91,4 +98,22 @@ simVmaProbe sim_vma_probe(uintptr_t p, uint64_t len)
     r.mapped = w.cursor >= w.end;
     r.writable = r.mapped && w.writable;
     return r;
+}
+
+simVmaProbe sim_vma_probe(uintptr_t p, uint64_t len)
+{
+    simVmaProbe r = {0, 0};
+    if (len == 0 || p + len < p || p + len > UINTPTR_MAX - SIM_PAGE) {
+        return r;
+    }
+    uintptr_t start = p / SIM_PAGE * SIM_PAGE;
+    uintptr_t end = (p + len + SIM_PAGE - 1) / SIM_PAGE * SIM_PAGE;
+    if (madvise((void *)start, end - start, MADV_POPULATE_WRITE) == 0) {
+        r.mapped = r.writable = 1;
+        return r;
+    }
+    if (errno == ENOMEM) {
+        return r; /* a page of the range is not mapped */
+    }
+    return maps_probe(start, end);
 }
