@@ -85,7 +85,7 @@ def test_summary_and_allure_carry_the_observations(sim_built, fake_suite, tmp_pa
     report = tmp_path / "r"
     run = run_fake(fake_suite, report, "-k", "FREE_HOST")
     assert run.returncode == 0, run.output
-    assert run.summary["schema"] == "acl-conformance-summary/2"
+    assert run.summary["schema"] == "acl-conformance-summary/3"
     case = run.cases()[FREE_NULL]
     assert case["outcome"] == "PASS"
     assert case["observations"] == {"code": {"value": 100000, "type": "code", "provenance": "runtime-source"}}

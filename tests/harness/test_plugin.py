@@ -81,8 +81,15 @@ def test_crash_and_hang_are_isolated(sim_built, fake_suite, tmp_path):
     hang = run_fake(fake_suite, tmp_path / "h", "-n", "2", "--acl-timeout", "0.5",
                     "-k", "FREE_NO_IMPLICIT or FREE_HOST", env=child_env(ACLSIM_FAULTS="hang_in_free"))
     cases = hang.ran()
-    assert (cases[SYNC_FREE]["outcome"], cases[SYNC_FREE]["category"]) == ("ERROR", "timeout"), cases[SYNC_FREE]
+    # The fake case calls aclrtFreeHost unbounded, so only the hard per-case limit ends it. The
+    # call is one HM-PAIR-MALLOC-FREE promises (setup_promises: free), and the case is another
+    # rule's: the hang is BLOCKED by that rule, the kill (a timeout) kept in the message.
+    hung = cases[SYNC_FREE]
+    assert (hung["outcome"], hung["category"], hung["blocked_by"]) == ("BLOCKED", "blocked",
+                                                                       "HM-PAIR-MALLOC-FREE"), hung
+    assert "died in aclrtFreeHost" in hung["message"] and "timeout:" in hung["message"], hung["message"]
     assert cases[FREE_NULL]["outcome"] == "PASS"
+    assert [c["rule"] for c in hang.summary["root_causes"]] == ["HM-PAIR-MALLOC-FREE"]
 
 
 def test_waivers_and_bad_expectations(sim_built, fake_suite, tmp_path):

@@ -68,8 +68,13 @@ def test_last_failed_reruns_the_failures_and_junit_follows_the_schema(sim_built,
                                env=child_env(ACLSIM_FAULTS=FAULTS), workers="2"), report)
     assert first.returncode == 1, first.output[-3000:]  # HM-PAIR-DOUBLE-REGISTER fails, the waived rule does not
     outcomes = {cid: c["outcome"] for cid, c in first.cases().items()}
-    failing = {cid for cid, outcome in outcomes.items() if outcome in ("FAIL", "WAIVED")}
-    assert {outcomes[c] for c in failing} == {"FAIL", "WAIVED"}
+    # pytest saw every case that did not pass fail: --lf reruns the FAIL, WAIVED and BLOCKED ones
+    # (HM-PAIR-DOUBLE-REGISTER-V1-CODE is BLOCKED by HM-PAIR-DOUBLE-REGISTER-V1, which it needs)
+    failing = {cid for cid, outcome in outcomes.items() if outcome in ("FAIL", "WAIVED", "BLOCKED")}
+    assert {outcomes[c] for c in failing} == {"FAIL", "WAIVED", "BLOCKED"}
+    code_cases = {cid: first.cases()[cid] for cid in failing if cid.startswith("HM-PAIR-DOUBLE-REGISTER-V1-CODE[")}
+    assert code_cases and {(c["outcome"], c["blocked_by"]) for c in code_cases.values()} == {
+        ("BLOCKED", "HM-PAIR-DOUBLE-REGISTER-V1")}
 
     junit = report / "junit.xml"
     xmlschema.XMLSchema(XSD).validate(junit)
@@ -86,6 +91,15 @@ def test_last_failed_reruns_the_failures_and_junit_follows_the_schema(sim_built,
     assert properties["rule"] == failed.get("name").split("[")[0] and properties["interface"]
     waived_properties = {p.get("name"): p.get("value") for p in waived.find("properties")}
     assert waived_properties["waiver_reason"] == "known double-unregister deviation"
+    blocked = next(tc for cid, tc in cases.items() if outcomes[cid] == "BLOCKED")
+    error = blocked.find("error")
+    assert error is not None and error.get("type") == "blocked" and error.get("message").startswith("BLOCKED by ")
+    blocked_properties = {p.get("name"): p.get("value") for p in blocked.find("properties")}
+    assert blocked_properties["outcome"] == "BLOCKED"
+    assert blocked_properties["blocked_by"] == first.cases()[blocked.get("name")]["blocked_by"]
+    suite_properties = [p for p in ET.parse(junit).getroot().find("testsuite").find("properties")]
+    assert [p.get("value").partition(" ")[0] for p in suite_properties if p.get("name") == "root_cause"] == [
+        c["rule"] for c in first.summary["root_causes"]]
 
     again = finish(start_suite(report, "--lf", env=child_env(), workers="2"), report)  # same report dir: its cache
     assert again.returncode == 0, again.output[-3000:]

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import json
 
-from conftest import ROOT, child_env, finish, start_suite
+from conftest import KERNEL, ROOT, child_env, finish, start_suite
+
+from conformance.harness.product import Machine
+from conformance.selftest.judge import predicted_not_applicable
 
 CATALOG = json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text())
+NEEDS = {r["id"]: r.get("needs", []) for r in CATALOG["rules"]}
 
 
 def _select(rules: list[str]) -> str:
@@ -25,30 +29,51 @@ def _selected_cases(rules: list[str]) -> set[str]:
             for c in r["cases"]}
 
 
-def _check_isolated(run, rules: list[str], category: str, violated: str, untouched: str) -> None:
-    """Every selected case has a result; the faulty calls lost their case alone."""
+def _check_isolated(run, rules: list[str], category: str, violated: str, untouched: str, blocker: str) -> dict:
+    """Every selected case has a result; the faulty calls lost the violated rule's cases alone.
+
+    A case of another rule whose set-up made the faulty call rests on ``blocker``'s promise:
+    it is BLOCKED by ``blocker`` (the deviation is that rule's), never FAIL or ERROR. Returns
+    the BLOCKED cases.
+    """
     ran = run.ran()
     assert set(ran) == _selected_cases(rules), run.output[-3000:]
     lost = {cid for cid, c in ran.items() if c["category"] == category}
     assert any(cid.startswith(f"{violated}[") for cid in lost), sorted(lost)
+    assert all(cid.startswith(f"{violated}[") for cid in lost), sorted(lost)
     # A hang the check bounds itself is a FAIL (category timeout); one that only the hard
     # per-case limit ends, and every crash, is an ERROR.
     assert all(ran[cid]["outcome"] in ("FAIL", "ERROR") for cid in lost)
-    others = {cid: (c["outcome"], c["category"]) for cid, c in ran.items() if cid not in lost}
-    assert all(outcome == "PASS" for outcome, _ in others.values()), others
+    environment = run.summary["environment"]
+    machine = Machine(KERNEL, devices=int(environment.get("device_count") or 1))
+    not_applicable = predicted_not_applicable(CATALOG, environment["product_family"], machine)
+    others = {cid: (c["outcome"], c.get("blocked_by")) for cid, c in ran.items() if cid not in lost}
+    assert all(outcome == ("NOT_APPLICABLE" if cid in not_applicable else "PASS") or
+               (outcome == "BLOCKED" and by == blocker and blocker in NEEDS[cid.partition("[")[0]])
+               for cid, (outcome, by) in others.items()), others
+    assert not any(c["outcome"] == "FAIL" for cid, c in ran.items() if cid not in lost)
     assert all(c["outcome"] == "PASS" for cid, c in ran.items() if cid.startswith(f"{untouched}["))
     assert run.returncode == 1 and run.summary["verdict"] == "PARTIAL"  # a selection, with a failing mandatory rule
+    roots = [c["rule"] for c in run.summary["root_causes"]]
+    assert roots == [violated] + ([blocker] if blocker != violated and any(o == "BLOCKED" for o, _ in others.values())
+                                  else []), run.summary["root_causes"]
+    return {cid: ran[cid] for cid, (outcome, _) in others.items() if outcome == "BLOCKED"}
 
 
 def test_crash_in_register_is_isolated(sim_built, tmp_path):
-    rules = ["HM-PAIR-REG-UNREG", "HM-ALIGN-MALLOC", "HM-INVAL-FREE-HOST", "HM-CAP-STABLE"]
+    # HM-VA-DEVPTR-CONSISTENT registers in its set-up: with V1 that set-up crashes.
+    rules = ["HM-PAIR-REG-UNREG", "HM-ALIGN-MALLOC", "HM-INVAL-FREE-HOST", "HM-CAP-STABLE", "HM-VA-DEVPTR-CONSISTENT"]
     run = finish(start_suite(tmp_path / "r", "-k", _select(rules), workers="2",
                              env=child_env(ACLSIM_FAULTS="crash_in_register")), tmp_path / "r")
-    _check_isolated(run, rules, "crash", "HM-PAIR-REG-UNREG", "HM-ALIGN-MALLOC")
+    blocked = _check_isolated(run, rules, "crash", "HM-PAIR-REG-UNREG", "HM-ALIGN-MALLOC", "HM-PAIR-REG-UNREG")
+    v1 = {c["case_id"] for r in CATALOG["rules"] if r["id"] == "HM-VA-DEVPTR-CONSISTENT" for c in r["cases"]
+          if c["params"]["api"] == "v1"}
+    assert set(blocked) == v1, sorted(blocked)
+    assert all("died in aclrtHostRegister" in c["message"] for c in blocked.values())
 
 
 def test_hang_in_free_is_isolated(sim_built, tmp_path):
     rules = ["HM-SYNC-FREE-NO-IMPLICIT", "HM-INVAL-FREE-HOST", "HM-INVAL-MALLOC-HOST"]
     run = finish(start_suite(tmp_path / "r", "-k", _select(rules), "--acl-timeout", "1", workers="2",
                              env=child_env(ACLSIM_FAULTS="hang_in_free")), tmp_path / "r")
-    _check_isolated(run, rules, "timeout", "HM-SYNC-FREE-NO-IMPLICIT", "HM-INVAL-MALLOC-HOST")
+    _check_isolated(run, rules, "timeout", "HM-SYNC-FREE-NO-IMPLICIT", "HM-INVAL-MALLOC-HOST", "HM-PAIR-MALLOC-FREE")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -110,6 +111,28 @@ def test_worst_order():
     assert worst([Outcome.XPASS, Outcome.WAIVED, Outcome.PASS]) is Outcome.WAIVED
     assert worst([Outcome.FAIL, Outcome.ERROR]) is Outcome.ERROR
     assert worst([]) is None
+    # BLOCKED sits between FAIL and WAIVED: ERROR > FAIL > BLOCKED > WAIVED > XPASS > PASS > NOT_APPLICABLE
+    assert worst([Outcome.BLOCKED, Outcome.WAIVED, Outcome.PASS]) is Outcome.BLOCKED
+    assert worst([Outcome.BLOCKED, Outcome.FAIL]) is Outcome.FAIL
+
+
+def test_blocked_names_the_rule_whose_promise_broke_and_instruments_are_errors():
+    setup = PhaseResult("setup", "passed")
+    blocked = classify([setup, PhaseResult("call", "failed", "Blocked", "BLOCKED by HM-PAIR-REG-UNREG: register failed",
+                                           blocked_by="HM-PAIR-REG-UNREG"), PhaseResult("teardown", "passed")],
+                       "C", "R")
+    assert (blocked.outcome, blocked.category, blocked.blocked_by) == (Outcome.BLOCKED, Category.BLOCKED,
+                                                                       "HM-PAIR-REG-UNREG")
+    assert CaseResult.from_json(blocked.to_json()) == blocked
+    instrument = classify(phases(OK_SETUP, ("call", "failed", "InstrumentFailed", "stream"), OK_TEARDOWN), "C", "R")
+    assert (instrument.outcome, instrument.category) == (Outcome.ERROR, Category.INSTRUMENT)
+    # a promised release that failed at teardown blocks a case that passed, by the rule promising it
+    late = classify([setup, PhaseResult("call", "passed"),
+                     PhaseResult("teardown", "failed", "Blocked", "unregister failed", blocked_by="HM-PAIR-REG-UNREG")],
+                    "C", "R")
+    assert (late.outcome, late.blocked_by) == (Outcome.BLOCKED, "HM-PAIR-REG-UNREG")
+    # a waiver covers a FAIL, never a BLOCKED case: the deviation is another rule's
+    assert apply_waiver(blocked, FakeWaiver()) == blocked
 
 
 # ---------------------------------------------------------------- product and applicability
@@ -128,24 +151,58 @@ def test_version_tuples():
 
 def test_applicability_rules():
     a2, rc, ipv = FAMILIES["atlas_a2"], FAMILIES["atlas_inference"], FAMILIES["ipv350"]
-    assert product.applicability(CATALOG, RULES["HM-ALIGN-MALLOC"], a2, "6.6.0").applies
+    new, old = product.Machine("6.6.0"), product.Machine("5.10.0-136")
+
+    def app(rule_id, family, machine=new):
+        return product.applicability(CATALOG, RULES[rule_id], family, machine)
+
+    assert app("HM-ALIGN-MALLOC", a2).applies
     # The form is what aclrtGetRunMode answered, not a property of the family.
-    assert product.applicability(CATALOG, RULES["HM-ALIGN-MALLOC"], rc, "6.6.0").applies
-    assert product.applicability(CATALOG, RULES["HM-ALIGN-MALLOC"], rc, "6.6.0", run_mode="device").skip_reason
-    assert product.applicability(CATALOG, RULES["HM-SYNC-DEVSYNC-CURRENT-DEVICE"], a2, "6.6.0").skip_reason
-    assert product.applicability(CATALOG, RULES["HM-SYNC-DEVSYNC-CURRENT-DEVICE"], a2, "6.6.0", devices=2).applies
-    assert product.applicability(CATALOG, RULES["HM-VA-IDENTITY"], rc, "6.6.0").skip_reason
-    assert product.applicability(CATALOG, RULES["HM-REG-KERNEL-LEGACY"], a2, "6.6.0").skip_reason
-    assert product.applicability(CATALOG, RULES["HM-REG-KERNEL-LEGACY"], a2, "5.10.0-136").applies
-    assert product.applicability(CATALOG, RULES["HM-REG-PAGEABLE"], a2, "5.10.0").skip_reason
-    assert product.applicability(CATALOG, RULES["HM-REG-PAGEABLE"], a2, "5.10.1").applies
-    unsupported = product.applicability(CATALOG, RULES["HM-PAIR-REG-UNREG"], rc, "6.6.0").unsupported
+    assert app("HM-ALIGN-MALLOC", rc).applies
+    assert app("HM-ALIGN-MALLOC", rc, product.Machine("6.6.0", run_mode="device")).skip_reason
+    assert app("HM-SYNC-DEVSYNC-CURRENT-DEVICE", a2).skip_reason
+    assert app("HM-SYNC-DEVSYNC-CURRENT-DEVICE", a2, product.Machine("6.6.0", devices=2)).applies
+    assert app("HM-VA-IDENTITY", rc).skip_reason
+    assert app("HM-REG-KERNEL-LEGACY", a2).skip_reason
+    assert app("HM-REG-KERNEL-LEGACY", a2, old).applies
+    assert app("HM-REG-PAGEABLE", a2, product.Machine("5.10.0")).skip_reason
+    assert app("HM-REG-PAGEABLE", a2, product.Machine("5.10.1")).applies
+    unsupported = app("HM-PAIR-REG-UNREG", rc).unsupported
     assert "aclrtHostRegister" in unsupported
-    training = product.applicability(CATALOG, RULES["HM-PAIR-REG-UNREG"], FAMILIES["atlas_training"], "6.6.0")
+    training = app("HM-PAIR-REG-UNREG", FAMILIES["atlas_training"])
     assert "aclrtHostRegister" in training.unsupported and "aclrtHostRegister" not in training.probe  # disputed
-    assert product.applicability(CATALOG, RULES["HM-ALIGN-MALLOC"], ipv, "6.6.0").unsupported
+    assert app("HM-ALIGN-MALLOC", ipv).unsupported
     reason = product.not_supported_reason(CATALOG, "aclrtHostRegister", rc)
     assert reason.startswith("NOT_APPLICABLE: aclrtHostRegister is not supported on Atlas inference")
+
+
+def test_applicability_follows_the_driver_generation_the_host_page_and_the_allocator():
+    a2, a950, rc = FAMILIES["atlas_a2"], FAMILIES["ascend_950"], FAMILIES["atlas_inference"]
+    assert (a2["driver"], a950["driver"], rc["driver"]) == ("v2", "v3", "none")
+    page4k, page64k = product.Machine("6.6.0"), product.Machine("6.6.0", host_page=65536)
+    fallback = product.Machine("6.6.0", host_alloc="malloc_fallback")
+    assert page4k.host_page == 4096 and page4k.host_alloc == "svm"  # the defaults: a 4 KiB host, SVM memory
+
+    def reason(rule_id, family, machine):
+        return product.applies_reason(RULES[rule_id], family, machine)
+
+    # driver: the rules that rest on one driver generation's source
+    assert reason("HM-REG-UNALIGNED", a2, page4k) is None
+    assert "driver generation v3" in reason("HM-REG-UNALIGNED", a950, page4k)
+    assert "driver generation none" in reason("HM-REG-PAST-END", rc, page4k)
+    assert reason("HM-REG-PAST-END", a950, page4k) is None
+    # host page: neighbouring buffers on a 4 KiB host, the large-page rule above it
+    assert reason("HM-REG-NEIGHBOURS", a2, page4k) is None
+    assert "the host page is 65536 bytes" in reason("HM-REG-NEIGHBOURS", a2, page64k)
+    assert "the host page is 4096 bytes" in reason("HM-REG-NEIGHBOURS-LARGE-PAGE", a2, page4k)
+    assert reason("HM-REG-NEIGHBOURS-LARGE-PAGE", a2, page64k) is None
+    assert reason("HM-REG-NEIGHBOURS-LARGE-PAGE", a950, page64k) is not None  # only the svm v2 driver rounds
+    # host alloc: the 64-byte promise holds for SVM memory; the malloc fallback has its own advisory rule
+    assert reason("HM-ALIGN-MALLOC", a2, page4k) is None
+    assert "host memory comes from malloc_fallback" in reason("HM-ALIGN-MALLOC", a2, fallback)
+    assert reason("HM-ALIGN-MALLOC-FALLBACK", a2, fallback) is None
+    assert reason("HM-ALIGN-MALLOC-FALLBACK", a2, page4k) is not None
+    assert product.applicability(CATALOG, RULES["HM-ALIGN-LIVE"], a2, fallback).skip_reason
 
 
 # ---------------------------------------------------------------- reporting
@@ -177,7 +234,8 @@ def _result(case: dict, outcome: Outcome, category: Category | None = None) -> C
 def test_summary_shape_and_verdict():
     results = {c["case_id"]: _result(c, Outcome.PASS) for r in CATALOG["rules"] for c in r["cases"]}
     summary = summary_module.build_summary(CATALOG, results, environment={"suite_version": "v1"}, command=["x"])
-    assert summary["schema"] == "acl-conformance-summary/2" and summary["verdict"] == "PASS"
+    assert summary["schema"] == "acl-conformance-summary/3" and summary["verdict"] == "PASS"
+    assert summary["root_causes"] == []
     assert set(summary["rules"]) == set(RULES)
     assert summary["totals"]["PASS"] == len(results)
     assert set(summary["by_family"]) == {r["family"] for r in CATALOG["rules"]}
@@ -200,6 +258,29 @@ def test_summary_rule_outcomes_and_missing_rules():
     only_na = {c["case_id"]: _result(c, Outcome.NOT_APPLICABLE) for c in rule["cases"]}
     summary = summary_module.build_summary(CATALOG, only_na, environment={}, command=[])
     assert summary["rules"]["HM-ALIGN-MALLOC"]["outcome"] == "NOT_APPLICABLE"
+
+
+def test_a_blocked_mandatory_case_fails_the_run_and_its_blocker_is_the_root_cause():
+    results = {c["case_id"]: _result(c, Outcome.PASS) for r in CATALOG["rules"] for c in r["cases"]}
+    assert "HM-PAIR-REG-UNREG" in RULES["HM-VA-IDENTITY"]["needs"]
+    recommended = next(r for r in CATALOG["rules"] if r["severity"] == "recommended"
+                       and "HM-PAIR-REG-UNREG" in r.get("needs", []))
+    blocked = [c["case_id"] for c in RULES["HM-VA-IDENTITY"]["cases"]] + [recommended["cases"][0]["case_id"]]
+    for case_id in blocked:
+        results[case_id] = replace(results[case_id], outcome=Outcome.BLOCKED, category=Category.BLOCKED,
+                                   blocked_by="HM-PAIR-REG-UNREG", message="BLOCKED by HM-PAIR-REG-UNREG")
+    summary = summary_module.build_summary(CATALOG, results, environment={}, command=[])
+    assert summary["rules"]["HM-VA-IDENTITY"]["outcome"] == "BLOCKED" and summary["verdict"] == "FAIL"
+    assert summary["totals"]["BLOCKED"] == len(blocked)
+    case = summary["rules"]["HM-VA-IDENTITY"]["cases"][blocked[0]]
+    assert case["blocked_by"] == "HM-PAIR-REG-UNREG"
+    # the root cause is the rule that blocked, once, although its own cases passed
+    assert summary["root_causes"] == [{
+        "rule": "HM-PAIR-REG-UNREG", "severity": "mandatory", "title": RULES["HM-PAIR-REG-UNREG"]["title"],
+        "outcome": "PASS", "failing_cases": 0, "blocked_cases": len(blocked),
+        "blocked_rules": sorted({"HM-VA-IDENTITY", recommended["id"]})}]
+    assert "root causes" in summary_module.format_summary(summary)
+    assert summary_module.exit_status(summary) == 1
 
 
 def test_recommended_failure_keeps_verdict():
@@ -279,6 +360,12 @@ def test_every_category_has_its_bucket_in_the_allure_report():
     config = (ROOT / "allure" / "allurerc.mjs").read_text(encoding="utf-8")
     for category, title in CATEGORY_TITLES.items():
         assert f'name: "{title}", matchers: byCategory("{category.value}")' in config, category
+    # BLOCKED cases are grouped under the rule whose promise broke, the root causes' bucket first
+    blocked = (f'name: "{CATEGORY_TITLES[Category.BLOCKED]}", matchers: byCategory("blocked"), '
+               'groupBy: [{ label: "blocked_by" }]')
+    assert blocked in config
+    buckets = config[config.index("categories: ["):]
+    assert buckets.index('byCategory("blocked")') < buckets.index('byCategory("crash")')
 
 
 # ---------------------------------------------------------------- codes judged at their own level
