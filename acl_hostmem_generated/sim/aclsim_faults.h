@@ -1,4 +1,4 @@
-/* Generated from spec d9b61b8a964a351f by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 0c481fba547fae8a by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The simulator's fault switches, from spec/faults.yaml. Enable with
  * ACLSIM_FAULTS=name[,name...]; each breaks the rules named in its comment. */
 #ifndef ACLSIM_FAULTS_GENERATED_H
@@ -86,7 +86,7 @@ typedef enum {
     ACLSIM_FAULT_ALIGN_BETWEEN_POINTS = 78, /* HM-ALIGN-MALLOC: aclrtMallocHost blocks of 8193 to 16383 bytes start 16 bytes past a 64-byte boundary, a size class no fixed matrix point falls in. */
     ACLSIM_FAULT_CONTENT_BETWEEN_POINTS = 79, /* HM-CONTENT-RW-FULL: Host blocks of 262145 to 524287 bytes share their last 4 KiB with the next block of that size class, which no fixed matrix point falls in. */
     ACLSIM_FAULT_VA_BETWEEN_POINTS = 80, /* HM-VA-IDENTITY: VA_FLAG=1 blocks of 16385 to 32767 bytes get a device address from the window instead of their own host address. */
-    ACLSIM_FAULT_DEVSYNC_GIVES_UP = 81, /* HM-SYNC-DEVSYNC-WAITS: aclrtFreeHostWithDevSync waits at most one second for the device's streams, then frees the memory anyway. */
+    ACLSIM_FAULT_DEVSYNC_GIVES_UP = 81, /* HM-SYNC-DEVSYNC-WAITS, HM-SYNC-DEVSYNC-ALL-STREAMS: aclrtFreeHostWithDevSync waits at most one second for the device's streams, then frees the memory anyway. */
     ACLSIM_FAULT_CAP_NONE_SECOND_DEVICE = 82, /* HM-CAP-CONSISTENT: Device 1 answers NOT_SUPPORTED for every HAC type although registration works on it. */
     ACLSIM_FAULT_CAP_SUPPORTED_WITHOUT_REGISTRATION = 83, /* HM-CAP-CONSISTENT: On a product family without registration, the AIC capability answer is SUPPORTED. */
     ACLSIM_FAULT_LEGAL_ALT_CODES = 84, /* : Every refusal whose code the docs do not give answers another failure code (ACL_ERROR_INVALID_PARAM and ACL_ERROR_RT_PARAM_INVALID swap; FEATURE_NOT_SUPPORT, INVALID_DEVICEID, MEMORY_ALLOCATION and the registration codes of partial overlaps and interior pointers become ACL_ERROR_RT_PARAM_INVALID; a racing registration gets ACL_ERROR_RT_DRV_INTERNAL_ERROR). */

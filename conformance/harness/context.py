@@ -38,6 +38,12 @@ from .violations import CallTimeout, HarnessError, InstrumentFailed
 DOC_PAGE = 4096
 
 
+#: Pageable mappings under a registration that could not be removed, kept alive for the rest of
+#: the process: unmapping them would hand their addresses to later cases, whose registrations
+#: would collide with the stuck one (a second deviation counted against an innocent rule).
+_STUCK_MAPPINGS: list[tuple[mmap.mmap, Any]] = []
+
+
 @dataclass(frozen=True)
 class Release:
     """One teardown step that failed: what it released, the promise it rests on, and why it failed."""
@@ -443,13 +449,18 @@ class AclContext:
                 problems.append(Release(f"thread {thread.name}", "instrument",
                                         f"still running after {self.timeout:.0f} s"))
         for region, view in self._pageable:
+            start = address(view)
+            if any(start <= p < start + len(region) for p in stuck):
+                _STUCK_MAPPINGS.append((region, view))  # kept mapped for good: see below
+                continue
             with contextlib.suppress(Exception):
                 acl.ffi.release(view)
             attempt("munmap", "instrument", region.close)
         if self._guarded:
             libc = _libc()
             for base, length in self._guarded:
-                libc.munmap(base, length)
+                if not any(base <= p < base + length for p in stuck):
+                    libc.munmap(base, length)
         self._registered.clear()
         self._host.clear()
         self._sizes.clear()
