@@ -1,8 +1,10 @@
 """A fleet simulated locally: seven product families x two CANN versions, run in parallel and merged.
 
-Each run is a separate process with its own ACLSIM_SOC and ACLSIM_CANN_VERSION; the second
-version also carries ACLSIM_HOST_ALIGN=4096, a change of an unspecified behaviour (the
-allocator's grain) that the matrix must show as drift on the products where the alignment
+Each run is a separate process with its own ACLSIM_SOC and ACLSIM_CANN_VERSION; the first
+version carries ACLSIM_HOST_ALIGN=64, the second the simulator's default grain, which follows
+the product's driver: 4 KiB steps under the svm v2 and v3 drivers (Atlas A2, A3, Ascend 950),
+64 bytes where the docs-only model runs. A change of an unspecified behaviour (the allocator's
+grain) that the matrix must show as drift exactly on the driver products where the alignment
 rules apply. To keep 14 runs cheap on two cores, each is one pytest process with the plugin
 (no xdist worker, no Allure) over a few rules (``-k``); the page is opened in headless Chromium.
 """
@@ -19,7 +21,7 @@ from conftest import finish_all, read_json, start_run
 from conformance.cli import main as cli_main
 from conformance.results.html import find_chromium
 
-VERSIONS = {"8.3.0": {}, "8.5.0": {"ACLSIM_HOST_ALIGN": "4096"}}
+VERSIONS = {"8.3.0": {"ACLSIM_HOST_ALIGN": "64"}, "8.5.0": {}}
 SELECT = ["-k", "test_HM_ALIGN_MALLOC or test_HM_CAP_QUERY_ALL or test_HM_PROD_SUPPORT"]
 ROWS = "HM-ALIGN-MALLOC,HM-ALIGN-MALLOC-CFG,HM-CAP-QUERY-ALL,HM-PROD-SUPPORT"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -54,13 +56,22 @@ def test_the_fleet_matrix_has_14_columns_and_marks_the_drift(fleet, catalog, tmp
     data = read_json(out / "matrix.json")
     families = [f["id"] for f in catalog["families"]]
     assert [c["key"] for c in data["columns"]] == [f"{f}@{v}" for f in families for v in VERSIONS]
-    # Drift exactly where the alignment rules ran (not on products where they are NOT_APPLICABLE).
+    # Drift exactly where the alignment rules ran (not on products where they are NOT_APPLICABLE)
+    # on a product whose driver allocates in pages; the docs-only products keep 64 bytes.
+    driver = {f["id"]: f["driver"] for f in catalog["families"]}
     aligned = {(rule, key) for rule in ("HM-ALIGN-MALLOC", "HM-ALIGN-MALLOC-CFG")
-               for key, cell in data["cells"][rule].items() if key.endswith("@8.5.0") and cell["outcome"] == "PASS"}
-    assert len(aligned) >= 6 and {(d["rule"], d["column"]) for d in data["drift_cells"]} == aligned
-    cell = data["cells"]["HM-ALIGN-MALLOC"]["atlas_a2@8.5.0"]
-    assert cell["outcome"] == "PASS" and {(d["observation"], d["baseline"], d["candidate"]) for d in cell["drift"]} \
-        == {("grain", 64, 4096)}
+               for key, cell in data["cells"][rule].items()
+               if key.endswith("@8.5.0") and cell["outcome"] == "PASS" and driver[key.partition("@")[0]] != "none"}
+    assert {key.partition("@")[0] for _, key in aligned} == {"ascend_950", "atlas_a3", "atlas_a2"}
+    assert len(aligned) == 6 and {(d["rule"], d["column"]) for d in data["drift_cells"]} == aligned
+    docs_only = [key for key, cell in data["cells"]["HM-ALIGN-MALLOC"].items()
+                 if driver[key.partition("@")[0]] == "none" and cell["outcome"] == "PASS"]
+    assert len(docs_only) == 6 and not any(data["cells"]["HM-ALIGN-MALLOC"][key].get("drift") for key in docs_only)
+    for rule, count in (("HM-ALIGN-MALLOC", 8), ("HM-ALIGN-MALLOC-CFG", 16)):  # the cases below a megabyte
+        for family in ("ascend_950", "atlas_a3", "atlas_a2"):
+            cell = data["cells"][rule][f"{family}@8.5.0"]
+            assert cell["outcome"] == "PASS" and len(cell["drift"]) == count, (rule, family, cell["drift"])
+            assert {(d["observation"], d["baseline"], d["candidate"]) for d in cell["drift"]} == {("grain", 64, 4096)}
     assert all(c["outcome"] != "ERROR" for row in data["cells"].values() for c in row.values())
     dom = dump_dom(out / "matrix.html", tmp_path / "chromium-profile")
     assert dom.count("<th data-column=") == 14

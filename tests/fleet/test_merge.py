@@ -44,9 +44,10 @@ def test_columns_cells_and_drift_against_the_previous_version(tmp_path, catalog)
     drift = matrix.cells["HM-ALIGN-MALLOC"]["atlas_a2@8.5.0"].drift
     assert {(d.case_id, d.baseline, d.candidate, d.provenance) for d in drift if d.case_id == GRAIN_CASE} == {
         (GRAIN_CASE, 64, 128, "unspecified")}
-    assert {rule for rule, _key in matrix.drift_cells} == {"HM-ALIGN-MALLOC", "HM-ALIGN-MALLOC-CFG", "HM-ALIGN-LIVE",
-                                                           "HM-CFG-DEVICE-ID-MATCHING", "HM-CFG-MULTI-ATTR",
-                                                           "HM-CFG-DUPLICATE-ATTR"}
+    grain_rules = {r["id"] for r in catalog["rules"] if any(o["name"] == "grain" for o in r["observations"])}
+    assert grain_rules == {"HM-ALIGN-MALLOC", "HM-ALIGN-MALLOC-CFG", "HM-ALIGN-LIVE", "HM-ALIGN-MALLOC-FALLBACK",
+                           "HM-CFG-DEVICE-ID-MATCHING", "HM-CFG-MULTI-ATTR", "HM-CFG-DUPLICATE-ATTR"}
+    assert {rule for rule, _key in matrix.drift_cells} == grain_rules
     assert {key for _rule, key in matrix.drift_cells} == {"atlas_a2@8.5.0"}  # A3 kept its grain
     assert matrix.cells["HM-ALIGN-LIVE"]["atlas_a2@8.3.0"].variances == 1
     assert matrix.excluded == []
@@ -56,11 +57,11 @@ def test_the_cli_writes_json_markdown_and_html_and_filters_rows(tmp_path, catalo
     out = tmp_path / "matrix"
     rules = "HM-ALIGN-*,HM-PAIR-DOUBLE-F*"
     assert cli_main(["merge", str(fleet(tmp_path, catalog)), "--out", str(out), "--rules", rules]) == 0
-    assert "5 runs -> 4 columns x 4 rules, 3 drift cells, 0 excluded" in capsys.readouterr().out
+    assert "5 runs -> 4 columns x 5 rules, 4 drift cells, 0 excluded" in capsys.readouterr().out
     data = read_json(out / "matrix.json")
     assert data["schema"] == "acl-conformance-fleet/1"
     assert [r["rule"] for r in data["rows"]] == ["HM-ALIGN-MALLOC", "HM-ALIGN-MALLOC-CFG", "HM-ALIGN-LIVE",
-                                                 "HM-PAIR-DOUBLE-FREE"]
+                                                 "HM-ALIGN-MALLOC-FALLBACK", "HM-PAIR-DOUBLE-FREE"]
     assert data["cells"]["HM-PAIR-DOUBLE-FREE"]["atlas_a2@8.5.0"] == {
         "outcome": "FAIL", "previous_outcome": "PASS", "drift": [], "variances": 0}
     markdown = (out / "matrix.md").read_text()
@@ -69,7 +70,7 @@ def test_the_cli_writes_json_markdown_and_html_and_filters_rows(tmp_path, catalo
     assert "| HM-PAIR-DOUBLE-FREE | PASS | PASS | PASS | FAIL (was PASS) |" in markdown
     assert f"  - {GRAIN_CASE} grain (unspecified): 64 → 128" in markdown
     page = (out / "matrix.html").read_text()
-    assert page.count('class="PASS drift"') == 3 and "http" not in page.split("</style>")[1]
+    assert page.count('class="PASS drift"') == 4 and "http" not in page.split("</style>")[1]
 
 
 def test_a_tampered_bundle_is_named_and_excluded(tmp_path, catalog, capsys):
