@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from conformance.harness.product import Machine
 from conformance.selftest import command, judge, plan, report
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,18 +48,62 @@ def test_surviving_fault_fails_the_selftest():
     assert "survived" in report.markdown(result)
 
 
+def test_fault_killed_with_collateral_failures_is_imprecise():
+    """A fault should show as its own rules failing and the rest BLOCKED by them: another rule that
+    fails on its own is collateral, and a mandatory one fails the self-test."""
+    outcomes = {"HM-PAIR-DOUBLE-FREE[free=free]": "FAIL",
+                "HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]": "FAIL",  # mandatory collateral
+                "HM-PAIR-OVERLAP-REGISTER[overlap=head]": "FAIL",  # recommended collateral
+                "HM-VA-IDENTITY[size=4096]": "BLOCKED", "HM-VA-IDENTITY[size=2097152]": "BLOCKED"}
+    assert set(outcomes) <= {c["case_id"] for r in CATALOG["rules"] for c in r["cases"]}
+    verdict = judge.judge_fault(_run(FAULT, outcomes))
+    assert verdict["status"] == "killed" and verdict["on_target_rules"] == ["HM-PAIR-DOUBLE-FREE"]
+    assert verdict["collateral_rules"] == ["HM-ALIGN-MALLOC", "HM-PAIR-OVERLAP-REGISTER"]
+    assert verdict["collateral_mandatory"] == ["HM-ALIGN-MALLOC"]
+    assert verdict["blocked_cases"] == 2 and "HM-VA-IDENTITY" not in verdict["killing_rules"]  # BLOCKED kills nothing
+    result = judge.report(CATALOG, [], [verdict], [], 1.0, every_fault=False)
+    assert result["schema"] == "acl-conformance-selftest/3" and not result["passed"]
+    assert result["diagnostic_precision"] == {"collateral_mandatory_failures": 1, "collateral_failures": 2,
+                                              "faults_with_collateral": {"double_free_ok": ["HM-ALIGN-MALLOC"]},
+                                              "blocked_cases": 2}
+    precise = judge.judge_fault(_run(FAULT, {"HM-PAIR-DOUBLE-FREE[free=free]": "FAIL",
+                                             "HM-VA-IDENTITY[size=4096]": "BLOCKED"}))
+    assert precise["collateral_rules"] == [] and precise["blocked_cases"] == 1
+    assert judge.report(CATALOG, [], [precise], [], 1.0, every_fault=False)["passed"]
+
+
+def test_a_fault_whose_rule_is_only_blocked_survives():
+    """BLOCKED names another rule's broken promise: it never proves the blocked rule can fail."""
+    verdict = judge.judge_fault(_run(FAULT, {"HM-PAIR-DOUBLE-FREE[free=free]": "BLOCKED"}))
+    assert verdict["status"] == "survived" and verdict["blocked_cases"] == 1
+
+
 def test_false_alarm_and_applicability_mismatch_are_reported():
-    predicted = judge.predicted_not_applicable(CATALOG, "atlas_a2", plan.MODERN_KERNEL, devices=plan.DEVICES)
+    modern = Machine(plan.MODERN_KERNEL, devices=plan.DEVICES)
+    predicted = judge.predicted_not_applicable(CATALOG, "atlas_a2", modern)
     assert predicted, "the A2 family has rules that do not apply on a modern kernel"
     one_na = sorted(predicted)[0]
     outcomes = {c: "NOT_APPLICABLE" for c in predicted if c != one_na}
     outcomes["HM-PAIR-DOUBLE-FREE[free=free]"] = "FAIL"
+    outcomes["HM-VA-IDENTITY[size=4096]"] = "BLOCKED"  # mandatory: a blocked case is no pass either
     problems = judge.judge_faithful(CATALOG, _run(None, outcomes))
     assert any("false alarm HM-PAIR-DOUBLE-FREE[free=free]" in p for p in problems)
-    run_mode_na = judge.predicted_not_applicable(CATALOG, "atlas_inference", plan.MODERN_KERNEL, run_mode="device")
+    assert any("false alarm HM-VA-IDENTITY[size=4096]: BLOCKED" in p for p in problems)
+    run_mode_na = judge.predicted_not_applicable(CATALOG, "atlas_inference",
+                                                 Machine(plan.MODERN_KERNEL, run_mode="device"))
     assert "HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]" in run_mode_na  # RC form, detected at run time
-    assert "HM-SYNC-DEVSYNC-CURRENT-DEVICE" in judge.predicted_not_applicable(CATALOG, "atlas_a2", plan.MODERN_KERNEL)
+    one_device = judge.predicted_not_applicable(CATALOG, "atlas_a2", Machine(plan.MODERN_KERNEL))
+    assert "HM-SYNC-DEVSYNC-CURRENT-DEVICE" in one_device and "HM-SYNC-DEVSYNC-CURRENT-DEVICE" not in predicted
     assert any(one_na in p and "predicts NOT_APPLICABLE" in p for p in problems)
+    # the host page and the allocator decide too (--acl-host-page, --acl-host-alloc)
+    large = judge.predicted_not_applicable(CATALOG, "atlas_a2", Machine(plan.MODERN_KERNEL, devices=2,
+                                                                         host_page=65536))
+    assert {"HM-REG-NEIGHBOURS[api=v1]", "HM-REG-NEIGHBOURS[api=v2_mapped]"} <= large - predicted
+    assert not any(c.startswith("HM-REG-NEIGHBOURS-LARGE-PAGE[") for c in large)
+    fallback = judge.predicted_not_applicable(CATALOG, "atlas_a2", Machine(plan.MODERN_KERNEL, devices=2,
+                                                                            host_alloc="malloc_fallback"))
+    assert "HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]" in fallback
+    assert not any(c.startswith("HM-ALIGN-MALLOC-FALLBACK[") for c in fallback)
 
 
 def test_every_fault_is_planned_once_with_its_environment():
@@ -68,21 +113,45 @@ def test_every_fault_is_planned_once_with_its_environment():
     legacy = next(r for r in faults if r.fault["name"] == "legacy_kernel_accepts")
     assert legacy.kernel == "5.10.0" and legacy.env["ACLSIM_KERNEL"] == "5.10.0"
     sequence = [r for r in faults if r.fault["family"] == plan.SEQUENCE_FAMILY]
-    assert len(sequence) >= 6 and all(r.select == () for r in sequence), "a sequence fault runs the whole suite"
-    assert all(r.select == tuple(r.fault["violates"]) for r in faults if r not in sequence), \
-        "a fault run selects its rules' cases"
+    assert len(sequence) >= 6
+    assert all(r.select == () for r in faults), "a fault runs the whole suite, so that its collateral counts"
+    assert all(r.env["ACLSIM_FAULTS"] == r.fault["name"] for r in faults)
+    # The long sync window only where it can matter: faithful runs and the runs of sync faults.
+    sync = [r for r in faults if r.fault["family"] == "sync"]
+    assert sync and all("ACL_SYNC_WINDOW" not in r.env for r in sync)
+    assert all(r.env["ACL_SYNC_WINDOW"] == "0.3" for r in faults if r not in sync)
+    assert all(r.env["ACL_SYNC_WINDOW"] == "0.3" for r in runs if r.legal)
     faithful = [r for r in runs if r.fault is None]
     assert {r.family for r in faithful} == {f["id"] for f in CATALOG["families"]}
+    assert all("ACL_SYNC_WINDOW" not in r.env for r in faithful)
+    names = [r.name for r in faithful]
+    assert names == [f"faithful-{f['id']}" for f in CATALOG["families"]] + [
+        "faithful-atlas_a2-kernel5.10", "faithful-atlas_a2-page64k"]
+    large = faithful[-1]
+    assert (large.family, large.env["ACLSIM_HOST_PAGE"], large.env["ACL_HOST_PAGE"]) == ("atlas_a2", "65536", "65536")
+    assert large.machine.host_page == 65536 and faithful[0].machine.host_page == 4096
     assert all(r.env["ACLSIM_DEVICE_COUNT"] == "2" for r in runs)
 
 
-def test_every_legal_variant_runs_on_each_family_it_concerns():
+def test_every_legal_variant_runs_on_each_family_and_environment_it_concerns():
     runs = [r for r in plan.plan_runs(CATALOG, None, None) if r.legal]
     for variant in (f for f in CATALOG["faults"] if f.get("legal")):
-        families = {r.family for r in runs if r.fault["name"] == variant["name"]}
-        assert families == set(variant["families"] or [f["id"] for f in CATALOG["families"]]), variant["name"]
+        mine = [r for r in runs if r.fault["name"] == variant["name"]]
+        families = set(variant["families"] or [f["id"] for f in CATALOG["families"]])
+        assert {r.family for r in mine} == families, variant["name"]
+        assert len(mine) == len(families) * max(1, len(variant.get("environments") or [])), variant["name"]
+        assert len({r.name for r in mine}) == len(mine), variant["name"]  # each environment has its own run name
     rc = next(r for r in runs if r.fault["name"] == "legal_rc_form")
     assert rc.run_mode == "device" and rc.env["ACLSIM_RUN_MODE"] == "device" and not rc.select
+    driver = {r.name: r for r in runs if r.fault["name"] == "legal_public_driver" and r.family == "atlas_a2"}
+    assert set(driver) == {"legal-legal_public_driver-atlas_a2",
+                           "legal-legal_public_driver-atlas_a2-aclsim_host_page=65536",
+                           "legal-legal_public_driver-atlas_a2-aclsim_kernel=5.10.0"}
+    large = driver["legal-legal_public_driver-atlas_a2-aclsim_host_page=65536"]
+    assert large.machine.host_page == 65536 and large.env["ACLSIM_FAULTS"] == "legal_public_driver"
+    assert driver["legal-legal_public_driver-atlas_a2-aclsim_kernel=5.10.0"].kernel == "5.10.0"
+    fallback = next(r for r in runs if r.fault["name"] == "legal_drv_malloc_fallback")
+    assert fallback.machine.host_alloc == "malloc_fallback"
 
 
 LEGAL = {"name": "legal_alt_codes", "legal": True, "family": "invalid_argument", "covers": ["HM-INVAL-FREE-HOST"]}
@@ -115,6 +184,16 @@ def test_selftest_on_a_real_fault_run(weakened, tmp_path, monkeypatch):
     else:
         assert verdict["status"] == "killed", verdict
         assert "HM-ALIGN-MALLOC" in verdict["on_target_rules"]
+        # The whole suite ran: HM-ALIGN-LIVE rests on HM-ALIGN-MALLOC's alignment and is BLOCKED by it,
+        # no other mandatory rule fails on its own.
+        assert verdict["collateral_mandatory"] == [] and verdict["blocked_cases"] >= 3, verdict
+        summary = json.loads((tmp_path / "fault-align_malloc_off16" / "summary.json").read_text())
+        live = summary["rules"]["HM-ALIGN-LIVE"]["cases"]
+        assert {(c["outcome"], c.get("blocked_by")) for cid, c in live.items() if "api=malloc," in cid} == {
+            ("BLOCKED", "HM-ALIGN-MALLOC")}
+        assert sum(len(r["cases"]) for r in summary["rules"].values()) == sum(
+            len(r["cases"]) for r in CATALOG["rules"])
+        assert result["diagnostic_precision"]["collateral_mandatory_failures"] == 0
 
 
 def test_selftest_fails_when_a_rule_is_made_too_strict(tmp_path, monkeypatch):
