@@ -40,7 +40,7 @@ def test_one_make_conformance_tests_the_edited_spec_and_a_second_rebuilds_nothin
     kit = copy_kit(tmp_path / "kit")
     rules = kit / "spec" / "rules.yaml"
     text = rules.read_text(encoding="utf-8")
-    matrix = 'size: ["@sizes_small", "@sizes_large"'
+    matrix = 'size: ["@sizes_small", "@sizes_large", sampled'
     edited = text.replace(matrix + "]}", matrix + ", 12345]}", 1)
     assert edited != text
     rules.write_text(edited, encoding="utf-8")
