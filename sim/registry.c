@@ -381,9 +381,6 @@ SIM_EXPORT aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegiste
     if (ptr == NULL || devPtr == NULL || size == 0) {
         return sim_open_code(ACL_ERROR_INVALID_PARAM);
     }
-    if (aclsim_fault(ACLSIM_FAULT_CRASH_IN_REGISTER)) {
-        raise(SIGSEGV);
-    }
     if (!sim_initialized()) {
         return ACL_ERROR_UNINITIALIZE;
     }
@@ -405,6 +402,9 @@ SIM_EXPORT aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegiste
         if (rc != ACL_SUCCESS) {
             return rc;
         }
+    }
+    if (aclsim_fault(ACLSIM_FAULT_CRASH_IN_REGISTER)) {
+        raise(SIGSEGV); /* a call that would register, not one refused for its arguments */
     }
     return register_range(ptr, size, mode, dev, devPtr);
 }
