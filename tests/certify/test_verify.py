@@ -173,14 +173,16 @@ def test_a_case_blocked_by_a_rule_its_rule_needs_verifies(tmp_path, catalog, mak
 
 
 @pytest.mark.parametrize("rule_id, by, problem", [
-    # HM-PAIR-MALLOC-FREE needs nothing: a failure of its own cannot be passed off as another rule's
-    ("HM-PAIR-MALLOC-FREE", BLOCKER, "which HM-PAIR-MALLOC-FREE does not need"),
+    # HM-PAIR-MALLOC-FREE needs nothing, and HM-VA-IDENTITY promises no set-up step: a failure of
+    # its own cannot be passed off as another rule's
+    ("HM-PAIR-MALLOC-FREE", "HM-VA-IDENTITY", "which HM-PAIR-MALLOC-FREE does not need"),
     ("HM-VA-IDENTITY", "HM-NO-SUCH-RULE", "'HM-NO-SUCH-RULE', which is no rule of the spec"),
 ], ids=["not-needed", "unknown-rule"])
 def test_a_case_blocked_by_a_rule_it_does_not_rest_on_is_found(tmp_path, catalog, make_summary, rule_id, by,
                                                                 problem):
     case = first_case(catalog, rule_id)
     # self-consistent: root_causes recomputed from the forged outcomes by the helper
+    assert by not in (catalog.get("setup_promises") or {}).values()
     bundle = write_fake_bundle(tmp_path, make_summary({first_case(catalog, BLOCKER): "FAIL", case: _blocked(by)}))
     problems = verify(bundle)
     assert any(p.startswith(f"summary.json: case {case} is BLOCKED by ") and p.endswith(problem) for p in problems), \
