@@ -139,3 +139,39 @@ def test_several_problems_are_all_reported_in_file_order(spec_dir: Path) -> None
     assert [i.split(":")[0] for i in found] == sorted(i.split(":")[0] for i in found)
     find_issue(found, "spec/rules.yaml:")
     find_issue(found, "spec/interfaces.yaml:")
+
+
+# ---- the driver generation, the host page and the allocator ----------------------------------
+
+
+def test_a_product_names_a_known_driver_generation(spec_dir: Path) -> None:
+    edit(spec_dir, "products.yaml", "    device_run_mode: false\n    driver: v3\n",
+         "    device_run_mode: false\n    driver: v4\n")
+    line = line_of(spec_dir, "products.yaml", "driver: v4")
+    find_issue(issues(spec_dir), f"spec/products.yaml:{line}: families[0].driver: 'v4' is not one of: v2, v3, none")
+
+
+def test_a_product_without_its_driver_generation(spec_dir: Path) -> None:
+    edit(spec_dir, "products.yaml", "    device_run_mode: false\n    driver: v3\n", "    device_run_mode: false\n")
+    find_issue(issues(spec_dir), "spec/products.yaml:", "families[0].driver: missing required field 'driver'")
+
+
+@pytest.mark.parametrize("old, new, path, says", [
+    ('applies: {kernel: {above: "5.10"}, driver: [v2], reason: "Only the svm v2 driver checks',
+     'applies: {kernel: {above: "5.10"}, driver: [v2, v5], reason: "Only the svm v2 driver checks',
+     "applies.driver[1]", "'v5' is not one of: v2, v3, none"),
+    ('applies: {kernel: {above: "5.10"}, driver: [v2], reason: "Only the svm v2 driver checks',
+     'applies: {kernel: {above: "5.10"}, driver: [], reason: "Only the svm v2 driver checks',
+     "applies.driver", "[] needs at least 1 item(s)"),
+    ("applies: {host_page: {at_most: 4096}, reason:", "applies: {host_page: {at_most: 2048}, reason:",
+     "applies.host_page.at_most", "2048 is less than the minimum of 4096"),
+    ("applies: {host_page: {at_most: 4096}, reason:", "applies: {host_page: {at_most: 4096, above: 4096}, reason:",
+     "applies.host_page", "{'at_most': 4096, 'above': 4096} has too many properties"),
+    ("applies: {run_mode: host, host_alloc: svm, reason: \"In RC", "applies: {run_mode: host, host_alloc: mmap, "
+     "reason: \"In RC", "applies.host_alloc", "'mmap' is not one of: svm, malloc_fallback"),
+], ids=["unknown-driver", "no-driver", "page-below-4k", "page-both-bounds", "unknown-allocator"])
+def test_applies_driver_host_page_and_host_alloc(spec_dir: Path, old: str, new: str, path: str, says: str) -> None:
+    text = (spec_dir / "rules.yaml").read_text(encoding="utf-8")
+    (spec_dir / "rules.yaml").write_text(text.replace(old, new, 1), encoding="utf-8")  # the first rule using it
+    line = line_of(spec_dir, "rules.yaml", new)
+    find_issue(issues(spec_dir), f"spec/rules.yaml:{line}: rules[", f"].{path}: {says}")
