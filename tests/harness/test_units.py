@@ -331,6 +331,25 @@ def test_options(monkeypatch):
     assert resolve_lib("auto") == Path("/opt/cann/lib64/libascendcl.so")
 
 
+def test_host_page_allocator_and_sync_window_options():
+    from conformance.harness.options import DEFAULT_SYNC_WINDOW, OptionError, settings_from_values
+
+    default = settings_from_values({})
+    assert default.host_alloc == "svm" and default.sync_window == DEFAULT_SYNC_WINDOW and default.host_page >= 4096
+    chosen = settings_from_values({"acl_host_page": "65536", "acl_host_alloc": "malloc_fallback",
+                                   "acl_sync_window": "0.3"})
+    assert (chosen.host_page, chosen.host_alloc, chosen.sync_window) == (65536, "malloc_fallback", 0.3)
+    for values, says in (({"acl_host_page": "2048"}, "must be at least 4096"),
+                         ({"acl_host_page": "12288"}, "must be a power of two"),
+                         ({"acl_host_page": str(1 << 21)}, "must be a power of two from 4096 to 1048576"),
+                         ({"acl_host_page": "4k"}, "not a whole number"),
+                         ({"acl_host_alloc": "mmap"}, "must be one of svm, malloc_fallback"),
+                         ({"acl_sync_window": "nan"}, "must be a finite number of seconds"),
+                         ({"acl_sync_window": "0"}, "must be a finite number of seconds")):
+        with pytest.raises(OptionError, match=says):
+            settings_from_values(values)
+
+
 def test_cli_command_always_uses_xdist(tmp_path):
     parser, loaded = cli.build_parser(["run"])
     args, extra = parser.parse_known_args(["run", "-n", "0", "--acl-timeout", "2", "-k", "ALIGN"])
