@@ -1,4 +1,4 @@
-# Generated from spec 0c481fba547fae8a by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 94221d1c6403342b by codegen; do not edit. Regenerate: python -m codegen generate
 """The state model of the host-memory interfaces, generated from spec/state_model.yaml.
 
 :func:`predict` answers, for one call and the facts of the abstract state it meets, the
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-SPEC_HASH = '0c481fba547fae8a'
+SPEC_HASH = '94221d1c6403342b'
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-/* Generated from spec 0c481fba547fae8a by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 94221d1c6403342b by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The simulator's fault switches, from spec/faults.yaml. Enable with
  * ACLSIM_FAULTS=name[,name...]; each breaks the rules named in its comment. */
 #ifndef ACLSIM_FAULTS_GENERATED_H
@@ -33,7 +33,7 @@ typedef enum {
     ACLSIM_FAULT_REGISTER_RACE = 25, /* HM-PAIR-CONCURRENT-REGISTER: The overlap check and the insertion run under separate lock holds with a short sleep between them, so racing registrations of one range can all win. */
     ACLSIM_FAULT_EXHAUSTION_LEAK = 26, /* HM-PAIR-EXHAUSTION: Released blocks never return their bytes to the ACLSIM_HOST_MEM_LIMIT budget, so allocation keeps failing after frees. */
     ACLSIM_FAULT_HUGE_SIZE_WRAPS = 27, /* HM-PAIR-HUGE-SIZE: The allocation size is rounded up to 32 bytes in 64-bit arithmetic that wraps, and a size limit is not checked, so the largest sizes get a tiny block. */
-    ACLSIM_FAULT_UNREGISTER_FAILS = 28, /* HM-PAIR-REG-UNREG, HM-PAIR-UNREG-PINNED-ONLY: Unregistering a valid registration answers ACL_ERROR_HOST_MEMORY_NOT_REGISTERED and leaves it in place. */
+    ACLSIM_FAULT_UNREGISTER_FAILS = 28, /* HM-PAIR-REG-UNREG: Unregistering a valid MAPPED registration answers ACL_ERROR_HOST_MEMORY_NOT_REGISTERED and leaves it in place. */
     ACLSIM_FAULT_PAGEABLE_REJECTED = 29, /* HM-REG-PAGEABLE: Memory that aclrtMallocHost did not hand out cannot be registered even on a kernel newer than 5.10. */
     ACLSIM_FAULT_LEGACY_KERNEL_ACCEPTS = 30, /* HM-REG-KERNEL-LEGACY: On an emulated 5.10 kernel, pageable memory registers anyway. */
     ACLSIM_FAULT_RESERVED_READONLY_OK = 31, /* HM-REG-RESERVED-TYPES: The reserved READONLY registration type and flag are accepted as if they were MAPPED. */
@@ -69,7 +69,7 @@ typedef enum {
     ACLSIM_FAULT_CAP_NONE = 61, /* HM-CAP-CONSISTENT: Every HAC type answers NOT_SUPPORTED although registration works on the product. */
     ACLSIM_FAULT_PROD_REGISTER_MISSING = 62, /* HM-PROD-SUPPORT: aclrtHostRegisterV2 answers ACL_ERROR_RT_FEATURE_NOT_SUPPORT on a product that supports it. */
     ACLSIM_FAULT_PROD_REGISTER_EXTRA = 63, /* HM-PROD-SUPPORT: aclrtHostRegister succeeds on a product that does not support it. */
-    ACLSIM_FAULT_CRASH_IN_REGISTER = 64, /* HM-PAIR-REG-UNREG: aclrtHostRegister raises SIGSEGV. */
+    ACLSIM_FAULT_CRASH_IN_REGISTER = 64, /* HM-PAIR-REG-UNREG: aclrtHostRegister raises SIGSEGV where it would register (arguments it refuses are still refused). */
     ACLSIM_FAULT_HANG_IN_FREE = 65, /* HM-SYNC-FREE-NO-IMPLICIT: aclrtFreeHost deadlocks (blocks forever) when a stream of the current device has pending tasks. */
     ACLSIM_FAULT_HANG_IN_MALLOC = 66, /* HM-SYNC-MALLOC-NO-IMPLICIT, HM-PAIR-MALLOC-FREE: aclrtMallocHost blocks forever. */
     ACLSIM_FAULT_REREGISTER_STALE_DEVPTR = 67, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: For a range of host memory registered again after its registration ended, aclrtHostGetDevicePointer answers the device address of the range's first registration until the memory is freed. */

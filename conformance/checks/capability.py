@@ -39,14 +39,15 @@ def capability_stable(ctx: AclContext, *, repeats: int, expect: dict[str, Any] |
 
 def _registers_on(ctx: AclContext, device: int, page: int) -> bool:
     """Whether a V1 registration of ``page`` works with ``device`` current (undone at once)."""
-    def attempt() -> bool:
+    def attempt() -> int:
         code, _dev = ctx.lib.aclrtHostRegister(page, ctx.page, acl.ACL_HOST_REGISTER_MAPPED, raw=True)
-        if code != 0:
-            return False
-        ctx.lib.aclrtHostUnregister(page, raw=True)
-        return True
+        return int(code)
 
-    return bool(ctx.on_device(device, attempt))
+    if ctx.on_device(device, attempt) != 0:
+        return False
+    ctx.track_registration(page)
+    ctx.unregister(page, f"aclrtHostUnregister with device {device} current", device=device)
+    return True
 
 
 def capability_consistent(ctx: AclContext, *, expect: dict[str, Any] | None) -> None:

@@ -32,7 +32,7 @@ from .options import DEFAULT_EXPLORE_SEED, DEFAULT_EXPLORE_STEPS, DEFAULT_SYNC_W
 from .probes import BoundedCall, StreamBlocker
 from .product import Machine
 from .trace import TraceEntry, show_result, show_value
-from .violations import CallTimeout, HarnessError, InstrumentFailed
+from .violations import Blocked, CallTimeout, HarnessError, InstrumentFailed
 
 #: The docs' page: registration needs a 4 KiB-aligned pointer (11-02_host_memory_management.md:292).
 DOC_PAGE = 4096
@@ -42,6 +42,64 @@ DOC_PAGE = 4096
 #: the process: unmapping them would hand their addresses to later cases, whose registrations
 #: would collide with the stuck one (a second deviation counted against an innocent rule).
 _STUCK_MAPPINGS: list[tuple[mmap.mmap, Any]] = []
+#: aclrtMallocHost memory under such a registration, never freed for the same reason.
+_STUCK_HOST: list[int] = []
+#: The ranges, whole host pages, of the registrations that could not be removed: a later case's
+#: registration that fails there is BLOCKED by the unregister promise, not judged on its own rule.
+_STUCK_EXTENTS: list[tuple[int, int]] = []
+_REGISTER_CALLS = frozenset({"aclrtHostRegister", "aclrtHostRegisterV2"})
+
+
+def remember_stuck(base: int, size: int, page: int) -> None:
+    """Remember that the registration ``[base, +size)`` outlives its case (rounded to whole ``page``s)."""
+    start = base // page * page
+    end = (base + max(size, 1) + page - 1) // page * page
+    _STUCK_EXTENTS.append((start, end))
+
+
+def forget_stuck(ptr: int, size: int) -> None:
+    """A registration of ``[ptr, +size)`` succeeded: whatever stuck range it overlaps is evidently gone."""
+    end = ptr + max(size, 1)
+    _STUCK_EXTENTS[:] = [(a, b) for a, b in _STUCK_EXTENTS if not (a < end and ptr < b)]
+
+
+def stuck_extent(ptr: int, size: int) -> tuple[int, int] | None:
+    """The range of a registration that could not be removed which ``[ptr, +size)`` overlaps, if any."""
+    end = ptr + max(size, 1)
+    return next(((a, b) for a, b in _STUCK_EXTENTS if a < end and ptr < b), None)
+
+
+def keep_for_good(mapping: mmap.mmap, view: Any) -> None:
+    """Keep a pageable mapping under a registration that could not be removed mapped until the process ends."""
+    _STUCK_MAPPINGS.append((mapping, view))
+
+
+def reclaim(lib: AclLibrary, block: int, size: int) -> bool:
+    """Get the freed aclrtMallocHost address ``block`` back and keep it until the process ends, because
+    a registration that could not be removed still covers it; whether the allocator gave it back.
+
+    Allocations of ``size`` are made until one lands at ``block`` (at most :data:`RECLAIM_TRIES`);
+    the others are freed again.
+    """
+    others: list[int] = []
+    found = False
+    try:
+        for _ in range(RECLAIM_TRIES):
+            code, ptr = lib.aclrtMallocHost(size, raw=True)
+            if code != 0:
+                break
+            if ptr == block:
+                _STUCK_HOST.append(ptr)
+                found = True
+                break
+            others.append(ptr)
+    finally:
+        for ptr in others:
+            lib.aclrtFreeHost(ptr, raw=True)
+    return found
+
+#: How many allocations :meth:`AclContext.reclaim` makes to get a freed address back.
+RECLAIM_TRIES = 256
 
 
 @dataclass(frozen=True)
@@ -127,6 +185,9 @@ class AclContext:
         self._lock = threading.Lock()
         self._host: list[int] = []
         self._registered: list[int] = []
+        self._stuck: list[int] = []
+        self._extents: dict[int, int] = {}  # registration base -> size, of the case's successful calls
+        self._unregister_promise: dict[int, str] = {}  # registration base -> the promise its removal rests on
         self._device_mem: list[int] = []
         self._streams: list[Any] = []
         self._blockers: list[StreamBlocker] = []
@@ -141,6 +202,8 @@ class AclContext:
 
     # ---- tracing ----
     def _record(self, function: str, args: dict[str, Any], result: Any) -> None:
+        if function in _REGISTER_CALLS:
+            self._registration_called(args, result)
         entry = TraceEntry(
             function,
             {k: show_value(v) for k, v in args.items()},
@@ -150,6 +213,29 @@ class AclContext:
         )
         with self._lock:
             self.trace.append(entry)
+
+    def _registration_called(self, args: dict[str, Any], result: Any) -> None:
+        """Remember a registration's size; a refused one over the range of a registration an earlier
+        case could not remove BLOCKS the case by the unregister promise (raised out of the call)."""
+        ptr, size = args.get("ptr"), args.get("size")
+        if not isinstance(ptr, int) or not isinstance(size, int):
+            return
+        if result == 0:
+            with self._lock:
+                self._extents[ptr] = size
+                # Removing a PINNED-only registration is a promise of its own (setup_promises register_pinned).
+                if args.get("flag") == acl.ACL_HOST_REG_PINNED:
+                    self._unregister_promise[ptr] = "register_pinned"
+                else:
+                    self._unregister_promise.pop(ptr, None)
+            forget_stuck(ptr, size)
+            return
+        extent = stuck_extent(ptr, size)
+        rule = self.promise_of("unregister")
+        if extent is not None and rule != self.rule_id and not self._probing:
+            raise Blocked(rule, f"registration of [{ptr:#x}, +{size})",
+                          f"refused with {result}, over [{extent[0]:#x}, {extent[1]:#x}), which an earlier "
+                          "case's registration still covers because it could not be removed", result)
 
     # ---- observations ----
     def observe(self, name: str, value: Any, *, key: object = None) -> None:
@@ -302,13 +388,31 @@ class AclContext:
         self.track_registration(ptr)
         return dev
 
-    def unregister(self, ptr: int, what: str = "aclrtHostUnregister") -> None:
-        """Unregister ``ptr``, a set-up step resting on the unregister promise; raises on failure."""
+    def unregister(self, ptr: int, what: str = "aclrtHostUnregister", *, device: int | None = None) -> None:
+        """Unregister ``ptr`` (with ``device`` current, default the case's), a set-up step resting on
+        the unregister promise; raises on failure, and the registration then counts as stuck."""
         with self.relying_on("unregister", f"{what} of {ptr:#x}"):
-            code = self.lib.aclrtHostUnregister(ptr, raw=True)
+            if device is None:
+                code = self.lib.aclrtHostUnregister(ptr, raw=True)
+            else:
+                code = self.on_device(device, lambda: self.lib.aclrtHostUnregister(ptr, raw=True))
             if code != 0:
+                self.mark_stuck(ptr)
                 raise acl.AclError("aclrtHostUnregister", code)
         self.forget_registration(ptr)
+
+    def mark_stuck(self, ptr: int) -> None:
+        """A registration at ``ptr`` that could not be removed: the memory under it is never released,
+        so that no later case is handed addresses the backend still holds as registered."""
+        with self._lock:
+            if ptr not in self._stuck:
+                self._stuck.append(ptr)
+
+    def reclaim(self, block: int, size: int) -> bool:
+        """:func:`reclaim` the freed ``block`` of ``size`` bytes, under a registration this case could not remove."""
+        self.mark_stuck(block)
+        with self.instrument("reclaiming memory under a stuck registration", f"aclrtMallocHost of {size} bytes"):
+            return reclaim(self.lib, block, size)
 
     def device_pointer(self, ptr: int) -> int:
         """aclrtHostGetDevicePointer of a registered ``ptr``, a set-up step resting on its promise."""
@@ -425,18 +529,22 @@ class AclContext:
 
         for blocker in self._blockers:
             blocker.open()
-        stuck: list[int] = []
+        stuck = list(self._stuck)
         for ptr in reversed(self._registered):
             before = len(problems)
-            attempt(f"aclrtHostUnregister({ptr:#x})", "unregister", lambda p=ptr: self.lib.aclrtHostUnregister(p))
-            if len(problems) > before:
+            attempt(f"aclrtHostUnregister({ptr:#x})", self._unregister_promise.get(ptr, "unregister"),
+                    lambda p=ptr: self.lib.aclrtHostUnregister(p))
+            if len(problems) > before and ptr not in stuck:
                 stuck.append(ptr)
+        for ptr in stuck:
+            remember_stuck(ptr, self._extents.get(ptr, self.page), self.page)
         for stream in self._streams:
             attempt("aclrtSynchronizeStream", "instrument", lambda s=stream: self.lib.aclrtSynchronizeStream(s))
         for ptr in reversed(self._host):
             if any(self._holds(ptr, registered) for registered in stuck):
                 # A registration that could not be removed still covers this memory: freeing it would
                 # hand the same addresses to the next case, whose registrations would then collide.
+                _STUCK_HOST.append(ptr)
                 continue
             attempt(f"aclrtFreeHost({ptr:#x})", "free", lambda p=ptr: self.lib.aclrtFreeHost(p))
         for ptr in reversed(self._device_mem):
@@ -451,7 +559,7 @@ class AclContext:
         for region, view in self._pageable:
             start = address(view)
             if any(start <= p < start + len(region) for p in stuck):
-                _STUCK_MAPPINGS.append((region, view))  # kept mapped for good: see below
+                keep_for_good(region, view)
                 continue
             with contextlib.suppress(Exception):
                 acl.ffi.release(view)
@@ -462,6 +570,9 @@ class AclContext:
                 if not any(base <= p < base + length for p in stuck):
                     libc.munmap(base, length)
         self._registered.clear()
+        self._stuck.clear()
+        self._extents.clear()
+        self._unregister_promise.clear()
         self._host.clear()
         self._sizes.clear()
         self._device_mem.clear()

@@ -17,6 +17,7 @@ from typing import Any
 from acl_hostmem_generated import acl_bindings as acl
 from acl_hostmem_generated import state_model as model
 
+from ...harness.context import keep_for_good, reclaim, remember_stuck
 from .calls import OUTPUT, Request, Step, const, handle
 from .driver import CallHung
 from .facts import Facts
@@ -51,6 +52,8 @@ class Example:
         self.actions: list[tuple[str, tuple[Any, ...]]] = []
         self.touched: set[int] = set()
         self.made: set[int] = set()
+        # base -> size of the registrations the backend made, whatever the model says
+        self.registered: dict[int, int] = {}
         self.released: set[int] = set()
         session.examples += 1
         session.driver.start_example()
@@ -103,6 +106,10 @@ class Example:
         """What teardown must give back whatever the model thinks: every range registered, every block handed out."""
         if req.interface in ("aclrtHostRegister", "aclrtHostRegisterV2"):
             self.touched.add(req.pointer)
+            if rc == 0:
+                self.registered[req.pointer] = req.size
+        elif rc == 0 and req.interface == "aclrtHostUnregister":
+            self.registered.pop(req.pointer, None)
         elif rc == 0 and out and req.interface in ("aclrtMallocHost", "aclrtMallocHostWithCfg"):
             self.made.add(out)
         elif rc == 0 and req.interface in ("aclrtFreeHost", "aclrtFreeHostWithDevSync"):
@@ -241,6 +248,45 @@ class Example:
                                  bind=world.new_var("q")), probe=True)
 
     # ---- the end ----
+    def _unregister_into(self, removed: set[int]) -> Any:
+        """aclrtHostUnregister (raw) that adds the bases it removed to ``removed``."""
+        lib = self.driver.lib
+
+        def unregister(base: int, raw: bool = True) -> int:
+            code = int(lib.aclrtHostUnregister(base, raw=raw))
+            if code == 0:
+                removed.add(base)
+            return code
+
+        return unregister
+
+    def _stuck(self, removed: set[int]) -> set[int]:
+        """The registrations that outlive the example: made (as the model or the backend's answer says)
+        and removed by no device at teardown."""
+        return (set(self.world.registrations) | set(self.registered)) - removed
+
+    def _free_unless_stuck(self, removed: set[int]) -> Any:
+        """A teardown step freeing every block the example holds, except blocks under a registration
+        the model knows of that no device would remove: their addresses stay out of later cases' reach."""
+        world = self.world
+        lib = self.driver.lib
+
+        def free_all(raw: bool = True) -> int:
+            stuck = self._stuck(removed)
+            sizes = {a.base: a for a in world.allocations.values()}
+            for base in {*sizes, *(self.made - self.released)}:
+                held = sizes.get(base)
+                if any((held.contains(reg) if held else reg == base) for reg in stuck):
+                    continue
+                lib.aclrtFreeHost(base, raw=raw)
+            for reg in stuck:  # a registration that outlived its freed memory: get the memory back
+                freed = next(((b, n) for b, n in world.freed_sizes.items() if b <= reg < b + n), None)
+                if freed is not None:
+                    reclaim(lib, *freed)
+            return 0
+
+        return free_all
+
     def teardown(self) -> None:
         """Release everything the example holds (unrecorded, errors ignored); restore the main thread's device.
 
@@ -255,11 +301,11 @@ class Example:
         calls: list[tuple[Any, tuple[Any, ...]]] = []
         calls += [(lib.aclrtSynchronizeStream, (s.handle,)) for s in world.streams.values()]
         bases = set(world.registrations) | self.touched
+        removed: set[int] = set()
         for device in range(max(world.product.device_count, 1)) if bases else ():
             calls.append((lib.aclrtSetDevice, (device,)))
-            calls += [(lib.aclrtHostUnregister, (base,)) for base in bases]
-        live = {a.base for a in world.allocations.values()}
-        calls += [(lib.aclrtFreeHost, (base,)) for base in live | (self.made - self.released)]
+            calls += [(self._unregister_into(removed), (base,)) for base in bases]
+        calls.append((self._free_unless_stuck(removed), ()))
         if world.device_buffer is not None:
             calls += [(lib.aclrtSetDevice, (world.device_buffer_device,)), (lib.aclrtFree, (world.device_buffer[1],))]
         for stream in world.streams.values():
@@ -271,7 +317,14 @@ class Example:
                 fn(*args, raw=True)
             except Exception:  # noqa: BLE001 - teardown of a faulty backend goes on
                 pass
+        stuck = self._stuck(removed)
+        for base in stuck:
+            known = world.registrations.get(base)
+            remember_stuck(base, known.size if known else self.registered.get(base, 1), world.product.host_page)
         for region in world.regions.values():
+            if any(region.contains(base) for base in stuck):
+                keep_for_good(region.mapping, region.view)
+                continue
             acl.ffi.release(region.view)
             region.mapping.close()
         self.driver.end_example()

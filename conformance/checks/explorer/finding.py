@@ -165,7 +165,7 @@ def _verdict(ctx: AclContext, result: Exploration, paths: str) -> SpecViolation:
     def script_fails(path: list[Step]) -> bool:
         if not usable(path):
             return False
-        found = replay(program_text(path)["replay.py"], ctx.lib, ctx.device)
+        found = replay(program_text(path)["replay.py"], ctx.lib, ctx.device, ctx.page)
         return found is not None and found[0] == len(path)
 
     if result.hung:
@@ -176,7 +176,7 @@ def _verdict(ctx: AclContext, result: Exploration, paths: str) -> SpecViolation:
                                                        lambda p: program_text(p)["replay.py"], script_fails)
     files = program_text(path)
     if fresh:
-        replay(files["replay.py"], ctx.lib, ctx.device)  # once more, traced, for the report's call trace
+        replay(files["replay.py"], ctx.lib, ctx.device, ctx.page)  # once more, traced, for the report's call trace
     first = max(0, len(path) - PATH_LINES_SHOWN)
     shown = "\n".join(f"  {i + 1:>2}. {step.line()}" for i, step in enumerate(path[first:], start=first))
     ctx.attach("path.txt", f"{header}\n{shown}\n  -> {mismatch.problem}\n")

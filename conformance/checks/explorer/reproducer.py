@@ -24,6 +24,7 @@ import jinja2
 
 from codegen import escape
 
+from ...harness.context import remember_stuck
 from .calls import PAGE, CheckRecord, Step, Sym
 from .driver import RELEASE_DELAY_S, WATCH_BOUND_S
 
@@ -240,11 +241,48 @@ def render(program: Program) -> dict[str, str]:
             "repro.c": env.get_template("repro.c.j2").render(context)}
 
 
-def replay(script: str, lib: Any, device: int) -> tuple[int, str] | None:
-    """Run a rendered replay script's ``replay`` against ``lib`` in this process; (step, problem) or None."""
+class _RegistrationWatch:
+    """``lib`` as a replay script sees it, noting which registrations it made and removed: the script
+    cleans up quietly, so one that no device would remove must be remembered by the harness."""
+
+    def __init__(self, lib: Any) -> None:
+        self._lib = lib
+        self.made: dict[int, int] = {}  # base -> size
+
+    def __getattr__(self, name: str) -> Any:
+        fn = getattr(self._lib, name)
+        if name not in ("aclrtHostRegister", "aclrtHostRegisterV2", "aclrtHostUnregister"):
+            return fn
+
+        def watched(*args: Any, **kwargs: Any) -> Any:
+            result = fn(*args, **kwargs)
+            code = result[0] if isinstance(result, tuple) else result
+            ptr = args[0] if args else kwargs.get("ptr")
+            if code == 0 and isinstance(ptr, int):
+                if name == "aclrtHostUnregister":
+                    self.made.pop(ptr, None)
+                else:
+                    size = args[1] if len(args) > 1 else kwargs.get("size", 1)
+                    self.made[ptr] = int(size)
+            return result
+
+        return watched
+
+
+def replay(script: str, lib: Any, device: int, host_page: int = PAGE) -> tuple[int, str] | None:
+    """Run a rendered replay script's ``replay`` against ``lib`` in this process; (step, problem) or None.
+
+    A registration the script made and could not remove is remembered as stuck (see
+    :func:`conformance.harness.context.remember_stuck`), so that it does not count against later cases.
+    """
     scope: dict[str, Any] = {"__name__": "explorer_replay"}
     exec(compile(script, "replay.py", "exec"), scope)  # noqa: S102 - our own rendering of the path
-    return scope["replay"](lib, device)
+    watch = _RegistrationWatch(lib)
+    try:
+        return scope["replay"](watch, device)
+    finally:
+        for base, size in watch.made.items():
+            remember_stuck(base, size, host_page)
 
 
 def usable(path: list[Step]) -> bool:

@@ -140,6 +140,7 @@ class World:
         self.product = product
         self.allocations: dict[str, Allocation] = {}
         self.freed: dict[int, str] = {}
+        self.freed_sizes: dict[int, int] = {}  # base -> size of the freed allocations, for reclaiming
         self.regions: dict[str, Region] = {}
         self.registrations: dict[int, Registration] = {}
         self.removed: dict[int, Sym] = {}
@@ -200,6 +201,7 @@ class World:
         """A new live allocation at the returned pointer."""
         var = req.bind
         self.freed.pop(out, None)
+        self.freed_sizes.pop(out, None)
         self.allocations[var] = Allocation(var, out, req.size, req.interface_origin, req.cfg_kind == "va_flag",
                                            self.threads[req.thread] or 0, self.next_marker())
 
@@ -213,6 +215,7 @@ class World:
         self.removed = {b: s for b, s in self.removed.items() if not allocation.contains(b)}
         del self.allocations[allocation.var]
         self.freed[allocation.base] = allocation.var
+        self.freed_sizes[allocation.base] = allocation.size
 
     def effect_add_registration(self, req: Any, out: Any) -> None:
         """A new live registration; V1 knows its device address at once."""
