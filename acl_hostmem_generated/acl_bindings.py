@@ -1,4 +1,4 @@
-# Generated from spec 94221d1c6403342b by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 83fb8e3100143cbb by codegen; do not edit. Regenerate: python -m codegen generate
 """cffi ABI-mode bindings of the ACL host-memory interfaces and the harness calls.
 
 ``load(path)`` opens a library (the real libascendcl.so or the simulator) and returns an
@@ -20,7 +20,7 @@ from typing import Any
 
 from cffi import FFI
 
-SPEC_HASH = '94221d1c6403342b'
+SPEC_HASH = '83fb8e3100143cbb'
 
 # The declarations have one home, acl_hostmem.cdef beside this module (generated from the
 # same spec); no prose from the spec is embedded in this file's source.

@@ -206,6 +206,8 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
         setup_promises=tuple(sorted((step, p["rule"]) for step, p in rules_doc.data["setup_promises"].items())),
         promise_calls=tuple(sorted((call, step) for step, p in rules_doc.data["setup_promises"].items()
                                    for call in p.get("calls", []))),
+        promise_codes=tuple(sorted((code, step) for step, p in rules_doc.data["setup_promises"].items()
+                                   for code in p.get("codes", []))),
     )
 
 

@@ -457,6 +457,7 @@ class Spec:
     state_model: StateModel | None = None
     setup_promises: tuple[tuple[str, str], ...] = ()  # set-up step -> the rule whose promise it rests on
     promise_calls: tuple[tuple[str, str], ...] = ()  # function -> the set-up step its crash or hang belongs to
+    promise_codes: tuple[tuple[str, str], ...] = ()  # error name -> the set-up step a needed call answering it breaks
 
     @property
     def host_memory_interfaces(self) -> tuple[Interface, ...]:

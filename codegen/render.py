@@ -95,6 +95,7 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
                     "driver_commit": spec.sources.driver_commit},
         "setup_promises": dict(spec.setup_promises),
         "promise_calls": dict(spec.promise_calls),
+        "promise_codes": _promise_codes(spec),
         "rules": [
             {
                 "id": r.id, "title": r.title, "statement": r.statement, "family": r.family, "check": r.check,
@@ -155,3 +156,9 @@ def render_all(spec: Spec) -> dict[str, str]:
         template = env.get_template(f"cases/{family}.py.j2")
         files[f"conformance/test_{family}.py"] = template.render(ctx, family=family, rules=rules)
     return files
+
+
+def _promise_codes(spec: Spec) -> dict[str, str]:
+    """aclError value (as a JSON key) -> the set-up step whose promise a needed call answering it breaks."""
+    values = {e.name: e.value for e in spec.errors}
+    return {str(values[name]): step for name, step in spec.promise_codes}

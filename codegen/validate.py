@@ -449,6 +449,13 @@ class CrossReferences:
                     self.report("rules", ["setup_promises", step, "calls", j],
                                 f"{call} is already the call of set-up step {owners[call]!r}")
                 owners.setdefault(call, step)
+            for j, code in enumerate(promise.get("codes", [])):
+                if code not in self.error_names:
+                    self.report("rules", ["setup_promises", step, "codes", j], f"unknown error code {code!r}")
+                elif code in owners:
+                    self.report("rules", ["setup_promises", step, "codes", j],
+                                f"{code} is already the code of set-up step {owners[code]!r}")
+                owners.setdefault(code, step)
 
     def _needs_acyclic(self, rules: list[dict[str, Any]]) -> None:
         """Report a rule whose needs lead back to itself: such a pair could block each other."""

@@ -92,6 +92,7 @@ static simQuarantined g_quarantine[SIM_QUARANTINE];
 static unsigned g_quarantine_next;
 static unsigned char *g_arena;
 static size_t g_arena_used;
+static size_t g_arena_live; /* arena blocks not freed yet: with none, the arena starts over */
 static uintptr_t g_recent_freed[SIM_RECENT];
 static unsigned g_recent_next;
 static uint64_t g_live_allocs, g_live_bytes, g_unlocked_allocs;
@@ -323,9 +324,13 @@ static int arena_alloc(simHostBlock *b, size_t span, size_t step)
             return -1;
         }
     }
+    if (g_arena_used + round_up(span, SIM_PAGE) > SIM_ARENA_SIZE && g_arena_live == 0) {
+        g_arena_used = 0; /* every block of it was freed: its bytes are free to hand out again */
+    }
     if (g_arena_used + round_up(span, SIM_PAGE) > SIM_ARENA_SIZE) {
         return -1;
     }
+    g_arena_live++;
     b->kind = BLOCK_ARENA;
     b->map = g_arena + g_arena_used;
     b->map_len = span;
@@ -500,8 +505,9 @@ static void block_release(simHostBlock *b)
             unlock_bytes(b->map, b->map_len);
         }
         quarantine_park(b->map, b->map_len);
+    } else {
+        g_arena_live--; /* not poisoned: that would hit the neighbour sharing its last page */
     }
-    /* BLOCK_ARENA: the arena is never reused, and poisoning would hit the neighbour. */
     g_live_allocs--;
     g_live_bytes -= b->size;
     if (!aclsim_fault(ACLSIM_FAULT_EXHAUSTION_LEAK)) {

@@ -150,7 +150,7 @@ aclError sim_reg_conflict_code(const simRegStamp *s, int identical)
 
 int sim_reg_conflict_ignored(int identical, int existing_mapped, int request_mapped)
 {
-    if (identical && aclsim_fault(ACLSIM_FAULT_DOUBLE_REGISTER_OK)) {
+    if (identical && existing_mapped == request_mapped && aclsim_fault(ACLSIM_FAULT_DOUBLE_REGISTER_OK)) {
         return 1;
     }
     if (identical && request_mapped && !existing_mapped && aclsim_fault(ACLSIM_FAULT_PINNED_THEN_MAPPED_OK)) {

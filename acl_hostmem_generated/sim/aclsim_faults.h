@@ -1,4 +1,4 @@
-/* Generated from spec 94221d1c6403342b by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 83fb8e3100143cbb by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The simulator's fault switches, from spec/faults.yaml. Enable with
  * ACLSIM_FAULTS=name[,name...]; each breaks the rules named in its comment. */
 #ifndef ACLSIM_FAULTS_GENERATED_H
@@ -14,7 +14,7 @@ typedef enum {
     ACLSIM_FAULT_MEMSET_PARTIAL = 6, /* HM-CONTENT-MEMSET: aclrtMemset writes only the first half of the requested count. */
     ACLSIM_FAULT_REGISTER_CLOBBERS = 7, /* HM-CONTENT-REGISTER-PRESERVES: A successful registration zeroes the first 64 bytes of the registered range. */
     ACLSIM_FAULT_FREE_SCRIBBLES_NEIGHBOUR = 8, /* HM-CONTENT-FREE-ISOLATION: Releasing a small block also fills the 64 bytes that follow it in the slab with the poison byte. */
-    ACLSIM_FAULT_SHORT_ALLOC = 9, /* HM-CONTENT-RW-FULL: Sizes above 4096 that are not whole pages come from a bump arena whose blocks share their last partial page with the next block. */
+    ACLSIM_FAULT_SHORT_ALLOC = 9, /* HM-ALIGN-LIVE: Sizes above 4096 that are not whole pages come from a bump arena whose blocks share their last partial page with the next block, so live blocks overlap (the content cases see it too, as the same deviation). */
     ACLSIM_FAULT_DOUBLE_FREE_OK = 10, /* HM-PAIR-DOUBLE-FREE: Releasing a block that was already released reports success. */
     ACLSIM_FAULT_FREE_FOREIGN_OK = 11, /* HM-PAIR-FREE-FOREIGN: Releasing a pointer into the middle of a live block reports success and releases nothing. */
     ACLSIM_FAULT_FREE_DEVICE_MEM_OK = 12, /* HM-PAIR-FREE-DEVICE-MEM: The host free calls accept device memory from aclrtMalloc and release it. */
@@ -22,7 +22,7 @@ typedef enum {
     ACLSIM_FAULT_DOUBLE_UNREGISTER_OK = 14, /* HM-PAIR-DOUBLE-UNREGISTER: Unregistering a base pointer whose registration was removed earlier in the life of its memory reports success. */
     ACLSIM_FAULT_UNREGISTER_INTERIOR_OK = 15, /* HM-PAIR-UNREG-INTERIOR: Unregistering a pointer inside a registered range (not its base) reports success and changes nothing. */
     ACLSIM_FAULT_UNREGISTER_UNKNOWN_OK = 16, /* HM-PAIR-UNREG-UNKNOWN: Unregistering a pointer that was never registered reports success. */
-    ACLSIM_FAULT_DOUBLE_REGISTER_OK = 17, /* HM-PAIR-DOUBLE-REGISTER: Registering exactly the same range twice succeeds the second time. */
+    ACLSIM_FAULT_DOUBLE_REGISTER_OK = 17, /* HM-PAIR-DOUBLE-REGISTER, HM-PAIR-DOUBLE-REGISTER-V1: Registering exactly the same range twice with the same mapping succeeds the second time, with either registration call. */
     ACLSIM_FAULT_OVERLAP_REGISTER_OK = 18, /* HM-PAIR-OVERLAP-REGISTER: A range that overlaps a registered range without being identical to it registers anyway. */
     ACLSIM_FAULT_DEVPTR_AFTER_UNREGISTER = 19, /* HM-PAIR-GETDEVPTR-AFTER-UNREG: aclrtHostUnregister forgets the range but aclrtHostGetDevicePointer still answers its old device address. */
     ACLSIM_FAULT_STALE_REGISTRATION_STUCK = 20, /* HM-PAIR-FREE-REGISTERED: A registration whose memory was freed can no longer be unregistered (not registered) yet still blocks registering the address again. */
@@ -48,7 +48,7 @@ typedef enum {
     ACLSIM_FAULT_MALLOC_SYNCS = 40, /* HM-SYNC-MALLOC-NO-IMPLICIT: aclrtMallocHost waits for every stream of the current device before allocating. */
     ACLSIM_FAULT_MALLOC_CFG_SYNCS = 41, /* HM-SYNC-MALLOC-CFG-NO-IMPLICIT: aclrtMallocHostWithCfg waits for every stream of the current device before allocating. */
     ACLSIM_FAULT_FREE_SYNCS = 42, /* HM-SYNC-FREE-NO-IMPLICIT: aclrtFreeHost waits for every stream of the current device before releasing. */
-    ACLSIM_FAULT_DEVSYNC_NO_WAIT = 43, /* HM-SYNC-DEVSYNC-WAITS: aclrtFreeHostWithDevSync releases at once; tasks still queued then read poison instead of the data. */
+    ACLSIM_FAULT_DEVSYNC_NO_WAIT = 43, /* HM-SYNC-DEVSYNC-WAITS, HM-SYNC-DEVSYNC-ALL-STREAMS: aclrtFreeHostWithDevSync releases at once; tasks still queued then read poison instead of the data. */
     ACLSIM_FAULT_DEVSYNC_ONE_STREAM = 44, /* HM-SYNC-DEVSYNC-ALL-STREAMS: aclrtFreeHostWithDevSync waits only for the oldest stream of the current device. */
     ACLSIM_FAULT_DEVSYNC_ALL_DEVICES = 45, /* HM-SYNC-DEVSYNC-CURRENT-DEVICE: aclrtFreeHostWithDevSync waits for the streams of every device, not only the current one. */
     ACLSIM_FAULT_MALLOC_SIZE0_OK = 46, /* HM-INVAL-MALLOC-HOST: aclrtMallocHost with size 0 succeeds and hands out a one-granule block. */

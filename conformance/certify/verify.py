@@ -125,14 +125,15 @@ def check_blocked(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]
     A fixed case may be blocked only by a rule its own rule declares under ``needs`` or by a
     rule that promises one of the set-up steps (a crash, hang or failed release in a call that
     rule promises), both from the catalog, never from the summary; an explorer case only by a
-    rule its finding rests on that failed on its own cases in the same run.
+    rule its finding rests on that failed on its own cases in the same run, and so must a
+    fixed case's failure that rested on a rule.
     """
     problems: list[str] = []
     spec_rules = {str(r["id"]): r for r in catalog.get("rules", [])}
     promised = set((catalog.get("setup_promises") or {}).values())
     rules = summary.get("rules") or {}
     own_failures = {rid for rid, rule in rules.items()
-                    if any(isinstance(c, dict) and c.get("outcome") in ("FAIL", "ERROR")
+                    if any(isinstance(c, dict) and c.get("outcome") in ("FAIL", "ERROR") and not c.get("rests_on")
                            for c in (rule.get("cases") or {}).values())}
     for rule_id, rule in sorted(rules.items()):
         spec_rule = spec_rules.get(rule_id) or {}
@@ -147,6 +148,10 @@ def check_blocked(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]
                 if by not in (case.get("rests_on") or []) or by not in own_failures:
                     problems.append(f"summary.json: explorer case {case_id} is BLOCKED by {by}, which its finding does "
                                     "not rest on or which did not fail in this run")
+            elif by in (case.get("rests_on") or []):
+                if by not in own_failures:
+                    problems.append(f"summary.json: case {case_id} is BLOCKED by {by}, which its failure rests on "
+                                    "but which did not fail in this run")
             elif by not in (spec_rule.get("needs") or []) and by not in promised:
                 problems.append(f"summary.json: case {case_id} is BLOCKED by {by}, which {rule_id} does not need")
     if summary.get("root_causes") != root_causes(rules):

@@ -124,9 +124,10 @@ def other_device_registration(ctx: AclContext, *, op: str, expect: dict[str, Any
     code = ctx.on_device(other, lambda: lib.aclrtHostUnregister(page, raw=True))
     after, _answer = lib.aclrtHostGetDevicePointer(page, 0, raw=True)
     if code == 0:
-        ctx.forget_registration(page)
+        # Forgotten only once it is gone: a registration left behind would outlive its memory.
         holds(after != 0, f"aclrtHostUnregister under device {other} reported success, yet the range still has a "
                           f"device pointer under device {ctx.device}")
+        ctx.forget_registration(page)
         succeeded(_register_again(ctx, page), "registering the range again after it was unregistered")
         return
     succeeded(after, f"aclrtHostGetDevicePointer under device {ctx.device} after the refused unregister under "

@@ -37,7 +37,10 @@ def _identity(ctx: AclContext, ptr: int, size: int) -> None:
                       f"address {ptr:#x}")
     code, answer = ctx.lib.aclrtHostGetDevicePointer(ptr, 0, raw=True)
     succeeded(code, f"aclrtHostGetDevicePointer of {size} bytes of registered VA-flag memory")
-    holds(answer == ptr, f"aclrtHostGetDevicePointer answered {answer:#x} for VA-flag memory at {ptr:#x}")
+    if answer != dev:  # disagreeing with the registration's own devPtr may be HM-VA-DEVPTR-CONSISTENT's deviation
+        ctx.may_rest_on("device_pointer")
+    holds(answer == dev, f"aclrtHostGetDevicePointer answered {answer:#x} for VA-flag memory at {ptr:#x}, "
+                         f"whose registration gave {dev:#x}")
     source = ctx.host_alloc(size)
     data = pattern(size, 11)
     write(source, data)

@@ -46,27 +46,38 @@ _STUCK_MAPPINGS: list[tuple[mmap.mmap, Any]] = []
 _STUCK_HOST: list[int] = []
 #: The ranges, whole host pages, of the registrations that could not be removed: a later case's
 #: registration that fails there is BLOCKED by the unregister promise, not judged on its own rule.
-_STUCK_EXTENTS: list[tuple[int, int]] = []
+_STUCK_EXTENTS: list[StuckRange] = []
 _REGISTER_CALLS = frozenset({"aclrtHostRegister", "aclrtHostRegisterV2"})
 
 
-def remember_stuck(base: int, size: int, page: int) -> None:
+@dataclass(frozen=True)
+class StuckRange:
+    """Whole host pages a registration still holds after its case, and whose deviation that is:
+    ``owner`` None when the case could not unregister it (the unregister promise's), else the rule
+    whose case left it behind although it unregistered (seen only by the simulator's counters)."""
+
+    start: int
+    end: int
+    owner: str | None = None
+
+
+def remember_stuck(base: int, size: int, page: int, owner: str | None = None) -> None:
     """Remember that the registration ``[base, +size)`` outlives its case (rounded to whole ``page``s)."""
     start = base // page * page
     end = (base + max(size, 1) + page - 1) // page * page
-    _STUCK_EXTENTS.append((start, end))
+    _STUCK_EXTENTS.append(StuckRange(start, end, owner))
 
 
 def forget_stuck(ptr: int, size: int) -> None:
     """A registration of ``[ptr, +size)`` succeeded: whatever stuck range it overlaps is evidently gone."""
     end = ptr + max(size, 1)
-    _STUCK_EXTENTS[:] = [(a, b) for a, b in _STUCK_EXTENTS if not (a < end and ptr < b)]
+    _STUCK_EXTENTS[:] = [r for r in _STUCK_EXTENTS if not (r.start < end and ptr < r.end)]
 
 
-def stuck_extent(ptr: int, size: int) -> tuple[int, int] | None:
-    """The range of a registration that could not be removed which ``[ptr, +size)`` overlaps, if any."""
+def stuck_extent(ptr: int, size: int) -> StuckRange | None:
+    """The range of a registration that outlived its case which ``[ptr, +size)`` overlaps, if any."""
     end = ptr + max(size, 1)
-    return next(((a, b) for a, b in _STUCK_EXTENTS if a < end and ptr < b), None)
+    return next((r for r in _STUCK_EXTENTS if r.start < end and ptr < r.end), None)
 
 
 def keep_for_good(mapping: mmap.mmap, view: Any) -> None:
@@ -100,6 +111,8 @@ def reclaim(lib: AclLibrary, block: int, size: int) -> bool:
 
 #: How many allocations :meth:`AclContext.reclaim` makes to get a freed address back.
 RECLAIM_TRIES = 256
+#: How many extra registrations of one base teardown removes at most.
+DRAIN_TRIES = 16
 
 
 @dataclass(frozen=True)
@@ -188,6 +201,7 @@ class AclContext:
         self._stuck: list[int] = []
         self._extents: dict[int, int] = {}  # registration base -> size, of the case's successful calls
         self._unregister_promise: dict[int, str] = {}  # registration base -> the promise its removal rests on
+        self.released_extents: dict[int, int] = {}  # after release: the registrations the case made
         self._device_mem: list[int] = []
         self._streams: list[Any] = []
         self._blockers: list[StreamBlocker] = []
@@ -231,10 +245,16 @@ class AclContext:
             forget_stuck(ptr, size)
             return
         extent = stuck_extent(ptr, size)
+        if extent is None or self._probing:
+            return
+        if extent.owner is not None:  # this refusal may be the deviation of the rule that left the range held
+            if extent.owner != self.rule_id and extent.owner not in self.rests_on:
+                self.rests_on += (extent.owner,)
+            return
         rule = self.promise_of("unregister")
-        if extent is not None and rule != self.rule_id and not self._probing:
+        if rule != self.rule_id:
             raise Blocked(rule, f"registration of [{ptr:#x}, +{size})",
-                          f"refused with {result}, over [{extent[0]:#x}, {extent[1]:#x}), which an earlier "
+                          f"refused with {result}, over [{extent.start:#x}, {extent.end:#x}), which an earlier "
                           "case's registration still covers because it could not be removed", result)
 
     # ---- observations ----
@@ -269,6 +289,19 @@ class AclContext:
             yield
         finally:
             self._probing = outer
+
+    def may_rest_on(self, promise: str) -> None:
+        """A failure the case is about to report may be another rule's deviation seen from here (the
+        same symptom): it becomes BLOCKED by that rule when the rule fails on its own cases in the same
+        run, and stays this rule's FAIL otherwise. The rule must be declared under ``needs``."""
+        rule = self.promise_of(promise)
+        if rule == self.rule_id or not self.rule_id:
+            return
+        if rule not in self.needs:
+            raise HarnessError(f"{self.rule_id} may rest on the promise of {rule} but does not list it under "
+                               "needs: in spec/rules.yaml")
+        if rule not in self.rests_on:
+            self.rests_on += (rule,)
 
     @contextlib.contextmanager
     def relying_on(self, promise: str, what: str) -> Iterator[None]:
@@ -401,6 +434,12 @@ class AclContext:
                 raise acl.AclError("aclrtHostUnregister", code)
         self.forget_registration(ptr)
 
+    def leaked_registrations(self) -> None:
+        """After release the backend still counts registrations: every range the case registered may
+        be one of them, and a later refusal there may be this case's rule's deviation."""
+        for base, size in self.released_extents.items():
+            remember_stuck(base, size, self.page, owner=self.rule_id)
+
     def mark_stuck(self, ptr: int) -> None:
         """A registration at ``ptr`` that could not be removed: the memory under it is never released,
         so that no later case is handed addresses the backend still holds as registered."""
@@ -517,6 +556,18 @@ class AclContext:
         return call.value()
 
     # ---- teardown ----
+    def _drain(self, removed: list[int]) -> None:
+        """Unregister each removed base again while that succeeds (untraced): a backend that took a
+        second registration of a range must not leave it to outlive the memory and trip later cases."""
+        tracing, self.lib.trace = self.lib.trace, None
+        try:
+            for ptr in removed:
+                for _ in range(DRAIN_TRIES):
+                    if self.lib.aclrtHostUnregister(ptr, raw=True) != 0:
+                        break
+        finally:
+            self.lib.trace = tracing
+
     def release(self) -> list[Release]:
         """Release everything the case still holds; returns the steps that failed (never raises)."""
         problems: list[Release] = []
@@ -536,6 +587,7 @@ class AclContext:
                     lambda p=ptr: self.lib.aclrtHostUnregister(p))
             if len(problems) > before and ptr not in stuck:
                 stuck.append(ptr)
+        self._drain([ptr for ptr in self._extents if ptr not in stuck])
         for ptr in stuck:
             remember_stuck(ptr, self._extents.get(ptr, self.page), self.page)
         for stream in self._streams:
@@ -571,6 +623,7 @@ class AclContext:
                     libc.munmap(base, length)
         self._registered.clear()
         self._stuck.clear()
+        self.released_extents = dict(self._extents)
         self._extents.clear()
         self._unregister_promise.clear()
         self._host.clear()

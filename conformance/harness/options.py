@@ -87,7 +87,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
                "reserve its range, e.g. an ASan build, and logs 'Host mem goto malloc')", "KIND"),
     OptionSpec("--acl-sync-window", "ACL_SYNC_WINDOW", "acl_sync_window", "seconds the sync cases that hold "
                "blocked work watch a call that must wait (default "
-               f"{DEFAULT_SYNC_WINDOW}); longer exposes a sync that gives up after a bounded wait", "SECONDS"),
+               f"{DEFAULT_SYNC_WINDOW}); longer exposes a sync that gives up after a bounded wait, and a window "
+               "under 0.3 shortens the other sync cases' watch to it too", "SECONDS"),
 )
 
 

@@ -59,3 +59,8 @@ def leaked(before: dict[str, int], after: dict[str, int]) -> list[tuple[str, str
     ``[("1 host allocation(s)", "free"), ("4096 byte(s) of host memory", "free")]``."""
     return [(f"{after[name] - before[name]} {what}", promise) for name, (what, promise) in COUNTERS.items()
             if name in before and name in after and after[name] > before[name]]
+
+
+def leaked_counters(before: dict[str, int], after: dict[str, int]) -> list[str]:
+    """The names of the counters that grew from ``before`` to ``after``."""
+    return [name for name in COUNTERS if name in before and name in after and after[name] > before[name]]

@@ -4,9 +4,10 @@ A case whose set-up rested on another rule's promise is BLOCKED by that rule whe
 promise broke (decided while it ran). Two things are decided only once every case has a
 result, here:
 
-- an explorer finding whose path rests on a fixed-matrix rule that itself failed in the
-  same run is BLOCKED by that rule: the fixed case already names the deviation, and the
-  explorer's path stays attached for the reader;
+- a FAIL that rests on a rule that itself failed in the same run, on a case resting on
+  nothing, is BLOCKED by that rule: an explorer finding on the fixed-matrix rules its path
+  calls (the fixed case already names the deviation, and the path stays attached for the
+  reader), a fixed case on the rules whose deviation its symptom may be;
 - the root causes of a run: every rule that failed on its own or blocked other cases, each
   once, with the number of cases it failed and blocked. Reports lead with them.
 """
@@ -26,20 +27,30 @@ SEVERITY_FIRST = {"mandatory": 0, "recommended": 1, "advisory": 2, "informationa
 
 
 def attribute_findings(catalog: Mapping[str, Any], results: Mapping[str, CaseResult]) -> dict[str, CaseResult]:
-    """The results with every explorer FAIL that rests on a failing fixed-matrix rule turned BLOCKED by it."""
+    """The results with every FAIL that rests on a rule which failed on its own cases turned BLOCKED by it.
+
+    An explorer finding rests on the fixed-matrix rules its path calls; a fixed case on the rules
+    whose deviation its symptom may be (``AclContext.may_rest_on``). Only a rule's own failures
+    count, so two such cases never block each other.
+    """
     family = {str(r["id"]): r.get("family") for r in catalog.get("rules", [])}
-    failing = {r.rule_id for r in results.values()
-               if r.outcome in OWN_FAILURES and family.get(r.rule_id) != EXPLORER_FAMILY}
+    # A rule fails on its own where a case of it fails resting on nothing.
+    failing = {r.rule_id for r in results.values() if r.outcome in OWN_FAILURES and not r.rests_on}
     out = dict(results)
     for case_id, result in results.items():
-        if result.outcome is not Outcome.FAIL or family.get(result.rule_id) != EXPLORER_FAMILY:
+        # A BLOCKED case whose blocker did not fail on its own is re-attributed the same way.
+        if result.outcome is not Outcome.FAIL and not (result.outcome is Outcome.BLOCKED and
+                                                      result.blocked_by not in failing):
             continue
-        root = next((rule for rule in result.rests_on if rule in failing and rule != result.rule_id), None)
-        if root is not None:
-            out[case_id] = replace(
-                result, outcome=Outcome.BLOCKED, category=Category.BLOCKED, blocked_by=root,
-                message=f"BLOCKED by {root}: the explorer's finding rests on {root}, which failed in this run "
-                        f"on its own cases\n{result.message}")
+        root = next((rule for rule in result.rests_on if rule in failing and rule != result.rule_id
+                     and family.get(rule) != EXPLORER_FAMILY), None)
+        if root is None:
+            continue
+        why = ("the explorer's finding rests on" if family.get(result.rule_id) == EXPLORER_FAMILY
+               else "the symptom may be the deviation of")
+        out[case_id] = replace(
+            result, outcome=Outcome.BLOCKED, category=Category.BLOCKED, blocked_by=root,
+            message=f"BLOCKED by {root}: {why} {root}, which failed in this run on its own cases\n{result.message}")
     return out
 
 

@@ -50,15 +50,21 @@ def judge_fault(run: Run) -> dict[str, Any]:
     them: one deviation should show as its own rules failing and the rest BLOCKED by them.
     """
     assert run.fault is not None
+    sequence = run.fault["family"] == SEQUENCE_FAMILY
+    family = {rid: rule.get("family") for rid, rule in (run.summary or {}).get("rules", {}).items()}
+    # An explorer finding BLOCKED by a fixed rule that failed too was still found by the explorer.
     killers = {case: rule for case, (rule, outcome, _m) in run.case_outcomes().items()
-               if outcome in FAILING and run.selected(rule)}
+               if run.selected(rule) and (outcome in FAILING or
+                                          (sequence and outcome == "BLOCKED" and family.get(rule) == EXPLORER_FAMILY))}
     rules = sorted(set(killers.values()))
     on_target = sorted(r for r in rules if r in run.fault["violates"])
     status = "killed" if on_target else ("wrong-rule" if killers else "survived")
     if run.summary is None:
         status = "no-result"
     severity = run.rule_severity()
-    collateral = [r for r in rules if r not in run.fault["violates"]]
+    # A sequence fault's fixed-matrix failures are what the matrix also catches (sequence_faults),
+    # not collateral: the explorer exists for what needs a history, and the matrix may see part of it.
+    collateral = [] if sequence else [r for r in rules if r not in run.fault["violates"]]
     return {
         "fault": run.fault["name"], "family": run.fault["family"], "violates": run.fault["violates"],
         "status": status, "killing_cases": sorted(killers), "killing_rules": rules, "on_target_rules": on_target,

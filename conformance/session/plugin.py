@@ -28,7 +28,7 @@ from ..harness.context import AclContext, Release
 from ..harness.options import add_options, raw_values, settings_from_config
 from ..harness.product import applicability, not_supported_reason
 from ..harness.resources import catalog_path
-from ..harness.simstats import leaked
+from ..harness.simstats import leaked, leaked_counters
 from ..harness.support import fails_cleanly
 from ..harness.violations import BackendLeak, Blocked, CallHung, HarnessError, InstrumentFailed, SpecViolation
 from ..results.allure import TRACE_ATTACHMENT, allure_marks
@@ -44,7 +44,19 @@ from .preflight import SetupError, preflight, remove_stale_reports
 from .reporter import CASE_PROPERTY, FACTS_PROPERTY, Reporter, write_reports
 from .rundir import RUN_DIR_KEY, WorkerHandoff, remove_run_dir, run_dir_for_process
 from .selection import case_params, keep_rules, label_item, marker_names, selected_case_ids, selection_requested
-from .state import ATTACHMENTS, FINDINGS, OBSERVED, PHASES, PREFLIGHT, RESTS_ON, STATE, SUMMARY, TRACE, RunState
+from .state import (
+    ATTACHMENTS,
+    CODE_SUSPECT,
+    FINDINGS,
+    OBSERVED,
+    PHASES,
+    PREFLIGHT,
+    RESTS_ON,
+    STATE,
+    SUMMARY,
+    TRACE,
+    RunState,
+)
 from .workerlog import WorkerLog, log_path
 
 # --------------------------------------------------------------------------- configuration
@@ -222,7 +234,11 @@ def _check_applicable(ctx: AclContext, state: RunState, rule: dict[str, Any], ba
         for interface in verdict.probe:
             problem = fails_cleanly(ctx, interface)
             if problem:
-                raise SpecViolation(problem)
+                # The support matrix is the support rule's promise: this case's rule is not what broke.
+                owner = ctx.promise_of("supported")
+                if owner == rule["id"]:
+                    raise SpecViolation(problem)
+                raise Blocked(owner, "the support matrix", problem)
         pytest.skip(not_supported_reason(state.catalog, verdict.unsupported[0], backend.family))
     if verdict.skip_reason:
         pytest.skip(f"NOT_APPLICABLE: {verdict.skip_reason}")
@@ -258,7 +274,10 @@ def acl(request: pytest.FixtureRequest) -> Iterator[Any]:
         if problems:
             raise _teardown_verdict(ctx, problems)
         if before is not None:
-            kept = leaked(before, backend.counters.read())
+            after = backend.counters.read()
+            kept = leaked(before, after)
+            if "live_registrations" in leaked_counters(before, after):
+                ctx.leaked_registrations()
             if kept:
                 raise _teardown_verdict(ctx, [Release("after the case released everything", promise,
                                                       f"the backend still holds {what} (aclsimGetStats)")
@@ -313,6 +332,21 @@ def _phase(report: pytest.TestReport, call: pytest.CallInfo[Any]) -> PhaseResult
     return PhaseResult(report.when, report.outcome, kind, message, code, report.duration, blocked_by)
 
 
+def _code_suspect(call: pytest.CallInfo[Any], catalog: dict[str, Any], rule_id: str) -> str | None:
+    """The rule a case's failure may rest on because of the code a call answered (spec setup_promises
+    codes: FEATURE_NOT_SUPPORT is the support matrix's, MEMORY_ALLOCATION the exhaustion rule's), or None."""
+    exc = call.excinfo.value if call.excinfo is not None else None
+    code = getattr(exc, "code", None) if isinstance(exc, SpecViolation) else None
+    return _promise_of_code(catalog, code, rule_id) if isinstance(code, int) and code else None
+
+
+def _promise_of_code(catalog: dict[str, Any], code: int, rule_id: str) -> str | None:
+    """The rule whose promise a call answering ``code`` breaks, when it is not ``rule_id``; else None."""
+    step = (catalog.get("promise_codes") or {}).get(str(code))
+    rule = (catalog.get("setup_promises") or {}).get(step) if step else None
+    return rule if rule and rule != rule_id else None
+
+
 def _code_name(code: int) -> str:
     from acl_hostmem_generated.acl_bindings import error_name
 
@@ -322,7 +356,11 @@ def _code_name(code: int) -> str:
 def _case_result(state: RunState, item: pytest.Item, rule: dict[str, Any]) -> CaseResult:
     result = classify(item.stash.get(PHASES, []), case_id_for_item(rule["id"], item), rule["id"], _code_name,
                       findings=item.stash.get(FINDINGS, ()))
-    result = replace(result, observations=item.stash.get(OBSERVED, {}), rests_on=tuple(item.stash.get(RESTS_ON, ())))
+    rests_on = tuple(item.stash.get(RESTS_ON, ()))
+    suspect = item.stash.get(CODE_SUSPECT, None)
+    if suspect and suspect not in rests_on:
+        rests_on += (suspect,)
+    result = replace(result, observations=item.stash.get(OBSERVED, {}), rests_on=rests_on)
     facts = state.facts
     return state.waive(result, facts.get("product_family"), facts.get("soc"), facts.get("cann_version"))
 
@@ -337,6 +375,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
     if rule is None:
         return
     item.stash.setdefault(PHASES, []).append(_phase(report, call))
+    suspect = _code_suspect(call, state.catalog, rule["id"]) if report.when == "call" else None
+    if suspect:
+        item.stash[CODE_SUSPECT] = suspect
     if report.when == "teardown":
         report.user_properties.append((CASE_PROPERTY, json.dumps(_case_result(state, item, rule).to_json())))
         if state.backend is not None and not state.facts_sent:

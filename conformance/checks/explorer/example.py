@@ -17,7 +17,7 @@ from typing import Any
 from acl_hostmem_generated import acl_bindings as acl
 from acl_hostmem_generated import state_model as model
 
-from ...harness.context import keep_for_good, reclaim, remember_stuck
+from ...harness.context import DRAIN_TRIES, keep_for_good, reclaim, remember_stuck
 from .calls import OUTPUT, Request, Step, const, handle
 from .driver import CallHung
 from .facts import Facts
@@ -54,6 +54,7 @@ class Example:
         self.made: set[int] = set()
         # base -> size of the registrations the backend made, whatever the model says
         self.registered: dict[int, int] = {}
+        self.stuck: set[int] = set()  # found at teardown: registrations no device would remove
         self.released: set[int] = set()
         session.examples += 1
         session.driver.start_example()
@@ -256,14 +257,25 @@ class Example:
             code = int(lib.aclrtHostUnregister(base, raw=raw))
             if code == 0:
                 removed.add(base)
+                # A second registration the backend took of the range must not outlive the example.
+                for _ in range(DRAIN_TRIES):
+                    if lib.aclrtHostUnregister(base, raw=raw) != 0:
+                        break
             return code
 
         return unregister
 
     def _stuck(self, removed: set[int]) -> set[int]:
-        """The registrations that outlive the example: made (as the model or the backend's answer says)
-        and removed by no device at teardown."""
-        return (set(self.world.registrations) | set(self.registered)) - removed
+        """The registrations that outlive the example: made (as the model or the backend's answer says),
+        removed by no device at teardown, and still mapped on some device (one that no longer answers
+        went another way, e.g. with its memory)."""
+        candidates = (set(self.world.registrations) | set(self.registered)) - removed
+        lib = self.driver.lib
+        found: set[int] = set()
+        for device in range(max(self.world.product.device_count, 1)) if candidates else ():
+            lib.aclrtSetDevice(device, raw=True)
+            found |= {base for base in candidates - found if lib.aclrtHostGetDevicePointer(base, 0, raw=True)[0] == 0}
+        return found
 
     def _free_unless_stuck(self, removed: set[int]) -> Any:
         """A teardown step freeing every block the example holds, except blocks under a registration
@@ -272,7 +284,7 @@ class Example:
         lib = self.driver.lib
 
         def free_all(raw: bool = True) -> int:
-            stuck = self._stuck(removed)
+            stuck = self.stuck = self._stuck(removed)
             sizes = {a.base: a for a in world.allocations.values()}
             for base in {*sizes, *(self.made - self.released)}:
                 held = sizes.get(base)
@@ -317,7 +329,7 @@ class Example:
                 fn(*args, raw=True)
             except Exception:  # noqa: BLE001 - teardown of a faulty backend goes on
                 pass
-        stuck = self._stuck(removed)
+        stuck = self.stuck
         for base in stuck:
             known = world.registrations.get(base)
             remember_stuck(base, known.size if known else self.registered.get(base, 1), world.product.host_page)
