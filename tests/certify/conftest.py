@@ -103,12 +103,13 @@ def once(root: Path, name: str, make: Callable[[Path], str]) -> tuple[Path, str]
     return target, done.read_text(encoding="utf-8")
 
 
-def _certify_cli(out: Path, faults: str | None, *pytest_args: str) -> str:
+def _certify_cli(out: Path, faults: str | None, *pytest_args: str, env: dict[str, str] | None = None) -> str:
     command = [sys.executable, "-m", "conformance", "certify", "--acl-lib", str(SIM_LIB), "--out-dir", str(out),
                "-n", "2"]
     if pytest_args:
         command += ["--", *pytest_args]
-    done = subprocess.run(command, cwd=REPO, env=sim_env(faults), capture_output=True, text=True, check=False)
+    done = subprocess.run(command, cwd=REPO, env={**sim_env(faults), **(env or {})}, capture_output=True, text=True,
+                          check=False)
     return json.dumps({"returncode": done.returncode, "stdout": done.stdout, "stderr": done.stderr[-3000:]})
 
 
@@ -125,6 +126,21 @@ def _load_certification(out: Path, note: str) -> CliCertification:
 def faithful_bundle(real_runs_root: Path) -> CliCertification:
     """The one full run: certify the faithful simulator through the CLI."""
     return _load_certification(*once(real_runs_root, "faithful", lambda out: _certify_cli(out, None)))
+
+
+#: SoCs whose simulated driver answers as the public driver's source says (legal_public_driver):
+#: svm v2 on an Atlas A2 (Ascend910B3), svm v3 on an Ascend 950.
+PUBLIC_DRIVER_SOCS = ("Ascend910B3", "Ascend950PR_9599")
+
+
+@pytest.fixture(scope="session", params=PUBLIC_DRIVER_SOCS)
+def public_driver_bundle(real_runs_root: Path, request: pytest.FixtureRequest) -> CliCertification:
+    """Certify, through the CLI, the simulator answering like the public driver on one SoC (two devices)."""
+    soc = request.param
+    env = {"ACLSIM_SOC": soc, "ACLSIM_DEVICE_COUNT": "2"}
+    made = once(real_runs_root, f"public-driver-{soc}",
+                lambda out: _certify_cli(out, "legal_public_driver", env=env))
+    return _load_certification(*made)
 
 
 @pytest.fixture(scope="session")

@@ -36,6 +36,29 @@ def test_faithful_simulator_is_certified(faithful_bundle):
     assert bundle.name.endswith("Z") and bundle.name.count("-") >= 2
 
 
+def test_a_driver_that_behaves_as_its_source_says_gets_the_verdict_the_evidence_supports(public_driver_bundle):
+    """svm v2 (Ascend910B3) and v3 (Ascend950): where the public driver answers otherwise than the docs,
+    only advisory and recommended rules may fail; no case is an ERROR, and the certificate leads with
+    each root cause once."""
+    bundle = public_driver_bundle.bundle
+    summary = json.loads((bundle / "summary.json").read_text(encoding="utf-8"))
+    assert public_driver_bundle.assessment.verdict == CERTIFIED, [r.rule_id for r in
+                                                                  public_driver_bundle.assessment.blocking]
+    cases = {cid: case for rule in summary["rules"].values() for cid, case in rule["cases"].items()}
+    assert not [cid for cid, case in cases.items() if case["outcome"] in ("ERROR", "BLOCKED")], summary["totals"]
+    causes = summary["root_causes"]
+    assert causes and all(c["severity"] != "mandatory" for c in causes), causes
+    assert len({c["rule"] for c in causes}) == len(causes)
+    certificate = (bundle / "certificate.md").read_text(encoding="utf-8")
+    headings = [line for line in certificate.splitlines() if line.startswith("## ")]
+    assert headings[0].startswith("## Verdict") and headings[1] == "## Root causes", headings
+    first = certificate.index("## Root causes")
+    section = certificate[first:certificate.index("\n## ", first + 3)]
+    for cause in causes:
+        assert section.count(cause["rule"] + " ") + section.count(cause["rule"] + ":") >= 1, cause["rule"]
+    assert verify(bundle) == []
+
+
 def test_intact_real_bundle_verifies_and_tampering_is_found(faithful_bundle, tmp_path):
     assert verify(faithful_bundle.bundle) == []
     copy = tmp_path / "copy"

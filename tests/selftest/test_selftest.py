@@ -119,8 +119,14 @@ def test_every_fault_is_planned_once_with_its_environment():
     # The long sync window only where it can matter: faithful runs and the runs of sync faults.
     sync = [r for r in faults if r.fault["family"] == "sync"]
     assert sync and all("ACL_SYNC_WINDOW" not in r.env for r in sync)
-    assert all(r.env["ACL_SYNC_WINDOW"] == "0.3" for r in faults if r not in sync)
-    assert all(r.env["ACL_SYNC_WINDOW"] == "0.3" for r in runs if r.legal)
+    assert all(r.env["ACL_SYNC_WINDOW"] == plan.SHORT_SYNC_WINDOW for r in faults if r not in sync)
+    assert all(r.env["ACL_SYNC_WINDOW"] == plan.SHORT_SYNC_WINDOW for r in runs if r.legal)
+    # The explorer's full budget where a fault needs a history or targets it; a small one elsewhere.
+    explorer_rules = {r["id"] for r in CATALOG["rules"] if r["family"] == plan.SEQUENCE_FAMILY}
+    for run in faults:
+        full = run in sequence or set(run.fault["violates"]) & explorer_rules
+        assert ("ACL_EXPLORE_STEPS" not in run.env) if full else run.env["ACL_EXPLORE_STEPS"] == plan.SHORT_EXPLORE_STEPS
+    assert all("ACL_EXPLORE_STEPS" not in r.env for r in runs if r.legal or r.fault is None)
     faithful = [r for r in runs if r.fault is None]
     assert {r.family for r in faithful} == {f["id"] for f in CATALOG["families"]}
     assert all("ACL_SYNC_WINDOW" not in r.env for r in faithful)
