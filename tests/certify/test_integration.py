@@ -44,9 +44,14 @@ def test_a_driver_that_behaves_as_its_source_says_gets_the_verdict_the_evidence_
     summary = json.loads((bundle / "summary.json").read_text(encoding="utf-8"))
     assert public_driver_bundle.assessment.verdict == CERTIFIED, [r.rule_id for r in
                                                                   public_driver_bundle.assessment.blocking]
-    cases = {cid: case for rule in summary["rules"].values() for cid, case in rule["cases"].items()}
-    assert not [cid for cid, case in cases.items() if case["outcome"] in ("ERROR", "BLOCKED")], summary["totals"]
+    cases = {cid: (rule, case) for rule in summary["rules"].values() for cid, case in rule["cases"].items()}
+    assert not [cid for cid, (_r, case) in cases.items() if case["outcome"] == "ERROR"], summary["totals"]
     causes = summary["root_causes"]
+    # A case BLOCKED by the driver's side of a conflict (e.g. a v3 free refused while registered) is
+    # never a mandatory one, and its blocker is a root cause of the run.
+    blocked = {cid: (rule, case) for cid, (rule, case) in cases.items() if case["outcome"] == "BLOCKED"}
+    assert all(rule["severity"] != "mandatory" for rule, _c in blocked.values()), sorted(blocked)
+    assert {case["blocked_by"] for _r, case in blocked.values()} <= {c["rule"] for c in causes}
     assert causes and all(c["severity"] != "mandatory" for c in causes), causes
     assert len({c["rule"] for c in causes}) == len(causes)
     certificate = (bundle / "certificate.md").read_text(encoding="utf-8")

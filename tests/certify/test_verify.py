@@ -212,6 +212,20 @@ def test_an_explorer_case_is_blocked_only_by_a_failing_rule_its_path_rests_on(tm
     assert problem in verify(write_fake_bundle(tmp_path / "elsewhere", elsewhere))
 
 
+@pytest.mark.parametrize("blocker_outcome, verifies", [("FAIL", True), ("PASS", False)])
+def test_a_fixed_case_whose_failure_rests_on_a_rule_is_blocked_only_when_that_rule_failed(
+        tmp_path, catalog, make_summary, blocker_outcome, verifies):
+    # HM-PAIR-CONCURRENT-REGISTER is not among HM-REG-NEIGHBOURS' needs: only the rests_on of the
+    # case (a range an earlier case left registered) and that rule's own failure can justify it.
+    blocker = "HM-PAIR-CONCURRENT-REGISTER"
+    case = first_case(catalog, "HM-REG-NEIGHBOURS")
+    summary = make_summary({first_case(catalog, blocker): blocker_outcome,
+                            case: _blocked(blocker, rests_on=[blocker])})
+    problems = verify(write_fake_bundle(tmp_path, summary))
+    assert problems == ([] if verifies else [f"summary.json: case {case} is BLOCKED by {blocker}, which its failure "
+                                             "rests on but which did not fail in this run"])
+
+
 # ----------------------------------------------------------------------------- signatures
 
 

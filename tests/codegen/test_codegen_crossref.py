@@ -375,3 +375,17 @@ def test_an_extra_combination_with_a_key_the_matrix_lacks(spec_dir: Path) -> Non
          "    also: [{size: 4096, hold: window, api: v1}]\n")
     find_issue(issues(spec_dir), "spec/rules.yaml:", ".also[0]: an extra combination must name exactly the matrix keys "
                "(hold, size)")
+
+
+@pytest.mark.parametrize("codes, problem", [
+    ("[ACL_ERROR_NO_SUCH_CODE]", "setup_promises.memory.codes[0]: unknown error code 'ACL_ERROR_NO_SUCH_CODE'"),
+    ("[ACL_ERROR_RT_FEATURE_NOT_SUPPORT]",
+     "setup_promises.memory.codes[0]: ACL_ERROR_RT_FEATURE_NOT_SUPPORT is already the code of set-up step 'supported'"),
+], ids=["unknown", "twice"])
+def test_a_set_up_promise_code_must_be_known_and_belong_to_one_step(spec_dir: Path, codes: str, problem: str) -> None:
+    text = (spec_dir / "rules.yaml").read_text(encoding="utf-8")
+    old = "  memory: {rule: HM-PAIR-EXHAUSTION, codes: [ACL_ERROR_RT_MEMORY_ALLOCATION]}\n"
+    assert old in text
+    (spec_dir / "rules.yaml").write_text(text.replace(old, f"  memory: {{rule: HM-PAIR-EXHAUSTION, codes: {codes}}}\n"),
+                                         encoding="utf-8")
+    find_issue(issues(spec_dir), "spec/rules.yaml:", problem)

@@ -63,11 +63,14 @@ def test_not_applicable_on_unsupported_family(sim_built, fake_suite, tmp_path):
     assert "aclrtGetRunMode answered the device run mode" in align["message"]
 
 
-def test_unsupported_interface_that_works_fails(sim_built, fake_suite, tmp_path):
+def test_unsupported_interface_that_works_is_the_support_rules_deviation(sim_built, fake_suite, tmp_path):
+    # The support matrix is HM-PROD-SUPPORT's promise (setup_promises: supported): a case of another
+    # rule that finds an interface working where the matrix says absent is BLOCKED by it, not FAIL.
     run = run_fake(fake_suite, tmp_path / "r", "-k", "REG_UNREG",
                    env=child_env(ACLSIM_SOC="Ascend310P3", ACLSIM_FAULTS="prod_register_extra"))
     case = run.cases()[REG]
-    assert (case["outcome"], case["category"]) == ("FAIL", "spec_violation"), case
+    assert (case["outcome"], case["category"], case["blocked_by"]) == ("BLOCKED", "blocked", "HM-PROD-SUPPORT"), case
+    assert "where the support matrix says it is not supported" in case["message"]
 
 
 def test_crash_and_hang_are_isolated(sim_built, fake_suite, tmp_path):

@@ -77,3 +77,20 @@ def test_hang_in_free_is_isolated(sim_built, tmp_path):
     run = finish(start_suite(tmp_path / "r", "-k", _select(rules), "--acl-timeout", "1", workers="2",
                              env=child_env(ACLSIM_FAULTS="hang_in_free")), tmp_path / "r")
     _check_isolated(run, rules, "timeout", "HM-SYNC-FREE-NO-IMPLICIT", "HM-INVAL-MALLOC-HOST", "HM-PAIR-MALLOC-FREE")
+
+
+def test_a_registration_that_cannot_be_removed_fails_one_rule_and_blocks_the_rest(sim_built, tmp_path):
+    """unregister_fails (MAPPED registrations stay although aclrtHostUnregister says they were never
+    there), whole suite, two devices: HM-PAIR-REG-UNREG fails; every other case that touches what the
+    stuck registrations hold is BLOCKED by it (their memory is kept, their ranges remembered), none FAILs."""
+    report = tmp_path / "r"
+    run = finish(start_suite(report, workers="2", env=child_env(ACLSIM_FAULTS="unregister_fails",
+                                                                ACLSIM_DEVICE_COUNT="2", ACL_SYNC_WINDOW="0.05",
+                                                                ACL_EXPLORE_STEPS="300")), report)
+    summary = json.loads((report / "summary.json").read_text())
+    failing = {rid for rid, rule in summary["rules"].items()
+               if any(c["outcome"] in ("FAIL", "ERROR") for c in rule["cases"].values())}
+    mandatory = {rid for rid in failing if summary["rules"][rid]["severity"] == "mandatory"}
+    assert mandatory == {"HM-PAIR-REG-UNREG"}, (sorted(failing), run.output[-2000:])
+    causes = [c for c in summary["root_causes"] if c["severity"] == "mandatory"]
+    assert [c["rule"] for c in causes] == ["HM-PAIR-REG-UNREG"] and causes[0]["blocked_cases"] > 20, causes

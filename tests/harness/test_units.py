@@ -283,6 +283,30 @@ def test_a_blocked_mandatory_case_fails_the_run_and_its_blocker_is_the_root_caus
     assert summary_module.exit_status(summary) == 1
 
 
+def test_a_failure_that_rests_on_a_rule_is_blocked_by_it_only_when_it_fails_on_its_own():
+    from conformance.results.rootcause import attribute_findings
+
+    results = {c["case_id"]: _result(c, Outcome.PASS) for r in CATALOG["rules"] for c in r["cases"]}
+    content = RULES["HM-CONTENT-RW-FULL"]["cases"][0]["case_id"]
+    live = RULES["HM-ALIGN-LIVE"]["cases"][0]["case_id"]
+    # overlapping blocks seen by a content case: the symptom may be HM-ALIGN-LIVE's deviation
+    results[content] = replace(_result(RULES["HM-CONTENT-RW-FULL"]["cases"][0], Outcome.FAIL,
+                                       Category.SPEC_VIOLATION), rests_on=("HM-ALIGN-LIVE",))
+    assert attribute_findings(CATALOG, results)[content].outcome is Outcome.FAIL  # HM-ALIGN-LIVE passed
+    results[live] = _result(RULES["HM-ALIGN-LIVE"]["cases"][0], Outcome.FAIL, Category.SPEC_VIOLATION)
+    moved = attribute_findings(CATALOG, results)[content]
+    assert (moved.outcome, moved.blocked_by) == (Outcome.BLOCKED, "HM-ALIGN-LIVE")
+    assert moved.message.startswith("BLOCKED by HM-ALIGN-LIVE: the symptom may be the deviation of HM-ALIGN-LIVE")
+    # a case blocked by a rule that did not fail is re-attributed to a failing rule it rests on
+    neighbours = RULES["HM-REG-NEIGHBOURS"]["cases"][0]["case_id"]
+    results[neighbours] = replace(results[neighbours], outcome=Outcome.BLOCKED, category=Category.BLOCKED,
+                                  blocked_by="HM-PAIR-REG-UNREG", rests_on=("HM-ALIGN-LIVE",))
+    assert attribute_findings(CATALOG, results)[neighbours].blocked_by == "HM-ALIGN-LIVE"
+    # a rule whose only failures rest on another rule does not block anything itself
+    results[live] = replace(results[live], rests_on=("HM-CONTENT-RW-FULL",))
+    assert attribute_findings(CATALOG, results)[content].outcome is Outcome.FAIL
+
+
 def test_recommended_failure_keeps_verdict():
     results = {c["case_id"]: _result(c, Outcome.PASS) for r in CATALOG["rules"] for c in r["cases"]}
     rec = next(r for r in CATALOG["rules"] if r["severity"] == "recommended")

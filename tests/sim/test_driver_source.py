@@ -413,8 +413,8 @@ def test_a_second_device_registers_by_v1_but_not_by_v2(run_sim, soc):
     src/ascend_hal/svm/v3/api/master/svm_register_pcie_th.c:46); the runtime's records are
     process-wide (runtime src/runtime/core/src/common/register_memory.cc:15-18), checked by V2
     (runtime src/runtime/api/impl/api_impl.cc:2597-2599) but not by V1 (:2557-2572), and an
-    insert keeps the first record (src/runtime/core/src/common/register_memory.cc:83). The second device's node outlives the
-    record, and the statistics count it."""
+    insert keeps the first record (src/runtime/core/src/common/register_memory.cc:83). The second
+    device's node outlives the record, and the statistics count it."""
     sim(run_sim, soc, """
         init(0); p = malloc_host(PAGE)
         expect(register(p, PAGE)[0], SUCCESS)
