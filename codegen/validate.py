@@ -442,20 +442,16 @@ class CrossReferences:
             if promise["rule"] not in self.rule_ids:
                 self.report("rules", ["setup_promises", step, "rule"],
                             f"set-up step {step!r} rests on unknown rule {promise['rule']!r}")
-            for j, call in enumerate(promise.get("calls", [])):
-                if call not in self.functions:
-                    self.report("rules", ["setup_promises", step, "calls", j], f"unknown function {call!r}")
-                elif call in owners:
-                    self.report("rules", ["setup_promises", step, "calls", j],
-                                f"{call} is already the call of set-up step {owners[call]!r}")
-                owners.setdefault(call, step)
-            for j, code in enumerate(promise.get("codes", [])):
-                if code not in self.error_names:
-                    self.report("rules", ["setup_promises", step, "codes", j], f"unknown error code {code!r}")
-                elif code in owners:
-                    self.report("rules", ["setup_promises", step, "codes", j],
-                                f"{code} is already the code of set-up step {owners[code]!r}")
-                owners.setdefault(code, step)
+            # A call or a code belongs to one step: its crash, hang or answer has one owner.
+            kinds = (("calls", self.functions, "function"), ("codes", self.error_names, "error code"))
+            for field, known, kind in kinds:
+                for j, name in enumerate(promise.get(field, [])):
+                    if name not in known:
+                        self.report("rules", ["setup_promises", step, field, j], f"unknown {kind} {name!r}")
+                    elif name in owners:
+                        self.report("rules", ["setup_promises", step, field, j],
+                                    f"{name} is already the {field[:-1]} of set-up step {owners[name]!r}")
+                    owners.setdefault(name, step)
 
     def _needs_acyclic(self, rules: list[dict[str, Any]]) -> None:
         """Report a rule whose needs lead back to itself: such a pair could block each other."""
