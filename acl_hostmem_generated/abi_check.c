@@ -1,4 +1,4 @@
-/* Generated from spec 83fb8e3100143cbb by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 40902b344490e196 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* ABI check: the spec's values and layouts against a set of declarations.
  *
  *   cc -std=c11 -I acl_hostmem_generated/include acl_hostmem_generated/abi_check.c -o abi_check && ./abi_check
@@ -136,6 +136,7 @@ _Static_assert(SAME_TYPE(&aclrtMemcpy, aclError (*)(void *, size_t, const void *
 _Static_assert(SAME_TYPE(&aclrtMemcpyAsync, aclError (*)(void *, size_t, const void *, size_t, aclrtMemcpyKind, aclrtStream)), "aclrtMemcpyAsync must be aclError (*)(void *, size_t, const void *, size_t, aclrtMemcpyKind, aclrtStream)");
 _Static_assert(SAME_TYPE(&aclrtLaunchHostFunc, aclError (*)(aclrtStream, aclrtHostFunc, void *)), "aclrtLaunchHostFunc must be aclError (*)(aclrtStream, aclrtHostFunc, void *)");
 _Static_assert(SAME_TYPE(&aclsysGetVersionStr, aclError (*)(char *, char *)), "aclsysGetVersionStr must be aclError (*)(char *, char *)");
+_Static_assert(SAME_TYPE(&aclrtGetVersion, aclError (*)(int32_t *, int32_t *, int32_t *)), "aclrtGetVersion must be aclError (*)(int32_t *, int32_t *, int32_t *)");
 
 static int check_code(const char *name, long actual, long expected)
 {
@@ -168,7 +169,7 @@ int main(void)
     failures += check_code("ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED", (long)ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, 507910L);
     failures += check_code("ACL_ERROR_HOST_MEMORY_NOT_REGISTERED", (long)ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, 507911L);
     if (failures == 0) {
-        printf("abi_check: OK (43 enum members, 5 macros, 3 layouts, 35 functions, 18 error codes)\n");
+        printf("abi_check: OK (43 enum members, 5 macros, 3 layouts, 36 functions, 18 error codes)\n");
     }
     return failures == 0 ? 0 : 1;
 }

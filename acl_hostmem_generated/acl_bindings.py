@@ -1,4 +1,4 @@
-# Generated from spec 83fb8e3100143cbb by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 40902b344490e196 by codegen; do not edit. Regenerate: python -m codegen generate
 """cffi ABI-mode bindings of the ACL host-memory interfaces and the harness calls.
 
 ``load(path)`` opens a library (the real libascendcl.so or the simulator) and returns an
@@ -20,7 +20,7 @@ from typing import Any
 
 from cffi import FFI
 
-SPEC_HASH = '83fb8e3100143cbb'
+SPEC_HASH = '40902b344490e196'
 
 # The declarations have one home, acl_hostmem.cdef beside this module (generated from the
 # same spec); no prose from the spec is embedded in this file's source.
@@ -234,6 +234,8 @@ class _OutputCells(_threading.local):
         self.aclrtStreamStatus_p0 = ffi.new('aclrtStreamStatus *')
         self.aclrtStream_p0 = ffi.new('aclrtStream *')
         self.int32_t_p0 = ffi.new('int32_t *')
+        self.int32_t_p1 = ffi.new('int32_t *')
+        self.int32_t_p2 = ffi.new('int32_t *')
         self.uint32_t_p0 = ffi.new('uint32_t *')
         self.uintptr_t_p0 = ffi.new('uintptr_t *')
 
@@ -444,6 +446,10 @@ class AclLibrary:
     def aclsysGetVersionStr(self, pkgName: str | bytes | None, *, versionStr: Any = OUT, raw: bool = False) -> Any:
         """Reports the version string of an installed package (e.g. \"runtime\", \"driver\"). (24_other_APIs.md#aclsysGetVersionStr)"""
         return self._bind('aclsysGetVersionStr', _wrap_aclsysGetVersionStr, 'aclError(*)(char *, char *)')(pkgName, versionStr=versionStr, raw=raw)
+
+    def aclrtGetVersion(self, *, majorVersion: Any = OUT, minorVersion: Any = OUT, patchVersion: Any = OUT, raw: bool = False) -> Any:
+        """Reports the ACL API version (deprecated); the harness's fallback when aclsysGetVersionStr fails. (24_other_APIs.md#aclrtGetVersion_deprecated)"""
+        return self._bind('aclrtGetVersion', _wrap_aclrtGetVersion, 'aclError(*)(int32_t *, int32_t *, int32_t *)')(majorVersion=majorVersion, minorVersion=minorVersion, patchVersion=patchVersion, raw=raw)
 
 
 def _wrap_aclrtMallocHost(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
@@ -1111,6 +1117,42 @@ def _wrap_aclsysGetVersionStr(_hook: TraceHook | None, _call: Any) -> Callable[.
         return _out_versionStr
 
     return aclsysGetVersionStr
+
+
+def _wrap_aclrtGetVersion(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+    _mine = _cells
+    _OUT = OUT
+
+    def aclrtGetVersion(*, majorVersion: Any = OUT, minorVersion: Any = OUT, patchVersion: Any = OUT, raw: bool = False) -> Any:
+        """Reports the ACL API version (deprecated); the harness's fallback when aclsysGetVersionStr fails. (24_other_APIs.md#aclrtGetVersion_deprecated)"""
+        if majorVersion is _OUT:
+            c_majorVersion = _mine.int32_t_p0
+            c_majorVersion[0] = 0
+        else:
+            c_majorVersion = _cell_arg(majorVersion, 'int32_t *')
+        if minorVersion is _OUT:
+            c_minorVersion = _mine.int32_t_p1
+            c_minorVersion[0] = 0
+        else:
+            c_minorVersion = _cell_arg(minorVersion, 'int32_t *')
+        if patchVersion is _OUT:
+            c_patchVersion = _mine.int32_t_p2
+            c_patchVersion[0] = 0
+        else:
+            c_patchVersion = _cell_arg(patchVersion, 'int32_t *')
+        _rc = _call(c_majorVersion, c_minorVersion, c_patchVersion)
+        _out_majorVersion = c_majorVersion[0] if majorVersion is _OUT else None
+        _out_minorVersion = c_minorVersion[0] if minorVersion is _OUT else None
+        _out_patchVersion = c_patchVersion[0] if patchVersion is _OUT else None
+        if _hook is not None:
+            _hook('aclrtGetVersion', {'majorVersion': majorVersion, 'minorVersion': minorVersion, 'patchVersion': patchVersion}, _rc)
+        if raw:
+            return _rc, _out_majorVersion, _out_minorVersion, _out_patchVersion
+        if _rc:
+            raise AclError('aclrtGetVersion', _rc)
+        return _out_majorVersion, _out_minorVersion, _out_patchVersion
+
+    return aclrtGetVersion
 
 
 def load(path: str | os.PathLike[str]) -> AclLibrary:

@@ -1,4 +1,4 @@
-# Generated from spec 83fb8e3100143cbb by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 40902b344490e196 by codegen; do not edit. Regenerate: python -m codegen generate
 """The state model of the host-memory interfaces, generated from spec/state_model.yaml.
 
 :func:`predict` answers, for one call and the facts of the abstract state it meets, the
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-SPEC_HASH = '83fb8e3100143cbb'
+SPEC_HASH = '40902b344490e196'
 
 
 @dataclass(frozen=True)

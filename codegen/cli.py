@@ -68,7 +68,8 @@ def cmd_lint(args: argparse.Namespace) -> int:
     if args.reference or args.runtime_git or args.driver_git:
         verifier = CitationVerifier(args.reference, args.runtime_git, spec.sources.runtime_commit,
                                     args.driver_git, spec.sources.driver_commit)
-        issues = verifier.run(read_documents(args.spec)["rules"])
+        docs = read_documents(args.spec)
+        issues = verifier.run(docs["rules"], docs["interfaces"])
         if issues:
             raise SpecError(issues)
     by_provenance = Counter(r.provenance for r in spec.rules)

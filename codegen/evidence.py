@@ -67,6 +67,11 @@ DOC_CITATION = re.compile(
     r"^(?P<page>[0-9][0-9A-Za-z_.-]*\.md)#(?P<anchor>[A-Za-z_][A-Za-z0-9_]*):(?P<lines>[0-9]+(-[0-9]+)?)$"
 )
 CODE_CITATION = re.compile(r"^(?P<path>[A-Za-z0-9_][A-Za-z0-9_./-]*):(?P<lines>[0-9]+(-[0-9]+)?)$")
+#: A citation into a release of the runtime repository, docs or source alike: ``v8.5.0:docs/api_docs/x.md:13``.
+#: Release docs may have Chinese file names (``docs/03_api_ref/11-02_主机内存管理.md`` at v9.1.0).
+RELEASE_CITATION = re.compile(r"^(?P<tag>v[0-9]+(\.[0-9]+)*(-[0-9A-Za-z.]+)?):(?P<rest>.+)$")
+RELEASE_PATH = re.compile(r"^(?P<path>[A-Za-z0-9_\u4e00-\u9fff][A-Za-z0-9_./\u4e00-\u9fff-]*):"
+                          r"(?P<lines>[0-9]+(-[0-9]+)?)$")
 RUNTIME_REPO_URL = "https://github.com/hicann/runtime"
 DRIVER_REPO_URL = "https://github.com/hicann/driver"
 DOCS_PATH = "docs/zh/api_ref"
@@ -76,12 +81,32 @@ KINDS = ("doc", "src", "drv")
 
 
 @dataclass(frozen=True)
+class Release:
+    """A CANN release the spec knows: its name, tag and commit in hicann/runtime, where its docs live."""
+
+    name: str
+    commit: str
+    docs: str
+    tag: str = ""
+    date: str = ""
+    driver: str = ""
+    note: str = ""
+    acl_api: str = ""
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        """The release name as numbers, for ordering: ``9.1.0`` -> ``(9, 1, 0)``."""
+        return tuple(int(part) for part in self.name.split("."))
+
+
+@dataclass(frozen=True)
 class Sources:
     """The pinned sources citations point into: the runtime commit, the docs snapshot, the driver commit."""
 
     runtime_commit: str
     docs_snapshot: str = ""
     driver_commit: str = ""
+    releases: tuple[Release, ...] = ()  # oldest first; the newest is the pinned commit
 
 
 @dataclass(frozen=True)
@@ -89,26 +114,36 @@ class Citation:
     """One piece of evidence: where, which lines, what it says, and whether it backs the claim."""
 
     kind: str  # "doc" | "src" | "drv"
-    target: str  # doc: "page#anchor"; src: repository path
+    target: str  # doc: "page#anchor"; src: repository path; with a release: its repository path
     first: int
     last: int
     says: str
     stance: str = "supports"
+    release: str = ""  # the runtime tag a doc or src citation points into ("" : the pinned commit)
 
     @classmethod
     def parse(cls, raw: dict[str, str]) -> Citation:
-        """Build from the spec's ``{doc|src|drv: "...", says: ..., stance: ...}``; raises ValueError."""
+        """Build from the spec's ``{doc|src|drv: "...", says: ..., stance: ...}``; raises ValueError.
+
+        A doc or src citation may name a release of the runtime repository first
+        (``v8.5.0:docs/api_docs/aclrtMallocHost.md:13``): the file and lines at that tag.
+        """
         kind = next((k for k in KINDS if k in raw), "src")
         text = raw[kind]
-        match = (DOC_CITATION if kind == "doc" else CODE_CITATION).match(text)
+        release = ""
+        tagged = RELEASE_CITATION.match(text) if kind != "drv" else None
+        if tagged is not None:
+            release, text = tagged.group("tag"), tagged.group("rest")
+        pattern = RELEASE_PATH if release else DOC_CITATION if kind == "doc" else CODE_CITATION
+        match = pattern.match(text)
         if match is None:
-            raise ValueError(f"{text!r} is not a {kind} citation")
+            raise ValueError(f"{raw[kind]!r} is not a {kind} citation")
         first, _, last = match.group("lines").partition("-")
         start, end = int(first), int(last or first)
         if start < 1 or end < start:
-            raise ValueError(f"{text!r}: line range must be ascending and start at 1 or later")
+            raise ValueError(f"{raw[kind]!r}: line range must be ascending and start at 1 or later")
         target = text[: text.rindex(":")]
-        return cls(kind, target, start, end, raw["says"], raw.get("stance", "supports"))
+        return cls(kind, target, start, end, raw["says"], raw.get("stance", "supports"), release)
 
     @property
     def lines(self) -> str:
@@ -118,7 +153,7 @@ class Citation:
     @property
     def ref(self) -> str:
         """The citation as written in the spec."""
-        return f"{self.target}:{self.lines}"
+        return f"{self.release}:{self.target}:{self.lines}" if self.release else f"{self.target}:{self.lines}"
 
     @property
     def page(self) -> str:
@@ -140,9 +175,9 @@ class Citation:
         span = f"L{self.first}" if self.first == self.last else f"L{self.first}-L{self.last}"
         if self.kind == "drv":
             return f"{DRIVER_REPO_URL}/blob/{sources.driver_commit}/{self.target}#{span}"
-        path = f"{DOCS_PATH}/{self.page}" if self.kind == "doc" else self.target
+        path = f"{DOCS_PATH}/{self.page}" if self.kind == "doc" and not self.release else self.target
         plain = "?plain=1" if path.endswith(".md") else ""
-        return f"{RUNTIME_REPO_URL}/blob/{sources.runtime_commit}/{path}{plain}#{span}"
+        return f"{RUNTIME_REPO_URL}/blob/{self.release or sources.runtime_commit}/{path}{plain}#{span}"
 
 
 def derive_provenance(citations: Iterable[Citation]) -> str:

@@ -59,9 +59,25 @@ def _citation_sites(rules_doc: Document) -> Iterator[tuple[list[str | int], dict
             groups.append((base + ["errors", j, "evidence"], err["evidence"]))
             if "code" in err:
                 groups.append((base + ["errors", j, "code", "evidence"], err["code"]["evidence"]))
+        for key in ("since", "until"):
+            if rule.get(key):
+                groups.append((base + [key, "evidence"], rule[key]["evidence"]))
         for path, items in groups:
             for k, raw in enumerate(items or []):
                 yield path + [k], raw
+
+
+def _release_sites(interfaces_doc: Document) -> Iterator[tuple[list[str | int], dict[str, str]]]:
+    """(field path, raw citation) of every release citation of interfaces.yaml (since, support_since)."""
+    for i, interface in enumerate(interfaces_doc.data["interfaces"]):
+        claims: list[tuple[list[str | int], Any]] = []
+        if interface.get("since"):
+            claims.append((["interfaces", i, "since"], interface["since"]))
+        for family, claim in (interface.get("support_since") or {}).items():
+            claims.append((["interfaces", i, "support_since", family], claim))
+        for path, claim in claims:
+            for k, raw in enumerate(claim["evidence"]):
+                yield path + ["evidence", k], raw
 
 
 class CitationVerifier:
@@ -79,15 +95,39 @@ class CitationVerifier:
         return path.read_text(encoding="utf-8").splitlines() if path.is_file() else None
 
     @cache  # noqa: B019
-    def _source(self, kind: str, path: str) -> list[str] | None:
+    def _source(self, kind: str, path: str, revision: str = "") -> list[str] | None:
         git_dir, commit = self.repos[kind]
         assert git_dir is not None
-        proc = subprocess.run(["git", "-C", str(git_dir), "show", f"{commit}:{path}"],
+        proc = subprocess.run(["git", "-C", str(git_dir), "show", f"{revision or commit}:{path}"],
                               capture_output=True, text=True, check=False)
         return proc.stdout.splitlines() if proc.returncode == 0 else None
 
+    @cache  # noqa: B019
+    def _has_tag(self, tag: str) -> bool:
+        git_dir = self.repos["src"][0]
+        assert git_dir is not None
+        proc = subprocess.run(["git", "-C", str(git_dir), "rev-parse", "--verify", "-q", f"refs/tags/{tag}"],
+                              capture_output=True, text=True, check=False)
+        return proc.returncode == 0
+
+    def _at_release(self, citation: Citation) -> str | None:
+        """A citation into a release tag of the runtime repository (docs or source): file and lines at the tag."""
+        if self.repos["src"][0] is None:
+            return None
+        if not self._has_tag(citation.release):
+            return f"hicann/runtime has no tag {citation.release}"
+        source = self._source("src", citation.target, citation.release)
+        if source is None:
+            return f"{citation.target} does not exist at hicann/runtime {citation.release}"
+        if citation.last > len(source):
+            return (f"{citation.target} has {len(source)} lines at hicann/runtime {citation.release}, "
+                    f"not {citation.last}")
+        return None
+
     def problem(self, citation: Citation) -> str | None:
         """Why the citation does not hold against the local copies, or None."""
+        if citation.release:
+            return self._at_release(citation)
         if citation.kind == "doc":
             if self.reference is None:
                 return None
@@ -112,11 +152,14 @@ class CitationVerifier:
             return f"{citation.target} has {len(source)} lines at {repo} commit {commit[:12]}, not {citation.last}"
         return None
 
-    def run(self, rules_doc: Document) -> list[SpecIssue]:
-        """Every citation of rules.yaml that does not hold."""
+    def run(self, rules_doc: Document, interfaces_doc: Document | None = None) -> list[SpecIssue]:
+        """Every citation of rules.yaml (and the release citations of interfaces.yaml) that does not hold."""
+        sites = [(rules_doc, path, raw) for path, raw in _citation_sites(rules_doc)]
+        if interfaces_doc is not None:
+            sites += [(interfaces_doc, path, raw) for path, raw in _release_sites(interfaces_doc)]
         issues = []
-        for path, raw in _citation_sites(rules_doc):
+        for doc, path, raw in sites:
             problem = self.problem(Citation.parse(raw))
             if problem:
-                issues.append(SpecIssue(rules_doc.where(path), problem))
+                issues.append(SpecIssue(doc.where(path), problem))
         return issues

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SpecError, SpecIssue, Where
-from .evidence import Citation, Sources, code_decides, code_level, derive_provenance, weakest
+from .evidence import Citation, Release, Sources, code_decides, code_level, derive_provenance, weakest
 from .evidence_lint import EvidencePolicy
 from .hardening import hardening_issues
 from .model import (
@@ -29,12 +29,14 @@ from .model import (
     Macro,
     Param,
     Rule,
+    Since,
     Spec,
     Struct,
     StructMember,
     Typedef,
 )
 from .observations import observation_issues, rule_observations
+from .release_checks import ReleaseChecks
 from .state_model import build_state_model
 from .validate import CrossReferences, Document, schema_issues
 from .yamlload import load_yaml
@@ -115,7 +117,8 @@ def read_documents(spec_dir: Path) -> dict[str, Document]:
 def load_spec(spec_dir: Path) -> Spec:
     """Load, validate and model the spec in ``spec_dir``; raises SpecError when invalid."""
     docs = read_documents(spec_dir)
-    issues = CrossReferences(docs).run() + observation_issues(docs) + EvidencePolicy(docs).run()
+    issues = (CrossReferences(docs).run() + observation_issues(docs) + EvidencePolicy(docs).run()
+              + ReleaseChecks(docs).run())
     if issues:
         raise SpecError(issues)
     issues = hardening_issues(docs)  # these rules rely on the names resolving
@@ -212,7 +215,15 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
 
 
 def _sources(raw: dict[str, Any]) -> Sources:
-    return Sources(raw["runtime"]["commit"], raw["docs"]["snapshot"], raw.get("driver", {}).get("commit", ""))
+    releases = tuple(Release(r["name"], r["commit"], r["docs"], r.get("tag", ""), r.get("date", ""),
+                             r.get("driver", ""), r.get("note", ""), r.get("acl_api", ""))
+                     for r in raw.get("releases", []))
+    return Sources(raw["runtime"]["commit"], raw["docs"]["snapshot"], raw.get("driver", {}).get("commit", ""),
+                   releases)
+
+
+def _since(raw: dict[str, Any] | None) -> Since | None:
+    return Since(raw["release"], _citations(raw["evidence"])) if raw else None
 
 
 def _interface(doc: Document, index: int, raw: dict[str, Any]) -> Interface:
@@ -240,6 +251,9 @@ def _interface(doc: Document, index: int, raw: dict[str, Any]) -> Interface:
         advisories=tuple(raw.get("advisories", [])),
         support_disputed=tuple(raw.get("support_disputed", [])),
         where=doc.where(["interfaces", index]),
+        since=_since(raw.get("since")),
+        support_since=tuple(sorted((family, Since(s["release"], _citations(s["evidence"])))
+                                   for family, s in raw.get("support_since", {}).items())),
     )
 
 
@@ -330,4 +344,6 @@ def _rule(doc: Document, index: int, raw: dict[str, Any], matrices: dict[str, tu
         expect=_expectation(raw.get("code"), severity),
         errors=tuple(errors),
         where=doc.where(["rules", index]),
+        since=_since(raw.get("since")),
+        until=_since(raw.get("until")),
     )

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import Where
-from .evidence import Citation, Sources
+from .evidence import Citation, Release, Sources
 
 if TYPE_CHECKING:
     from .state_model import StateModel
@@ -202,6 +202,14 @@ class Param:
 
 
 @dataclass(frozen=True)
+class Since:
+    """The release from which something is in the contract, and the citations that show it there."""
+
+    release: str
+    evidence: tuple[Citation, ...] = ()
+
+
+@dataclass(frozen=True)
 class Interface:
     """A runtime function: one of the nine under test or a harness call."""
 
@@ -217,6 +225,8 @@ class Interface:
     advisories: tuple[str, ...] = ()
     support_disputed: tuple[str, ...] = ()
     where: Where | None = None
+    since: Since | None = None
+    support_since: tuple[tuple[str, Since], ...] = ()  # family -> the release its support holds from
 
     @property
     def returns_error(self) -> bool:
@@ -394,6 +404,8 @@ class Rule:
     observations: tuple[Observation, ...] = ()
     needs: tuple[str, ...] = ()
     also: tuple[tuple[tuple[str, Any], ...], ...] = ()
+    since: Since | None = None
+    until: Since | None = None
 
     @property
     def citations(self) -> tuple[Citation, ...]:
@@ -463,6 +475,34 @@ class Spec:
     def host_memory_interfaces(self) -> tuple[Interface, ...]:
         """The nine interfaces under test."""
         return tuple(i for i in self.interfaces if i.group == "host_memory")
+
+    @property
+    def releases(self) -> tuple[Release, ...]:
+        """The releases the spec knows, oldest first."""
+        return self.sources.releases
+
+    def case_since(self, rule: Rule, params: dict[str, Any]) -> str | None:
+        """The first release whose contract holds a case of ``rule``: the rule's own ``since`` or that of
+        the interfaces the case calls, the latest. A case whose parameters name an interface (HM-PROD-SUPPORT
+        per interface, HM-CTX-NO-DEVICE per call) calls that one instead of every interface the matrix names."""
+        named = {i.name: i for i in self.interfaces}
+        chosen = {v for v in params.values() if isinstance(v, str) and v in named}
+        listed = {v for _key, values in rule.matrix for v in values if isinstance(v, str) and v in named}
+        calls = [n for n in rule.interfaces if n not in listed or n in chosen]
+        found = [rule.since.release] if rule.since else []
+        found += [named[n].since.release for n in calls if n in named and named[n].since]
+        return self._latest(found)
+
+    def _latest(self, names: list[str]) -> str | None:
+        order = {r.name: r.key for r in self.releases}
+        known = [name for name in names if name in order]
+        return max(known, key=lambda name: order[name]) if known else None
+
+    def earliest(self, names: list[str | None]) -> str | None:
+        """The oldest of ``names`` (releases the spec knows), or None."""
+        order = {r.name: r.key for r in self.releases}
+        known = [name for name in names if name in order]
+        return min(known, key=lambda name: order[name]) if known else None
 
     def error(self, name: str) -> ErrorCode:
         """The error code called ``name``."""

@@ -84,6 +84,8 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
         "interfaces": {
             i.name: {"group": i.group, "summary": i.summary, "doc_url": i.doc.url, "doc_ref": i.doc.ref,
                      "support": dict(i.support), "support_disputed": list(i.support_disputed),
+                     "since": i.since.release if i.since else None,
+                     "support_since": {family: claim.release for family, claim in i.support_since},
                      "implicit_sync": i.implicit_sync,
                      "params": [{"name": p.name, "type": p.ctype.spelled, "direction": p.direction,
                                  "nullable": p.nullable, "sample": _sample(p.sample)} for p in i.params]}
@@ -93,6 +95,8 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
         "sources": {"runtime_repo": "hicann/runtime", "runtime_commit": spec.sources.runtime_commit,
                     "docs_snapshot": spec.sources.docs_snapshot, "driver_repo": "hicann/driver",
                     "driver_commit": spec.sources.driver_commit},
+        "releases": [{"name": r.name, "tag": r.tag, "commit": r.commit, "docs": r.docs, "date": r.date,
+                      "acl_api": r.acl_api, "note": r.note} for r in spec.releases],
         "setup_promises": dict(spec.setup_promises),
         "promise_calls": dict(spec.promise_calls),
         "promise_codes": _promise_codes(spec),
@@ -104,10 +108,12 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
                 "doc_url": r.doc.url, "doc_ref": r.doc.ref,
                 "applies": r.applies.to_json(),
                 "needs": list(r.needs),
+                "since": spec.earliest([spec.case_since(r, c.kwargs) for c in cases[r.id]]),
+                "until": r.until.release if r.until else None,
                 "observations": [o.to_json() for o in r.observations],
                 "cases": [
                     {"case_id": c.case_id, "param_id": c.param_id, "params": c.kwargs,
-                     "expect": expect_literal(spec, c)}
+                     "expect": expect_literal(spec, c), "since": spec.case_since(r, c.kwargs)}
                     for c in cases[r.id]
                 ],
             }

@@ -310,6 +310,21 @@ SIM_EXPORT const char *aclsimDriverName(void)
     return names[g_config.driver];
 }
 
+/* The ACL API version (acl_rt.h ACL_MAJOR/MINOR/PATCH_VERSION): 1.16.0 at CANN 8.5.0, 1.17.0 from 9.0.0
+ * (runtime v8.5.0 include/external/acl/acl_rt.h:25-27, v9.0.0 :25-27). */
+SIM_EXPORT aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion)
+{
+    if (majorVersion == NULL || minorVersion == NULL || patchVersion == NULL) {
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    const char *ver = sim_initialized() ? g_config.cann_version : getenv("ACLSIM_CANN_VERSION");
+    int old = ver != NULL && strncmp(ver, "8.", 2) == 0;
+    *majorVersion = 1;
+    *minorVersion = old ? 16 : 17;
+    *patchVersion = 0;
+    return ACL_SUCCESS;
+}
+
 SIM_EXPORT aclError aclsysGetVersionStr(char *pkgName, char *versionStr)
 {
     static const char *const known[] = {"runtime", "cann", "driver"};

@@ -1,4 +1,4 @@
-/* Generated from spec 83fb8e3100143cbb by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 40902b344490e196 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* C declarations of the ACL host-memory interfaces and the harness calls, with the same
  * names, values and layouts as the official CANN headers (LP64). */
 #ifndef ACL_HOSTMEM_GENERATED_H
@@ -166,6 +166,7 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, a
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind, aclrtStream stream);
 aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args);
 aclError aclsysGetVersionStr(char *pkgName, char *versionStr);
+aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion);
 
 #ifdef __cplusplus
 }

@@ -174,11 +174,27 @@ def _conflict_item(rule: RuleAssessment, summary: dict[str, Any]) -> tuple[str, 
     return label, rule.doc_url, details + _case_lines(rule, rule.failing_cases, summary)
 
 
+def release_text(env: dict[str, Any]) -> str:
+    """Which release's contract the run was judged against, and why (a newer release than known is said)."""
+    release = env.get("release")
+    if not isinstance(release, dict) or not release.get("name"):
+        return "no release (the spec knows none)"
+    how = {"library": f"the library reports {release.get('reported')!r}",
+           "acl-api": f"inferred from the library's {release.get('reported')}",
+           "override": f"chosen with --acl-cann-release (the library reports {release.get('reported')!r})"}
+    text = f"CANN {release['name']} ({how.get(str(release.get('source')), 'unknown source')})"
+    if release.get("newer_than_known"):
+        text += ("; the library's release is newer than every release the spec knows, so it is judged by the "
+                 "newest known contract")
+    return text
+
+
 def facts(manifest: dict[str, Any]) -> list[tuple[str, str]]:
     """The identity lines of the certificate (what was certified, with what)."""
     env = manifest.get("environment") or {}
     library = manifest.get("library") or {}
     return [
+        ("Judged against", release_text(env)),
         ("Product family", str(env_family(env))),
         ("SoC", str(env.get("soc"))),
         ("CANN version", str(env.get("cann_version"))),

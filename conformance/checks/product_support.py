@@ -7,6 +7,7 @@ from typing import Any
 from acl_hostmem_generated import acl_bindings as acl
 
 from ..harness.context import AclContext
+from ..harness.release import supported_in
 from ..harness.samples import adopt_result, call_raw, valid_arguments
 from ..harness.support import fails_cleanly
 from ..harness.violations import SpecViolation
@@ -31,7 +32,8 @@ def product_support(ctx: AclContext, *, interface: str, expect: dict[str, Any] |
         if code == 0:
             adopt_result(ctx, interface, args, outputs)
         return
-    supported = entry["support"].get(ctx.product.family, True)
+    # In the release the run is judged against: a family may be supported only from a later one on.
+    supported = supported_in(ctx.catalog, interface, ctx.product.family, ctx.product.release)
     if not supported:
         problem = fails_cleanly(ctx, interface)
         if problem:

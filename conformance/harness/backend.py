@@ -16,6 +16,7 @@ from typing import Any
 from .context import Product
 from .options import SIM_HOST_MEM_LIMIT, Settings
 from .product import family_by_id, family_for_soc
+from .release import judge_release, read_versions
 from .simstats import SimCounters, open_counters
 from .symbols import missing_functions, stand_in_for_missing
 from .violations import HarnessError
@@ -64,21 +65,21 @@ def open_backend(settings: Settings, catalog: dict[str, Any], worker_index: int)
             wanted = f"--acl-product {settings.product}" if settings.product else f"SoC {soc!r}"
             raise HarnessError(f"{wanted} matches no product family of the catalog; pass --acl-product "
                                "FAMILY_ID (ids: " + ", ".join(f["id"] for f in catalog["families"]) + ")")
-        try:
-            cann = lib.aclsysGetVersionStr("runtime")
-        except Exception:  # noqa: BLE001 - a version string is a nice-to-have
-            cann = None
+        cann, acl_api = read_versions(lib)
+        judged = judge_release(catalog, cann, settings.cann_release, acl_api)
         stand_in_for_missing(lib, missing, catalog, family)
         run_mode = _run_mode(lib, acl, missing)
         product = Product(soc, family["id"], settings.kernel, count, bool(family["va_flag"]), run_mode,
-                          family.get("driver", "none"), settings.host_page, settings.host_alloc)
+                          family.get("driver", "none"), settings.host_page, settings.host_alloc,
+                          judged.name if judged else None)
     except HarnessError:
         raise
     except Exception as exc:  # noqa: BLE001 - every case reports why the backend is unusable
         raise HarnessError(f"could not open {settings.lib}: {type(exc).__name__}: {exc}") from exc
     facts = {"soc": soc, "product_family": family["id"], "product_name": family["name"], "cann_version": cann,
              "device_count": count, "run_mode": run_mode, "missing_functions": list(missing),
-             "driver": product.driver, "host_page": product.host_page, "host_alloc": product.host_alloc}
+             "driver": product.driver, "host_page": product.host_page, "host_alloc": product.host_alloc,
+             "release": judged.to_json() if judged else None, "cann_release": judged.name if judged else None}
     return Backend(lib, product, family, device, facts, missing, open_counters(settings.lib))
 
 

@@ -152,11 +152,12 @@ class Product:
     driver: str = "none"
     host_page: int = 4096
     host_alloc: str = "svm"
+    release: str | None = None  # the CANN release the run is judged against
 
     @property
     def machine(self) -> Machine:
         """The machine facts applicability depends on."""
-        return Machine(self.kernel, self.run_mode, self.device_count, self.host_page, self.host_alloc)
+        return Machine(self.kernel, self.run_mode, self.device_count, self.host_page, self.host_alloc, self.release)
 
 
 @dataclass(frozen=True)

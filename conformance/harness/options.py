@@ -89,6 +89,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
                "blocked work watch a call that must wait (default "
                f"{DEFAULT_SYNC_WINDOW}); longer exposes a sync that gives up after a bounded wait, and a window "
                "under 0.3 shortens the other sync cases' watch to it too", "SECONDS"),
+    OptionSpec("--acl-cann-release", "ACL_CANN_RELEASE", "acl_cann_release", "the CANN release whose contract "
+               "the run is judged against, one the spec knows (default: the library's, from aclsysGetVersionStr; "
+               "python -m conformance run --help lists the releases)", "RELEASE"),
 )
 
 
@@ -110,6 +113,7 @@ class Settings:
     host_page: int = 4096
     host_alloc: str = "svm"
     sync_window: float = DEFAULT_SYNC_WINDOW
+    cann_release: str | None = None
 
     @property
     def case_timeout(self) -> float:
@@ -242,6 +246,7 @@ def settings_from_values(values: dict[str, Any]) -> Settings:
         host_page=host_page_size("--acl-host-page", values.get("acl_host_page")),
         host_alloc=choice("--acl-host-alloc", values.get("acl_host_alloc"), HOST_ALLOC_CHOICES),
         sync_window=seconds("--acl-sync-window", values.get("acl_sync_window"), DEFAULT_SYNC_WINDOW),
+        cann_release=values.get("acl_cann_release") or None,
     )
 
 

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from .release import outside_reason, supported_in
+
 _NUMBERS = re.compile(r"^\d+(?:\.\d+)*")
 
 
@@ -61,14 +63,10 @@ class Applicability:
         return not self.unsupported and self.skip_reason is None
 
 
-def unsupported_interfaces(catalog: dict[str, Any], rule: dict[str, Any], family_id: str) -> tuple[str, ...]:
-    """The rule's interfaces that the support matrix marks absent on ``family_id``."""
-    missing = []
-    for name in rule.get("interfaces", []):
-        support = catalog["interfaces"].get(name, {}).get("support", {})
-        if support.get(family_id, True) is False:
-            missing.append(name)
-    return tuple(missing)
+def unsupported_interfaces(catalog: dict[str, Any], rule: dict[str, Any], family_id: str,
+                           release: str | None = None) -> tuple[str, ...]:
+    """The rule's interfaces that the support matrix marks absent on ``family_id`` (in ``release``)."""
+    return tuple(name for name in rule.get("interfaces", []) if not supported_in(catalog, name, family_id, release))
 
 
 def disputed_interfaces(catalog: dict[str, Any], rule: dict[str, Any], family_id: str) -> tuple[str, ...]:
@@ -91,6 +89,7 @@ class Machine:
     devices: int = 1
     host_page: int = 4096
     host_alloc: str = "svm"
+    release: str | None = None  # the CANN release the run is judged against (None: the spec knows none)
 
 
 def applies_reason(rule: dict[str, Any], family: dict[str, Any], machine: Machine) -> str | None:
@@ -125,15 +124,26 @@ def applies_reason(rule: dict[str, Any], family: dict[str, Any], machine: Machin
 
 
 def applicability(catalog: dict[str, Any], rule: dict[str, Any], family: dict[str, Any],
-                  machine: Machine) -> Applicability:
-    """Combine the support matrix and the rule's ``applies`` block for one product on one machine."""
-    unsupported = unsupported_interfaces(catalog, rule, family["id"])
+                  machine: Machine, case: dict[str, Any] | None = None) -> Applicability:
+    """Combine the release's contract, the support matrix and the rule's ``applies`` block for one
+    product on one machine (and one ``case`` of the rule, whose calls may enter the contract later
+    than the rule's first case). Outside the release's contract nothing is probed."""
+    outside = outside_reason(rule, machine.release, case)
+    if outside:
+        return Applicability((), outside, ())
+    unsupported = unsupported_interfaces(catalog, rule, family["id"], machine.release)
     disputed = disputed_interfaces(catalog, rule, family["id"])
     return Applicability(unsupported, applies_reason(rule, family, machine),
                          tuple(i for i in unsupported if i not in disputed))
 
 
-def not_supported_reason(catalog: dict[str, Any], interface: str, family: dict[str, Any]) -> str:
-    """Skip reason for an interface that the family does not support."""
-    doc_ref = catalog["interfaces"].get(interface, {}).get("doc_ref", "")
+def not_supported_reason(catalog: dict[str, Any], interface: str, family: dict[str, Any],
+                         release: str | None = None) -> str:
+    """Skip reason for an interface that the family does not support (in ``release``)."""
+    entry = catalog["interfaces"].get(interface, {})
+    doc_ref = entry.get("doc_ref", "")
+    cell = (entry.get("support_since") or {}).get(family["id"])
+    if release and cell and supported_in(catalog, interface, family["id"], None):
+        return (f"NOT_APPLICABLE: {interface} is supported on {family['name']} from CANN {cell} on; this run is "
+                f"judged against {release} ({doc_ref})")
     return f"NOT_APPLICABLE: {interface} is not supported on {family['name']} ({doc_ref})"

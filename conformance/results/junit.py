@@ -32,7 +32,8 @@ SUITES_NAME = "acl-conformance"
 RUN_PROPERTIES = ("verdict", "spec_hash", "suite_version")
 #: The first properties of every suite: the run's root causes, each failing rule once.
 ROOT_CAUSE_PROPERTY = "root_cause"
-ENVIRONMENT_PROPERTIES = ("library", "library_sha256", "soc", "product_family", "cann_version", "os_kernel")
+ENVIRONMENT_PROPERTIES = ("library", "library_sha256", "soc", "product_family", "cann_version", "cann_release",
+                          "os_kernel")
 _ELEMENT = {"FAIL": "failure", "ERROR": "error", "BLOCKED": "error", "WAIVED": "skipped", "NOT_APPLICABLE": "skipped"}
 
 

@@ -193,6 +193,8 @@ def format_summary(summary: Mapping[str, Any], report_location: str | None = Non
     env = summary.get("environment", {})
     lines.append(f"library  {env.get('library')}  ({env.get('soc')}, {env.get('product_family')}, "
                  f"CANN {env.get('cann_version')})")
+    if env.get("cann_release"):
+        lines.append(f"judged against the CANN {env.get('cann_release')} contract")
     header = (f"{'rule family':<18}{'rules':>6}{'pass':>6}{'fail':>6}{'error':>6}{'blocked':>8}{'waived':>7}"
               f"{'xpass':>6}{'n/a':>5}")
     lines += ["", header, "-" * len(header)]

@@ -16,8 +16,8 @@ def predicted_not_applicable(catalog: dict[str, Any], family_id: str, machine: M
     family = family_record(catalog, family_id)
     out = set()
     for rule in catalog["rules"]:
-        if not applicability(catalog, rule, family, machine).applies:
-            out.update(c["case_id"] for c in rule["cases"])
+        out.update(c["case_id"] for c in rule["cases"]
+                   if not applicability(catalog, rule, family, machine, c).applies)
     return out
 
 

@@ -226,10 +226,13 @@ def _backend(state: RunState) -> Backend:
 # --------------------------------------------------------------------------- the fixture
 
 
-def _check_applicable(ctx: AclContext, state: RunState, rule: dict[str, Any], backend: Backend) -> None:
+def _check_applicable(ctx: AclContext, state: RunState, rule: dict[str, Any], backend: Backend,
+                      item: pytest.Item) -> None:
     """Skip (NOT_APPLICABLE) or fail the case before it runs, per the catalog."""
     product = backend.product
-    verdict = applicability(state.catalog, rule, backend.family, product.machine)
+    case_id = case_id_for_item(rule["id"], item)
+    case = next((c for c in rule.get("cases", []) if c["case_id"] == case_id), None)
+    verdict = applicability(state.catalog, rule, backend.family, product.machine, case)
     if verdict.unsupported:
         for interface in verdict.probe:
             problem = fails_cleanly(ctx, interface)
@@ -239,7 +242,7 @@ def _check_applicable(ctx: AclContext, state: RunState, rule: dict[str, Any], ba
                 if owner == rule["id"]:
                     raise SpecViolation(problem)
                 raise Blocked(owner, "the support matrix", problem)
-        pytest.skip(not_supported_reason(state.catalog, verdict.unsupported[0], backend.family))
+        pytest.skip(not_supported_reason(state.catalog, verdict.unsupported[0], backend.family, product.release))
     if verdict.skip_reason:
         pytest.skip(f"NOT_APPLICABLE: {verdict.skip_reason}")
 
@@ -262,7 +265,7 @@ def acl(request: pytest.FixtureRequest) -> Iterator[Any]:
                      rule_id=rule["id"], needs=rule.get("needs", []), sync_window=state.settings.sync_window)
     _allure_parameters(item, rule["id"])
     try:
-        _check_applicable(ctx, state, rule, backend)
+        _check_applicable(ctx, state, rule, backend, item)
         yield ctx
     finally:
         problems = ctx.release()

@@ -24,6 +24,7 @@ from typing import Any
 
 from ..harness.options import Settings
 from ..harness.product import family_by_id, family_for_soc
+from ..harness.release import ReleaseError, judge_release, read_versions
 from ..harness.resources import default_sim_lib, source_checkout
 from ..harness.sanitizer import asan_runtime_missing
 from .selection import unknown_rule_patterns
@@ -45,6 +46,7 @@ class Problem(enum.IntEnum):
     UNKNOWN_PRODUCT = 14
     UNKNOWN_SIM_FAULT = 15
     UNKNOWN_RULE = 16
+    UNKNOWN_RELEASE = 17
 
 
 SETUP_EXIT_CODES = frozenset(int(p) for p in Problem)
@@ -172,7 +174,17 @@ def preflight(settings: Settings, requested_lib: str | None, catalog: dict[str, 
     lib = check_library_path(settings.lib, requested_lib)
     facts = probe_library(lib, settings.device)
     check_family(facts, settings.product, catalog)
+    check_release(facts, settings.cann_release, catalog)
     return facts
+
+
+def check_release(facts: dict[str, Any], override: str | None, catalog: dict[str, Any]) -> None:
+    """The run can be judged against a release the spec knows (its own exit status when not)."""
+    try:
+        judge_release(catalog, facts.get("cann_version"), override, facts.get("acl_api"))
+    except ReleaseError as exc:
+        raise SetupError(Problem.UNKNOWN_RELEASE, f"{exc}.\nFix: certify a library of a release the spec knows, "
+                         "or name the release with --acl-cann-release.") from exc
 
 
 # --------------------------------------------------------------------------- the child process
@@ -218,13 +230,10 @@ def _probe(lib: str, device: str) -> None:
                 f"{acl.error_name(code)}; the library sees {count} device(s).\nFix: pass --acl-device N below {count}.")
         return
     soc = backend.aclrtGetSocName() or ""
-    try:
-        cann = backend.aclsysGetVersionStr("runtime")
-    except Exception:  # noqa: BLE001 - a version string is a nice-to-have
-        cann = None
+    cann, acl_api = read_versions(backend)
     backend.aclrtResetDevice(chosen, raw=True)
     backend.aclFinalize(raw=True)
-    _answer(soc=soc, cann_version=cann, device_count=count)
+    _answer(soc=soc, cann_version=cann, acl_api=acl_api, device_count=count)
 
 
 def main(argv: Sequence[str]) -> int:

@@ -1,0 +1,104 @@
+"""Lint of the releases the spec knows and of what it says entered or left each contract.
+
+``sources.releases`` in rules.yaml lists the CANN releases oldest first; the newest is the
+pinned snapshot every unqualified citation points into. ``since``/``until`` on interfaces,
+product-support cells and rules name a release and cite where that release shows it: a
+citation qualified with the release's tag (``v8.5.0:docs/api_docs/aclrtMallocHost.md:13``),
+or an unqualified one when the release is the pinned snapshot. Every name is checked here;
+the lines themselves are checked by ``lint --runtime-git`` at the tag.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import SpecIssue
+from .evidence import Citation
+from .validate import Document
+
+
+def _key(name: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in name.split("."))
+
+
+class ReleaseChecks:
+    """Checks releases and ``since``/``until`` across rules.yaml and interfaces.yaml."""
+
+    def __init__(self, docs: dict[str, Document]) -> None:
+        self.docs = docs
+        self.issues: list[SpecIssue] = []
+        sources = docs["rules"].data.get("sources", {})
+        self.releases: list[dict[str, Any]] = list(sources.get("releases", []))
+        self.pinned = str(sources.get("runtime", {}).get("commit", ""))
+        self.by_name = {str(r["name"]): r for r in self.releases}
+
+    def report(self, doc: str, path: list[str | int], message: str) -> None:
+        """Record an issue at ``path`` of document ``doc``."""
+        self.issues.append(SpecIssue(self.docs[doc].where(path), message))
+
+    def run(self) -> list[SpecIssue]:
+        """Every problem of the releases and of the ``since``/``until`` claims."""
+        self._releases()
+        interfaces = self.docs["interfaces"].data["interfaces"]
+        since_of: dict[str, str] = {}
+        for i, interface in enumerate(interfaces):
+            path: list[str | int] = ["interfaces", i]
+            if interface.get("since"):
+                since_of[interface["name"]] = self._since("interfaces", path + ["since"], interface["since"])
+            elif self.releases and interface.get("group") == "host_memory":
+                self.report("interfaces", path, f"{interface['name']} names no `since:` release although "
+                                                "sources.releases lists the releases")
+            for family, claim in (interface.get("support_since") or {}).items():
+                self._since("interfaces", path + ["support_since", family], claim)
+                if (interface.get("support") or {}).get(family) is not True:
+                    self.report("interfaces", path + ["support_since", family],
+                                f"support_since names {family}, which the support matrix does not mark supported")
+        for i, rule in enumerate(self.docs["rules"].data["rules"]):
+            path = ["rules", i]
+            since = self._since("rules", path + ["since"], rule["since"]) if rule.get("since") else ""
+            until = self._since("rules", path + ["until"], rule["until"]) if rule.get("until") else ""
+            entered = [since_of[n] for n in rule.get("interfaces", []) if since_of.get(n) in self.by_name]
+            if since and since in self.by_name and entered and _key(since) <= max(_key(e) for e in entered):
+                self.report("rules", path + ["since", "release"],
+                            f"{rule['id']} enters with its interfaces ({max(entered, key=_key)}) anyway; "
+                            f"since {since} says nothing")
+            starts = ([_key(since)] if since in self.by_name else []) + [_key(e) for e in entered]
+            start = max(starts, default=())
+            if until and until in self.by_name and start and _key(until) <= start:
+                self.report("rules", path + ["until", "release"], f"{rule['id']} leaves the contract ({until}) "
+                                                                   "before it enters it")
+        return self.issues
+
+    def _releases(self) -> None:
+        seen: list[tuple[int, ...]] = []
+        for j, release in enumerate(self.releases):
+            key = _key(str(release["name"]))
+            if seen and key <= seen[-1]:
+                self.report("rules", ["sources", "releases", j, "name"],
+                            f"release {release['name']} is not newer than the one before it (oldest first)")
+            seen.append(key)
+        if self.releases and not self.pinned.startswith(str(self.releases[-1]["commit"])):
+            self.report("rules", ["sources", "releases", len(self.releases) - 1, "commit"],
+                        "the newest release must be the pinned snapshot: its commit is sources.runtime.commit")
+
+    def _since(self, doc: str, path: list[str | int], claim: dict[str, Any]) -> str:
+        """Check one ``{release, evidence}`` claim; returns its release name."""
+        name = str(claim["release"])
+        release = self.by_name.get(name)
+        if release is None:
+            known = ", ".join(str(r["name"]) for r in self.releases) or "none (sources.releases is empty)"
+            self.report(doc, path + ["release"], f"unknown release {name!r}; the spec knows {known}")
+            return name
+        newest = release is self.releases[-1]
+        for k, raw in enumerate(claim["evidence"]):
+            try:
+                citation = Citation.parse(raw)
+            except ValueError:
+                continue  # the evidence lint reports it
+            tag = str(release.get("tag", ""))
+            if citation.kind == "drv" or (citation.release and citation.release != tag) or \
+                    (not citation.release and not newest):
+                where = f"tag {tag}" if tag else "the pinned commit"
+                self.report(doc, path + ["evidence", k], f"{citation.ref} does not point into release {name} "
+                                                         f"({where}); cite it as {tag or '<tag>'}:path:lines")
+        return name

@@ -1,0 +1,152 @@
+"""Which CANN release's contract a run is judged against.
+
+The spec knows a list of releases (catalog ``releases``, oldest first; the newest is the
+pinned snapshot). The library reports its release through ``aclsysGetVersionStr("runtime")``
+(the text after ``Version=`` in the runtime package's version.info) or, where that call is
+missing or fails, only the ACL API version through ``aclrtGetVersion``; ``--acl-cann-release``
+overrides both. A reported version maps to the newest known release not newer than it, so a
+patch release (9.0.1) is judged by its minor release's contract (9.0.0) and a pre-release
+suffix is ignored (9.2.0-beta.1 is 9.2.0). A version newer than every known release is judged
+against the newest one, and the run says so; one older than the oldest cannot be judged.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .violations import HarnessError
+
+_VERSION = re.compile(r"^\s*(\d+)\.(\d+)\.(\d+)")
+
+
+class ReleaseError(HarnessError):
+    """The run cannot be judged against any release the spec knows (a set-up error)."""
+
+
+@dataclass(frozen=True)
+class JudgedRelease:
+    """The release a run is judged against and where that came from."""
+
+    name: str  # a release of the catalog
+    reported: str  # what the library said (version string, or "ACL API x.y.z"), "" when nothing
+    source: str  # "library", "acl-api" or "override"
+    newer_than_known: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The environment entry of summary.json."""
+        return {"name": self.name, "reported": self.reported, "source": self.source,
+                "newer_than_known": self.newer_than_known}
+
+    def line(self) -> str:
+        """One line for reports: ``judged against CANN 9.1.0 (the library reports 9.1.0)``."""
+        said = {"library": f"the library reports {self.reported!r}",
+                "acl-api": f"inferred from the library's {self.reported}",
+                "override": "--acl-cann-release" + (f"; the library reports {self.reported!r}" if self.reported
+                                                    else "")}[self.source]
+        newer = (f"; {self.reported!r} is newer than every release the spec knows, so the newest known "
+                 "contract applies") if self.newer_than_known else ""
+        return f"judged against CANN {self.name} ({said}{newer})"
+
+
+def version_key(text: str) -> tuple[int, int, int] | None:
+    """``"9.2.0-beta.1"`` -> ``(9, 2, 0)``; None when the text does not start with a version."""
+    match = _VERSION.match(text or "")
+    return (int(match[1]), int(match[2]), int(match[3])) if match else None
+
+
+def _key(name: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in name.split("."))
+
+
+def known(catalog: dict[str, Any]) -> list[str]:
+    """The release names of the catalog, oldest first."""
+    return [str(r["name"]) for r in catalog.get("releases") or []]
+
+
+def newest(catalog: dict[str, Any]) -> str | None:
+    """The newest release the spec knows (the pinned snapshot), or None when it knows none."""
+    names = known(catalog)
+    return names[-1] if names else None
+
+
+def judge_release(catalog: dict[str, Any], reported: str | None, override: str | None = None,
+                  acl_api: str | None = None) -> JudgedRelease | None:
+    """The release to judge against; None when the spec knows no releases. Raises ReleaseError."""
+    names = known(catalog)
+    if not names:
+        return None
+    listing = ", ".join(names)
+    if override:
+        if override not in names:
+            raise ReleaseError(f"--acl-cann-release {override!r} is no release the spec knows ({listing})")
+        return JudgedRelease(override, reported or "", "override")
+    if reported:
+        key = version_key(reported)
+        if key is None:
+            raise ReleaseError(f"the library reports the version {reported!r}, which is not X.Y.Z; pass "
+                               f"--acl-cann-release (one of {listing})")
+        return _by_key(names, key, reported, "library")
+    if acl_api:
+        by_api = [str(r["name"]) for r in catalog["releases"] if r.get("acl_api") == acl_api]
+        if not by_api:
+            raise ReleaseError(f"aclsysGetVersionStr gave nothing and the ACL API version {acl_api} matches no "
+                               f"release the spec knows; pass --acl-cann-release (one of {listing})")
+        # The oldest release with that API version: its contract is the smallest one the library may claim.
+        return JudgedRelease(by_api[0], f"ACL API {acl_api}", "acl-api")
+    raise ReleaseError(f"the library reports no version (aclsysGetVersionStr and aclrtGetVersion fail); pass "
+                       f"--acl-cann-release (one of {listing})")
+
+
+def _by_key(names: list[str], key: tuple[int, int, int], reported: str, source: str) -> JudgedRelease:
+    fitting = [name for name in names if _key(name) <= key]
+    if not fitting:
+        raise ReleaseError(f"the library reports {reported!r}, older than every release the spec knows "
+                           f"({', '.join(names)}); it cannot be judged")
+    return JudgedRelease(fitting[-1], reported, source, newer_than_known=key > _key(names[-1]) and
+                         key[:2] != _key(names[-1])[:2])
+
+
+def outside_reason(rule: dict[str, Any], release: str | None, case: dict[str, Any] | None = None) -> str | None:
+    """Why ``rule`` (or one ``case`` of it) is outside the contract of ``release`` (NOT_APPLICABLE), or None."""
+    if not release:
+        return None
+    since, until = (case or rule).get("since"), rule.get("until")
+    if since and _key(release) < _key(since):
+        what = f"{case['case_id']}" if case else rule["id"]
+        return f"{what} is in the contract from CANN {since} on; this run is judged against {release}"
+    if until and _key(release) >= _key(until):
+        return f"{rule['id']} left the contract in CANN {until}; this run is judged against {release}"
+    return None
+
+
+def supported_in(catalog: dict[str, Any], interface: str, family_id: str, release: str | None) -> bool:
+    """Whether ``interface`` is documented and supported on the family in ``release`` (the support matrix
+    says whether at all; ``since`` and ``support_since`` whether already then)."""
+    entry = catalog["interfaces"].get(interface, {})
+    if entry.get("support", {}).get(family_id, True) is False:
+        return False
+    if not release:
+        return True
+    since = entry.get("since")
+    if since and _key(release) < _key(since):
+        return False
+    cell = (entry.get("support_since") or {}).get(family_id)
+    return not (cell and _key(release) < _key(cell))
+
+
+def read_versions(lib: Any) -> tuple[str | None, str | None]:
+    """(the runtime package's version string, the ACL API version "x.y.z") as the library answers;
+    the API version is asked only when the version string cannot be had."""
+    try:
+        reported = lib.aclsysGetVersionStr("runtime")
+        if reported:
+            return str(reported), None
+    except Exception:  # noqa: BLE001 - missing on old releases, or refused: fall back
+        pass
+    try:
+        major, minor, patch = lib.aclrtGetVersion()
+        return None, f"{major}.{minor}.{patch}"
+    except Exception:  # noqa: BLE001
+        return None, None
