@@ -1,4 +1,4 @@
-"""Command line: ``python -m codegen {generate,check,lint,sim-faults}``.
+"""Command line: ``python -m codegen {generate,check,lint,sim-faults,release-diff}``.
 
 Exit codes: 0 success; 1 the generated package is stale (``check``); 2 the spec is invalid
 (every problem is printed as ``file:line: field.path: message``) or the command was
@@ -19,6 +19,7 @@ from .errors import SpecError, SpecIssue, Where
 from .evidence_verify import CitationVerifier
 from .load import load_spec, read_documents
 from .model import Spec
+from .release_diff import EXIT_BAD_INPUT, ReleaseDiffError, build_report, render, write_atomically
 from .render import OUTPUT_PACKAGE, render_all
 from .writer import stale_report, write_tree
 
@@ -96,6 +97,29 @@ def cmd_sim_faults(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_release_diff(args: argparse.Namespace) -> int:
+    """Report what a runtime release changed for the nine interfaces and the spec's citations.
+
+    Bad input (an unknown release, a missing tag or directory) is one line on stderr and exit 2;
+    the report file is written only on success, atomically.
+    """
+    try:
+        report = build_report(args.spec, args.old, args.new, args.runtime_git, args.driver_git)
+        text = render(report, args.json)
+        if args.out is None:
+            sys.stdout.write(text)
+            return 0
+        write_atomically(args.out, text)
+    except ReleaseDiffError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    counts = report["summary"]["citations_by_status"]
+    print(f"wrote {args.out}: {report['old']['label']} -> {report['new']['label']}, "
+          f"{len(report['headers'])} header change(s), {report['summary']['doc_line_changes']} doc line change(s), "
+          f"citations {', '.join(f'{n} {s}' for s, n in counts.items())}", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser, with one subcommand per job."""
     parser = argparse.ArgumentParser(
@@ -127,6 +151,16 @@ def build_parser() -> argparse.ArgumentParser:
                       "(file and lines exist at the pinned driver commit)")
     faults = add("sim-faults", "List the simulator fault switches and the rules they break.", cmd_sim_faults, out=False)
     faults.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    diff = add("release-diff", "Report what changed between two runtime revisions for the nine interfaces "
+               "(headers, product support, doc lines) and where the spec's citations went.", cmd_release_diff,
+               out=False)
+    diff.add_argument("old", metavar="OLD", help="the older revision: a release of the spec (9.0.0), a tag "
+                      "(v9.0.0), 'pinned' (sources.runtime) or a commit")
+    diff.add_argument("new", metavar="NEW", help="the newer revision, in the same forms")
+    diff.add_argument("--runtime-git", type=Path, required=True, help="git directory of hicann/runtime")
+    diff.add_argument("--driver-git", type=Path, help="git directory of hicann/driver: follow driver citations too")
+    diff.add_argument("--json", action="store_true", help="write JSON instead of Markdown")
+    diff.add_argument("--out", type=Path, help="write the report to this file (atomically) instead of stdout")
     return parser
 
 

@@ -59,9 +59,14 @@ def _citation_sites(rules_doc: Document) -> Iterator[tuple[list[str | int], dict
             groups.append((base + ["errors", j, "evidence"], err["evidence"]))
             if "code" in err:
                 groups.append((base + ["errors", j, "code", "evidence"], err["code"]["evidence"]))
+            if err.get("since"):
+                groups.append((base + ["errors", j, "since", "evidence"], err["since"]["evidence"]))
         for key in ("since", "until"):
             if rule.get(key):
                 groups.append((base + [key, "evidence"], rule[key]["evidence"]))
+        for key, values in (rule.get("matrix_since") or {}).items():
+            for value, claim in values.items():
+                groups.append((base + ["matrix_since", key, value, "evidence"], claim["evidence"]))
         for path, items in groups:
             for k, raw in enumerate(items or []):
                 yield path + [k], raw
@@ -71,8 +76,9 @@ def _release_sites(interfaces_doc: Document) -> Iterator[tuple[list[str | int], 
     """(field path, raw citation) of every release citation of interfaces.yaml (since, support_since)."""
     for i, interface in enumerate(interfaces_doc.data["interfaces"]):
         claims: list[tuple[list[str | int], Any]] = []
-        if interface.get("since"):
-            claims.append((["interfaces", i, "since"], interface["since"]))
+        for key in ("since", "declared_since"):
+            if interface.get(key):
+                claims.append((["interfaces", i, key], interface[key]))
         for family, claim in (interface.get("support_since") or {}).items():
             claims.append((["interfaces", i, "support_since", family], claim))
         for path, claim in claims:

@@ -203,6 +203,7 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
             for f in docs["faults"].data["faults"]
         ),
         matrices=tuple(matrices.items()),
+        matrix_interfaces=tuple(sorted(rules_doc.data.get("matrix_interfaces", {}).items())),
         sources=_sources(rules_doc.data["sources"]),
         retired=tuple((r["id"], r["reason"]) for r in rules_doc.data.get("retired", [])),
         state_model=state_model,
@@ -252,6 +253,7 @@ def _interface(doc: Document, index: int, raw: dict[str, Any]) -> Interface:
         support_disputed=tuple(raw.get("support_disputed", [])),
         where=doc.where(["interfaces", index]),
         since=_since(raw.get("since")),
+        declared_since=_since(raw.get("declared_since")),
         support_since=tuple(sorted((family, Since(s["release"], _citations(s["evidence"])))
                                    for family, s in raw.get("support_since", {}).items())),
     )
@@ -309,7 +311,7 @@ def _rule(doc: Document, index: int, raw: dict[str, Any], matrices: dict[str, tu
         kind, value = next(iter(when.items()))
         evidence = _citations(err["evidence"])
         errors.append(ErrorExpectation(Condition(param, kind, value), evidence, derive_provenance(evidence),
-                                       _expectation(err.get("code"), severity)))
+                                       _expectation(err.get("code"), severity), _since(err.get("since"))))
     evidence = _citations(raw.get("evidence"))
     # A rule with its own citations takes their provenance; an invalid-argument rule without
     # them is as strong as its weakest condition.
@@ -346,4 +348,6 @@ def _rule(doc: Document, index: int, raw: dict[str, Any], matrices: dict[str, tu
         where=doc.where(["rules", index]),
         since=_since(raw.get("since")),
         until=_since(raw.get("until")),
+        matrix_since=tuple((key, str(value), Since(claim["release"], _citations(claim["evidence"])))
+                           for key, values in raw.get("matrix_since", {}).items() for value, claim in values.items()),
     )

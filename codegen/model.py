@@ -227,6 +227,13 @@ class Interface:
     where: Where | None = None
     since: Since | None = None
     support_since: tuple[tuple[str, Since], ...] = ()  # family -> the release its support holds from
+    declared_since: Since | None = None  # the header declares it before the docs do
+
+    @property
+    def exported_since(self) -> str | None:
+        """The first release whose library exports the function (declared, documented or not)."""
+        claim = self.declared_since or self.since
+        return claim.release if claim else None
 
     @property
     def returns_error(self) -> bool:
@@ -356,6 +363,12 @@ class ErrorExpectation:
     evidence: tuple[Citation, ...]
     provenance: str
     expect: Expectation | None = None
+    since: Since | None = None
+
+    def matches(self, params: dict[str, Any]) -> bool:
+        """Whether a case's parameters are this condition's (see cases.error_cases)."""
+        return (params.get("param"), params.get("condition"), params.get("value")) == \
+            (self.when.param, self.when.kind, self.when.value)
 
 
 @dataclass(frozen=True)
@@ -406,6 +419,7 @@ class Rule:
     also: tuple[tuple[tuple[str, Any], ...], ...] = ()
     since: Since | None = None
     until: Since | None = None
+    matrix_since: tuple[tuple[str, str, Since], ...] = ()  # (matrix key, value, since) of later cases
 
     @property
     def citations(self) -> tuple[Citation, ...]:
@@ -464,6 +478,7 @@ class Spec:
     rules: tuple[Rule, ...]
     faults: tuple[Fault, ...]
     matrices: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+    matrix_interfaces: tuple[tuple[str, str], ...] = ()  # matrix value -> the interface it calls
     sources: Sources = field(default_factory=lambda: Sources(""))
     retired: tuple[tuple[str, str], ...] = ()
     state_model: StateModel | None = None
@@ -486,10 +501,18 @@ class Spec:
         the interfaces the case calls, the latest. A case whose parameters name an interface (HM-PROD-SUPPORT
         per interface, HM-CTX-NO-DEVICE per call) calls that one instead of every interface the matrix names."""
         named = {i.name: i for i in self.interfaces}
-        chosen = {v for v in params.values() if isinstance(v, str) and v in named}
-        listed = {v for _key, values in rule.matrix for v in values if isinstance(v, str) and v in named}
-        calls = [n for n in rule.interfaces if n not in listed or n in chosen]
+        alias = dict(self.matrix_interfaces)
+
+        def called(value: Any) -> str | None:
+            name = alias.get(value, value) if isinstance(value, str) else None
+            return name if name in named else None
+
+        chosen = {n for n in map(called, params.values()) if n}
+        listed = {n for _key, values in rule.matrix for n in map(called, values) if n}
+        calls = sorted(chosen | {n for n in rule.interfaces if n not in listed})
         found = [rule.since.release] if rule.since else []
+        found += [err.since.release for err in rule.errors if err.since and err.matches(params)]
+        found += [claim.release for key, value, claim in rule.matrix_since if str(params.get(key)) == value]
         found += [named[n].since.release for n in calls if n in named and named[n].since]
         return self._latest(found)
 

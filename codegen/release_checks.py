@@ -39,6 +39,7 @@ class ReleaseChecks:
     def run(self) -> list[SpecIssue]:
         """Every problem of the releases and of the ``since``/``until`` claims."""
         self._releases()
+        self._matrix_interfaces()
         interfaces = self.docs["interfaces"].data["interfaces"]
         since_of: dict[str, str] = {}
         for i, interface in enumerate(interfaces):
@@ -48,6 +49,12 @@ class ReleaseChecks:
             elif self.releases and interface.get("group") == "host_memory":
                 self.report("interfaces", path, f"{interface['name']} names no `since:` release although "
                                                 "sources.releases lists the releases")
+            if interface.get("declared_since"):
+                declared = self._since("interfaces", path + ["declared_since"], interface["declared_since"])
+                documented = since_of.get(interface["name"], "")
+                if declared in self.by_name and documented in self.by_name and _key(declared) >= _key(documented):
+                    self.report("interfaces", path + ["declared_since", "release"],
+                                f"declared_since {declared} is not earlier than since {documented}; leave it out")
             for family, claim in (interface.get("support_since") or {}).items():
                 self._since("interfaces", path + ["support_since", family], claim)
                 if (interface.get("support") or {}).get(family) is not True:
@@ -57,6 +64,16 @@ class ReleaseChecks:
             path = ["rules", i]
             since = self._since("rules", path + ["since"], rule["since"]) if rule.get("since") else ""
             until = self._since("rules", path + ["until"], rule["until"]) if rule.get("until") else ""
+            matrix = rule.get("matrix") or {}
+            for key, values in (rule.get("matrix_since") or {}).items():
+                for value, claim in values.items():
+                    self._since("rules", path + ["matrix_since", key, value], claim)
+                    if value not in self._matrix_values(matrix.get(key)):
+                        self.report("rules", path + ["matrix_since", key, value],
+                                    f"matrix_since names {key}={value}, which is not a value of the rule's matrix")
+            for j, err in enumerate(rule.get("errors", [])):
+                if err.get("since"):
+                    self._since("rules", path + ["errors", j, "since"], err["since"])
             entered = [since_of[n] for n in rule.get("interfaces", []) if since_of.get(n) in self.by_name]
             if since and since in self.by_name and entered and _key(since) <= max(_key(e) for e in entered):
                 self.report("rules", path + ["since", "release"],
@@ -68,6 +85,25 @@ class ReleaseChecks:
                 self.report("rules", path + ["until", "release"], f"{rule['id']} leaves the contract ({until}) "
                                                                    "before it enters it")
         return self.issues
+
+    def _matrix_values(self, listed: Any) -> list[str]:
+        """A rule's matrix entry as values: a list, or a list of items and ``@name`` references."""
+        named = self.docs["rules"].data.get("matrices") or {}
+        items = listed if isinstance(listed, list) else [listed]
+        values: list[str] = []
+        for item in items:
+            if isinstance(item, str) and item.startswith("@") and item[1:] in named:
+                values += [str(v) for v in named[item[1:]]]
+            else:
+                values.append(str(item))
+        return values
+
+    def _matrix_interfaces(self) -> None:
+        names = {str(i["name"]) for i in self.docs["interfaces"].data["interfaces"]}
+        for value, name in (self.docs["rules"].data.get("matrix_interfaces") or {}).items():
+            if name not in names:
+                self.report("rules", ["matrix_interfaces", value], f"matrix_interfaces maps {value!r} to {name!r}, "
+                                                                   "which is no interface of interfaces.yaml")
 
     def _releases(self) -> None:
         seen: list[tuple[int, ...]] = []

@@ -15,8 +15,10 @@ import jinja2
 
 from .cases import Case, all_cases
 from .escape import c_comment, c_string, md, md_code, md_url, py_docstring, py_literal
+from .evidence import Release
 from .model import Spec
 from .pyview import output_cells, py_wrapper
+from .state_model import EXPLORER_FAMILY
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 #: The Python package the generated files form (its directory name; the kit imports it by this name).
@@ -97,6 +99,7 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
                     "driver_commit": spec.sources.driver_commit},
         "releases": [{"name": r.name, "tag": r.tag, "commit": r.commit, "docs": r.docs, "date": r.date,
                       "acl_api": r.acl_api, "note": r.note} for r in spec.releases],
+        "matrix_interfaces": dict(spec.matrix_interfaces),
         "setup_promises": dict(spec.setup_promises),
         "promise_calls": dict(spec.promise_calls),
         "promise_codes": _promise_codes(spec),
@@ -108,6 +111,10 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
                 "doc_url": r.doc.url, "doc_ref": r.doc.ref,
                 "applies": r.applies.to_json(),
                 "needs": list(r.needs),
+                # What the rule's cases may call beyond its interfaces: the explorer calls every
+                # interface the state model predicts, so a product a release does not document is
+                # outside that release's contract for it.
+                "calls": list(spec.state_model.interfaces) if r.family == EXPLORER_FAMILY and spec.state_model else [],
                 "since": spec.earliest([spec.case_since(r, c.kwargs) for c in cases[r.id]]),
                 "until": r.until.release if r.until else None,
                 "observations": [o.to_json() for o in r.observations],
@@ -143,6 +150,7 @@ def render_all(spec: Spec) -> dict[str, str]:
         "evidence_of": lambda citations: evidence_literal(spec, citations),
         "model": spec.state_model,
         "code_value": lambda name: spec.error(name).value if name else None,
+        "release_c_name": release_c_name,
     }
     files: dict[str, str] = {
         "__init__.py": env.get_template("package_init.py.j2").render(ctx),
@@ -153,6 +161,7 @@ def render_all(spec: Spec) -> dict[str, str]:
         "acl_bindings.py": env.get_template("bindings.py.j2").render(ctx),
         "traceability.md": env.get_template("traceability.md.j2").render(ctx),
         "sim/aclsim_faults.h": env.get_template("aclsim_faults.h.j2").render(ctx),
+        "sim/aclsim_releases.h": env.get_template("aclsim_releases.h.j2").render(ctx),
         "state_model.py": env.get_template("state_model.py.j2").render(ctx),
         "catalog.json": json.dumps(catalog(spec, cases), indent=1, sort_keys=False) + "\n",
         "conformance/__init__.py": env.get_template("package_init.py.j2").render(ctx),
@@ -161,6 +170,10 @@ def render_all(spec: Spec) -> dict[str, str]:
         rules = [r for r in spec.rules if r.family == family]
         template = env.get_template(f"cases/{family}.py.j2")
         files[f"conformance/test_{family}.py"] = template.render(ctx, family=family, rules=rules)
+    exports = env.get_template("release_exports.map.j2")
+    for release in spec.releases[:-1]:  # the newest release's build is the plain simulator
+        files[f"sim/exports-{release.name}.map"] = exports.render(ctx, release=release,
+                                                                  hidden=release_hidden(spec, release))
     return files
 
 
@@ -168,3 +181,15 @@ def _promise_codes(spec: Spec) -> dict[str, str]:
     """aclError value (as a JSON key) -> the set-up step whose promise a needed call answering it breaks."""
     values = {e.name: e.value for e in spec.errors}
     return {str(values[name]): step for name, step in spec.promise_codes}
+
+
+def release_c_name(name: str) -> str:
+    """The C enumerator of a release: ``9.1.0`` -> ``ACLSIM_REL_9_1_0``."""
+    return "ACLSIM_REL_" + name.replace(".", "_")
+
+
+def release_hidden(spec: Spec, release: Release) -> list[str]:
+    """The nine interfaces ``release`` does not declare yet (its simulator build does not export them)."""
+    order = {r.name: r.key for r in spec.releases}
+    return [i.name for i in spec.host_memory_interfaces
+            if i.exported_since in order and order[i.exported_since] > release.key]

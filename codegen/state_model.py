@@ -19,7 +19,7 @@ from typing import Any
 
 from .errors import SpecIssue, Where
 from .evidence import DOCUMENTED, INFORMATIONAL, MANDATORY, UNSPECIFIED, Citation, code_level, severity_allowed, weakest
-from .model import Applicability, Condition, Doc, Rule
+from .model import Applicability, Condition, Doc, Rule, Since
 
 EXPLORER_FAMILY = "explorer"
 EXPLORER_CHECK = "explore"
@@ -208,6 +208,8 @@ def _explorer_rule(doc: Any, index: int, raw: dict[str, Any], clauses: list[Clau
         provenance=weakest(c.evidence.provenance for c in usable), evidence=tuple(evidence.values()),
         interfaces=(), applies=Applicability(),
         matrix=(("paths", (raw["paths"],)),), where=doc.where(["rules", index]),
+        since=Since(raw["since"]["release"], tuple(Citation.parse(c) for c in raw["since"]["evidence"]))
+        if raw.get("since") else None,
     )
 
 

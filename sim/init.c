@@ -20,6 +20,7 @@
 #include <sys/utsname.h>
 
 #include "sim_internal.h"
+#include "aclsim_releases.h"
 
 enum { SIM_STATE_NEVER = 0, SIM_STATE_READY = 1, SIM_STATE_FINALIZED = 2 };
 
@@ -68,6 +69,57 @@ aclError sim_hostmem_gate(simApi api, int *dev, int need_context)
 }
 
 /* Parses an unsigned decimal/hex env value; returns def when unset or bad. */
+/* The newest known release not newer than the "X.Y.Z[...]" at the start of version; the newest
+ * for a string without one (the harness reports such a string as unparsable), the oldest for
+ * one older than every release. A patch release (9.0.1) answers as its minor release. */
+static int release_of(const char *version)
+{
+    unsigned long want[3] = {0, 0, 0};
+    const char *s = version;
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        if (*s < '0' || *s > '9') {
+            return ACLSIM_RELEASE_NEWEST;
+        }
+        want[i] = strtoul(s, &end, 10);
+        s = end;
+        if (i < 2) {
+            if (*s != '.') {
+                return ACLSIM_RELEASE_NEWEST;
+            }
+            s++;
+        }
+    }
+    int found = ACLSIM_REL_8_5_0;
+    for (int r = 0; r < ACLSIM_RELEASE_COUNT; r++) {
+        unsigned long have[3] = {0, 0, 0};
+        sscanf(aclsimReleaseNames[r], "%lu.%lu.%lu", &have[0], &have[1], &have[2]);
+        int cmp = have[0] != want[0] ? (have[0] < want[0] ? -1 : 1)
+                  : have[1] != want[1] ? (have[1] < want[1] ? -1 : 1)
+                                       : 0; /* the patch level does not change the contract */
+        if (cmp <= 0) {
+            found = r;
+        }
+    }
+    return found;
+}
+
+const char *sim_version_string(void)
+{
+    static char built[32];
+    const char *ver = getenv("ACLSIM_CANN_VERSION");
+    if (ver != NULL && *ver != '\0') {
+        return ver;
+    }
+    snprintf(built, sizeof(built), "%s-aclsim", aclsimReleaseNames[ACLSIM_BUILD_RELEASE]);
+    return built;
+}
+
+int sim_release(void)
+{
+    return sim_initialized() ? g_config.release : release_of(sim_version_string());
+}
+
 static uint64_t env_u64(const char *name, uint64_t def, int *bad)
 {
     const char *v = getenv(name);
@@ -122,9 +174,8 @@ static aclError load_config(simConfig *cfg)
         return ACL_ERROR_INVALID_PARAM;
     }
     cfg->device_run_mode = mode != NULL && strcmp(mode, "device") == 0;
-    const char *ver = getenv("ACLSIM_CANN_VERSION");
-    snprintf(cfg->cann_version, sizeof(cfg->cann_version), "%s",
-             (ver && *ver) ? ver : "8.5.0-aclsim");
+    snprintf(cfg->cann_version, sizeof(cfg->cann_version), "%s", sim_version_string());
+    cfg->release = release_of(cfg->cann_version);
     cfg->driver = sim_driver_generation(cfg->family);
     /* The emulated host kernel's PAGE_SIZE (a 64 KiB-page arm64 host: 65536), independent
      * of the machine's own page size. */
@@ -317,10 +368,8 @@ SIM_EXPORT aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion
     if (majorVersion == NULL || minorVersion == NULL || patchVersion == NULL) {
         return ACL_ERROR_INVALID_PARAM;
     }
-    const char *ver = sim_initialized() ? g_config.cann_version : getenv("ACLSIM_CANN_VERSION");
-    int old = ver != NULL && strncmp(ver, "8.", 2) == 0;
     *majorVersion = 1;
-    *minorVersion = old ? 16 : 17;
+    *minorVersion = sim_release() == ACLSIM_REL_8_5_0 ? 16 : 17;
     *patchVersion = 0;
     return ACL_SUCCESS;
 }
@@ -333,13 +382,8 @@ SIM_EXPORT aclError aclsysGetVersionStr(char *pkgName, char *versionStr)
     }
     for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
         if (strcmp(pkgName, known[i]) == 0) {
-            const char *ver = getenv("ACLSIM_CANN_VERSION");
-            if (sim_initialized()) {
-                ver = g_config.cann_version;
-            } else if (ver == NULL || *ver == '\0') {
-                ver = "8.5.0-aclsim";
-            }
-            snprintf(versionStr, ACL_PKG_VERSION_MAX_SIZE, "%s", ver);
+            snprintf(versionStr, ACL_PKG_VERSION_MAX_SIZE, "%s",
+                     sim_initialized() ? g_config.cann_version : sim_version_string());
             return ACL_SUCCESS;
         }
     }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sim_internal.h"
+#include "aclsim_releases.h"
 
 typedef struct {
     const char *pattern; /* SoC name, or prefix when exact == 0 */
@@ -88,8 +89,48 @@ static int family_has_registration(simFamily fam)
     return fam == SIM_FAM_950 || fam == SIM_FAM_A3 || fam == SIM_FAM_A2;
 }
 
+const char *sim_family_id(simFamily fam)
+{
+    static const char *const ids[] = {
+        [SIM_FAM_950] = "ascend_950",         [SIM_FAM_A3] = "atlas_a3",
+        [SIM_FAM_A2] = "atlas_a2",            [SIM_FAM_310B] = "atlas_200i_500_a2",
+        [SIM_FAM_310P] = "atlas_inference",   [SIM_FAM_910] = "atlas_training",
+        [SIM_FAM_IPV350] = "ipv350",          [SIM_FAM_UNKNOWN] = "unknown",
+    };
+    return ids[fam];
+}
+
+/* Whether the release the simulator answers as already supports api on fam: older releases
+ * list fewer products (8.5.0 and 9.0.0: A3 and A2 only), interfaces.yaml support_since. */
+static int supported_in_release(simFamily fam, simApi api)
+{
+    static const char *const names[] = {
+        [SIM_API_MALLOC_HOST] = "aclrtMallocHost",         [SIM_API_MALLOC_HOST_CFG] = "aclrtMallocHostWithCfg",
+        [SIM_API_FREE_HOST] = "aclrtFreeHost",             [SIM_API_FREE_HOST_DEVSYNC] = "aclrtFreeHostWithDevSync",
+        [SIM_API_REGISTER] = "aclrtHostRegister",          [SIM_API_REGISTER_V2] = "aclrtHostRegisterV2",
+        [SIM_API_GET_DEVPTR] = "aclrtHostGetDevicePointer", [SIM_API_MEMMAP_CAP] = "aclrtHostMemMapCapabilities",
+        [SIM_API_UNREGISTER] = "aclrtHostUnregister",
+    };
+    int release = sim_release();
+    /* 9.1.0 lists registration on the 950PR but not the 950DT (v9.1.0 docs/03_api_ref/
+     * 11-02_主机内存管理.md:205-206); the spec's family enters whole only with the pinned docs. */
+    if (fam == SIM_FAM_950 && release >= ACLSIM_REL_9_1_0 && strncmp(sim_config()->soc, "Ascend950PR", 11) == 0) {
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof(aclsimSupportSince) / sizeof(aclsimSupportSince[0]); i++) {
+        if (strcmp(aclsimSupportSince[i].name, names[api]) == 0 &&
+            strcmp(aclsimSupportSince[i].family, sim_family_id(fam)) == 0) {
+            return release >= (int)aclsimSupportSince[i].since;
+        }
+    }
+    return 1;
+}
+
 int sim_api_supported(simFamily fam, simApi api)
 {
+    if (!supported_in_release(fam, api)) {
+        return 0;
+    }
     switch (api) {
     case SIM_API_REGISTER:
         if (aclsim_fault(ACLSIM_FAULT_PROD_REGISTER_EXTRA) && fam != SIM_FAM_IPV350) {

@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "sim_internal.h"
+#include "aclsim_releases.h"
 
 #define SIM_REG_RECENT 64
 #define SIM_REG_VALID_FLAGS \
@@ -386,7 +387,10 @@ SIM_EXPORT aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegiste
     }
     /* api_error.cc:1997-2003: bits outside IOMEMORY|READONLY are not supported. */
     uint32_t bits = (uint32_t)type;
-    if ((bits & ~(uint32_t)(ACL_HOST_REGISTER_IOMEMORY | ACL_HOST_REGISTER_READONLY)) != 0) {
+    /* v8.5.0 api_error.cc:1470: that release knows only MAPPED and refuses every other type. */
+    uint32_t known = sim_release() == ACLSIM_REL_8_5_0 ? 0u
+                                                        : (uint32_t)(ACL_HOST_REGISTER_IOMEMORY | ACL_HOST_REGISTER_READONLY);
+    if ((bits & ~known) != 0) {
         return aclsim_fault(ACLSIM_FAULT_REGISTER_TYPE_WRONG_CODE) ? ACL_ERROR_INVALID_PARAM
                                                                    : sim_open_code(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     }
@@ -418,8 +422,11 @@ SIM_EXPORT aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag)
     if (!sim_initialized()) {
         return ACL_ERROR_UNINITIALIZE;
     }
-    /* api_error.cc:2016-2022: a non-empty OR of the four flags, else an invalid value. */
-    if (flag == 0 || (flag & ~(uint32_t)SIM_REG_VALID_FLAGS) != 0) {
+    /* api_error.cc:2016-2022: a non-empty OR of the four flags, else an invalid value; before
+     * 9.1.0 only MAPPED and PINNED (v9.0.0 api_error.cc:1492-1499, v8.5.0 :1485-1492). */
+    uint32_t valid = sim_release() < ACLSIM_REL_9_1_0 ? (uint32_t)(ACL_HOST_REG_MAPPED | ACL_HOST_REG_PINNED)
+                                                      : (uint32_t)SIM_REG_VALID_FLAGS;
+    if (flag == 0 || (flag & ~valid) != 0) {
         if (!aclsim_fault(ACLSIM_FAULT_V2_FLAG_UNCHECKED)) {
             return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
         }
@@ -503,15 +510,26 @@ SIM_EXPORT aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint3
     if (flag != 0 && !aclsim_fault(ACLSIM_FAULT_GETDEVPTR_FLAG_IGNORED)) {
         return sim_open_code(ACL_ERROR_INVALID_PARAM);
     }
+    /* Before 9.1.0 the answer comes from the registry alone, without a context or the driver
+     * (v9.0.0 api_impl.cc:2599-2604, register_memory.cc:148-159): the exact base, else NULL. */
+    int registry_only = sim_release() < ACLSIM_REL_9_1_0;
     int device;
-    aclError rc = sim_hostmem_gate(SIM_API_GET_DEVPTR, &device, 1);
+    aclError rc = sim_hostmem_gate(SIM_API_GET_DEVPTR, &device, !registry_only);
     if (rc != ACL_SUCCESS) {
         return rc == ACL_ERROR_RT_FEATURE_NOT_SUPPORT ? sim_open_code(ACL_ERROR_RT_PARAM_INVALID) : rc;
     }
     uintptr_t p = (uintptr_t)pHost;
-    uintptr_t base;
+    uintptr_t base = p;
     pthread_mutex_lock(&reg_lock);
-    uintptr_t dev = lookup_devptr(p, device, &base);
+    uintptr_t dev = 0;
+    if (registry_only) {
+        simRecord **link = record_link(&g_mapped, p, device < 0 ? 0 : device);
+        dev = link != NULL ? (*link)->dev : 0;
+        pthread_mutex_unlock(&reg_lock);
+        *pDevice = (void *)dev;
+        return ACL_SUCCESS;
+    }
+    dev = lookup_devptr(p, device, &base);
     if (dev != 0 && aclsim_fault(ACLSIM_FAULT_DEVPTR_MISMATCH)) {
         dev += SIM_PAGE;
     }

@@ -65,6 +65,8 @@ SIM_INTERNAL simFamily sim_family_from_soc(const char *soc);
 SIM_INTERNAL const char *sim_family_name(simFamily fam);
 SIM_INTERNAL simDriverGen sim_driver_generation(simFamily fam);
 SIM_INTERNAL int sim_api_supported(simFamily fam, simApi api);
+/* The spec's product family ID (products.yaml) of a simulator family. */
+SIM_INTERNAL const char *sim_family_id(simFamily fam);
 SIM_INTERNAL int sim_va_flag_supported(simFamily fam);
 SIM_INTERNAL int sim_kernel_is_legacy(const char *release);
 
@@ -87,6 +89,7 @@ typedef struct {
     int legacy_kernel;         /* kernel <= 5.10 */
     int device_run_mode;       /* ACLSIM_RUN_MODE=device: RC / Control-CPU-open form */
     char cann_version[64];
+    int release;               /* aclsimRelease the simulator answers as (ACLSIM_CANN_VERSION) */
     uint64_t host_align;       /* grain of small host blocks: 64 .. host_page; 0: the driver's (hostmem.c) */
     uint64_t host_page;        /* emulated host kernel PAGE_SIZE: 4096 (default) .. 65536 */
     simDriverGen driver;       /* the family's svm driver generation */
@@ -94,6 +97,11 @@ typedef struct {
 } simConfig;
 
 SIM_INTERNAL const simConfig *sim_config(void);
+/* The release the simulator answers as: from the version string (ACLSIM_CANN_VERSION, else
+ * the release it was built as), the newest known one not newer than it. */
+SIM_INTERNAL int sim_release(void);
+/* The version string aclsysGetVersionStr reports (before aclInit too). */
+SIM_INTERNAL const char *sim_version_string(void);
 SIM_INTERNAL int sim_initialized(void);
 /* Drops one reference to a device (force: all of them); at zero its streams are retired
  * and its default context dies. Returns -1 when the device held no reference. */

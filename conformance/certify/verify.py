@@ -26,11 +26,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..harness.release import ReleaseError, judge_release, outside_contract, outside_reason
 from ..results.environment import sha256_of
 from ..results.expectations import ExpectationError, load_expectations
 from ..results.outcomes import UNWAIVABLE
 from ..results.rootcause import root_causes
-from ..results.summary import load_json, summary_problem, summary_verdict
+from ..results.summary import env_family, load_json, summary_problem, summary_verdict
 from .bundle import (
     DEFAULT_CATALOG,
     HTML_INDEX,
@@ -156,6 +157,48 @@ def check_blocked(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]
                 problems.append(f"summary.json: case {case_id} is BLOCKED by {by}, which {rule_id} does not need")
     if summary.get("root_causes") != root_causes(rules):
         problems.append("summary.json: root_causes do not follow from the case outcomes")
+    return problems
+
+
+def check_release(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]:
+    """The release the run was judged against is one the spec knows, and exactly the cases outside
+    its contract (from the catalog, never from the summary) are NOT_APPLICABLE for that reason."""
+    env = summary.get("environment") or {}
+    release = env.get("cann_release")
+    names = [str(r["name"]) for r in catalog.get("releases") or []]
+    if not names:
+        return []
+    if release not in names:
+        return [f"summary.json: the run names the release {str(release)[:40]!r}, which the spec does not know "
+                f"({', '.join(names)})"]
+    problems = []
+    detail = env.get("release") if isinstance(env.get("release"), dict) else {}
+    if detail.get("source") == "library":
+        try:
+            judged = judge_release(catalog, str(detail.get("reported") or ""))
+        except ReleaseError:
+            judged = None
+        if judged is None or judged.name != release:
+            problems.append(f"summary.json: the library reported {str(detail.get('reported'))[:40]!r}, which is "
+                            f"not judged against {release}")
+    spec_rules = {str(r["id"]): r for r in catalog.get("rules", [])}
+    family = env_family(env)
+    for rule_id, rule in sorted((summary.get("rules") or {}).items()):
+        spec_rule = spec_rules.get(rule_id)
+        if spec_rule is None:
+            continue
+        spec_cases = {c["case_id"]: c for c in spec_rule.get("cases", [])}
+        for case_id, case in sorted((rule.get("cases") or {}).items()):
+            if not isinstance(case, dict) or case_id not in spec_cases:
+                continue
+            outside = outside_reason(spec_rule, release, spec_cases[case_id], catalog, family) is not None
+            said = case.get("outcome") == "NOT_APPLICABLE" and outside_contract(str(case.get("message") or ""))
+            if outside and case.get("outcome") != "NOT_APPLICABLE":
+                problems.append(f"summary.json: case {case_id} is outside the CANN {release} contract but was "
+                                f"judged {case.get('outcome')}")
+            elif said and not outside:
+                problems.append(f"summary.json: case {case_id} is NOT_APPLICABLE as outside the CANN {release} "
+                                "contract, which holds it")
     return problems
 
 
@@ -339,6 +382,7 @@ def verify(bundle: Path, catalog_path: Path = DEFAULT_CATALOG, trusted: Any = No
     problems += check_facts(bundle, summary, manifest)
     problems += check_cases(summary, catalog)
     problems += check_blocked(summary, catalog)
+    problems += check_release(summary, catalog)
     problems += check_severities(summary, catalog)
     problems += check_observations(summary, catalog)
     problems += check_waivers(bundle, summary, manifest)

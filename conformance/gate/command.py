@@ -75,6 +75,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="compare runs of different product families, SoCs or specs (refused by default); the report says so",
     )
+    parser.add_argument(
+        "--allow-different-release",
+        action="store_true",
+        help="compare runs judged against different CANN releases (refused by default, exit 2); cases outside "
+        "one of the two contracts are listed as entered-contract or left-contract, never as coverage loss",
+    )
     parser.add_argument("--expectations", type=Path, action="append", default=[],
                         help="expectations file whose 'observation:' entries accept known drift; may repeat")
     parser.add_argument("--markdown", type=Path, help="where to write the Markdown report (default: next to CANDIDATE)")
@@ -87,7 +93,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         fail_on = parse_fail_on(args.fail_on)
-        comparison = compare(args.baseline, args.candidate, allow_different_product=args.allow_different_product)
+        comparison = compare(args.baseline, args.candidate, allow_different_product=args.allow_different_product,
+                             allow_different_release=args.allow_different_release)
         accept_drift(comparison, args.expectations, datetime.date.today())
     except ValueError as exc:
         print(f"gate: {exc}", file=sys.stderr)

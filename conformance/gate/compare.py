@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..harness.release import outside_contract
 from ..results.summary import env_family, load_json, summary_problem
 from .drift import Drift, gating_drift, observation_drift
 
@@ -40,7 +41,7 @@ EXPECTATION_OUTCOMES = frozenset({"WAIVED", "XPASS"})
 GATE_CLASSES = ("regression", "coverage-loss", "new-failure", "removed", "code-change", "waiver-change")
 DEFAULT_FAIL_ON = ("regression", "coverage-loss")
 REPORTED_CLASSES = ("regression", "coverage-loss", "fix", "new", "new-failure", "removed", "code-change",
-                    "waiver-change", "other")
+                    "waiver-change", "entered-contract", "left-contract", "other")
 #: The facts of the identity two runs must share to be compared.
 PRODUCT_FACTS = ("family", "soc", "spec_hash")
 
@@ -59,6 +60,7 @@ class CaseResult:
     severity: str
     outcome: str
     code: str | None
+    outside: bool = False  # NOT_APPLICABLE because the judged release's contract does not hold it
 
 
 @dataclass
@@ -134,6 +136,7 @@ def flatten(summary: dict[str, Any]) -> dict[str, CaseResult]:
                 str(rule.get("severity", "")),
                 str(case.get("outcome")),
                 case.get("observed_code"),
+                case.get("outcome") == "NOT_APPLICABLE" and outside_contract(str(case.get("message") or "")),
             )
     return cases
 
@@ -146,6 +149,11 @@ def classify(old: CaseResult | None, new: CaseResult | None) -> list[str]:
         assert old is not None
         return ["removed", "coverage-loss"] if old.outcome != "NOT_APPLICABLE" else ["removed"]
     assert old is not None
+    # Across releases: a case the other release's contract does not hold entered or left it.
+    if old.outside and not new.outside:
+        return ["entered-contract"]
+    if new.outside and not old.outside:
+        return ["left-contract"]
     if new.outcome == "NOT_APPLICABLE" and old.outcome != "NOT_APPLICABLE":
         return ["coverage-loss"]
     if old.outcome == new.outcome:
@@ -224,7 +232,8 @@ def _load(path: Path, role: str) -> dict[str, Any]:
     return summary
 
 
-def compare(baseline: Path, candidate: Path, *, allow_different_product: bool = False) -> Comparison:
+def compare(baseline: Path, candidate: Path, *, allow_different_product: bool = False,
+            allow_different_release: bool = False) -> Comparison:
     """Compare two runs given as bundles, report directories or summary.json files.
 
     Raises :class:`CompareError` (one line) for a run that cannot be read or is not a
@@ -240,7 +249,15 @@ def compare(baseline: Path, candidate: Path, *, allow_different_product: bool = 
     if differences and not allow_different_product:
         raise CompareError(f"the runs are of different products or specs ({'; '.join(differences)}); a gate "
                            "compares one product with itself (pass --allow-different-product to compare anyway)")
+    releases = [(s.get("environment") or {}).get("cann_release") for s in (old, new)]
+    if releases[0] != releases[1] and not allow_different_release:
+        raise CompareError(f"the runs are judged against different CANN releases ({releases[0]} and "
+                           f"{releases[1]}); their contracts differ (pass --allow-different-release to compare "
+                           "anyway: cases that entered or left the contract are listed as such)")
     result = compare_summaries(old, new, base_path, cand_path)
+    if releases[0] != releases[1]:
+        result.warnings.insert(0, f"compared across releases {releases[0]} and {releases[1]}: cases outside one "
+                                  "of the contracts are listed as entered-contract or left-contract")
     if differences:
         result.warnings.insert(0, f"compared across different products or specs ({'; '.join(differences)}): "
                                   "differences may come from the product or the spec, not the library")

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .release import outside_reason, supported_in
+from .release import case_calls, outside_reason, supported_in
 
 _NUMBERS = re.compile(r"^\d+(?:\.\d+)*")
 
@@ -64,9 +64,11 @@ class Applicability:
 
 
 def unsupported_interfaces(catalog: dict[str, Any], rule: dict[str, Any], family_id: str,
-                           release: str | None = None) -> tuple[str, ...]:
-    """The rule's interfaces that the support matrix marks absent on ``family_id`` (in ``release``)."""
-    return tuple(name for name in rule.get("interfaces", []) if not supported_in(catalog, name, family_id, release))
+                           case: dict[str, Any] | None = None) -> tuple[str, ...]:
+    """The interfaces the rule (or one ``case`` of it) calls that the support matrix marks absent on
+    ``family_id``. What a release does not document yet is outside its contract instead (outside_reason)."""
+    calls = case_calls(catalog, rule, case, explored=False)
+    return tuple(name for name in calls if not supported_in(catalog, name, family_id, None))
 
 
 def disputed_interfaces(catalog: dict[str, Any], rule: dict[str, Any], family_id: str) -> tuple[str, ...]:
@@ -128,10 +130,10 @@ def applicability(catalog: dict[str, Any], rule: dict[str, Any], family: dict[st
     """Combine the release's contract, the support matrix and the rule's ``applies`` block for one
     product on one machine (and one ``case`` of the rule, whose calls may enter the contract later
     than the rule's first case). Outside the release's contract nothing is probed."""
-    outside = outside_reason(rule, machine.release, case)
+    outside = outside_reason(rule, machine.release, case, catalog, family["id"])
     if outside:
         return Applicability((), outside, ())
-    unsupported = unsupported_interfaces(catalog, rule, family["id"], machine.release)
+    unsupported = unsupported_interfaces(catalog, rule, family["id"], case)
     disputed = disputed_interfaces(catalog, rule, family["id"])
     return Applicability(unsupported, applies_reason(rule, family, machine),
                          tuple(i for i in unsupported if i not in disputed))

@@ -108,17 +108,56 @@ def _by_key(names: list[str], key: tuple[int, int, int], reported: str, source: 
                          key[:2] != _key(names[-1])[:2])
 
 
-def outside_reason(rule: dict[str, Any], release: str | None, case: dict[str, Any] | None = None) -> str | None:
-    """Why ``rule`` (or one ``case`` of it) is outside the contract of ``release`` (NOT_APPLICABLE), or None."""
+def outside_reason(rule: dict[str, Any], release: str | None, case: dict[str, Any] | None = None,
+                   catalog: dict[str, Any] | None = None, family_id: str | None = None) -> str | None:
+    """Why ``rule`` (or one ``case`` of it) is outside the contract of ``release`` (NOT_APPLICABLE), or None.
+
+    With the ``catalog`` and the product's ``family_id`` it is outside too where the release does
+    not document one of the case's calls on that family yet (``support_since``), even though a later
+    release does: such a product is not in that release's contract, neither supported nor refused.
+    """
     if not release:
         return None
     since, until = (case or rule).get("since"), rule.get("until")
+    what = f"{case['case_id']}" if case else rule["id"]
     if since and _key(release) < _key(since):
-        what = f"{case['case_id']}" if case else rule["id"]
-        return f"{what} is in the contract from CANN {since} on; this run is judged against {release}"
+        return f"{what} is in the contract from CANN {since} on; {JUDGED_AGAINST} {release}"
     if until and _key(release) >= _key(until):
-        return f"{rule['id']} left the contract in CANN {until}; this run is judged against {release}"
+        return f"{rule['id']} left the contract in CANN {until}; {JUDGED_AGAINST} {release}"
+    if catalog and family_id:
+        for name in case_calls(catalog, rule, case):
+            cell = ((catalog["interfaces"].get(name) or {}).get("support_since") or {}).get(family_id)
+            if cell and _key(release) < _key(cell):
+                return (f"{name} is documented on {family_id} from CANN {cell} on; {JUDGED_AGAINST} {release}")
     return None
+
+
+def case_calls(catalog: dict[str, Any], rule: dict[str, Any], case: dict[str, Any] | None,
+               explored: bool = True) -> list[str]:
+    """The interfaces a case calls: the rule's, except that a case whose parameters name an interface
+    (HM-PROD-SUPPORT per interface, HM-CTX-NO-DEVICE per call, or ``v1`` through the catalog's
+    matrix_interfaces) calls that one instead of the others its rule's cases name (as the generator's
+    Spec.case_since does); a rule's ``calls`` (the explorer's, which predicts refusals where the
+    support matrix has them) are called by every case unless ``explored`` is False."""
+    named = catalog.get("interfaces") or {}
+    alias = catalog.get("matrix_interfaces") or {}
+
+    def called(value: Any) -> str | None:
+        name = alias.get(value, value) if isinstance(value, str) else None
+        return name if name in named else None
+
+    chosen = {n for n in map(called, ((case or {}).get("params") or {}).values()) if n}
+    listed = {n for c in rule.get("cases", []) for n in map(called, (c.get("params") or {}).values()) if n}
+    fixed = {n for n in rule.get("interfaces", []) if n not in listed}
+    return sorted(chosen | fixed | (set(rule.get("calls") or ()) if explored else set()))
+
+
+JUDGED_AGAINST = "this run is judged against"
+
+
+def outside_contract(message: str) -> bool:
+    """Whether a NOT_APPLICABLE reason says the case is outside the judged release's contract."""
+    return JUDGED_AGAINST in (message or "")
 
 
 def supported_in(catalog: dict[str, Any], interface: str, family_id: str, release: str | None) -> bool:

@@ -59,12 +59,14 @@ class Run:
     devices: int = DEVICES
     run_mode: str = "host"
     select: tuple[str, ...] = ()  # rule IDs whose cases run (empty: the whole suite)
+    release: str | None = None  # the CANN release the simulator emulates (None: the newest)
+    lib: Path | None = None  # the simulator build of that release (None: the run's library)
 
     @property
     def machine(self) -> Machine:
         """The machine the run emulates, as applicability sees it."""
         return Machine(self.kernel, self.run_mode, self.devices, int(self.env.get("ACL_HOST_PAGE", "4096")),
-                       self.env.get("ACL_HOST_ALLOC", "svm"))
+                       self.env.get("ACL_HOST_ALLOC", "svm"), self.release)
 
     @property
     def legal(self) -> bool:
@@ -136,6 +138,7 @@ def plan_runs(catalog: dict[str, Any], families: list[str] | None, faults: list[
             large = {**_base_env(a2["sample_soc"], MODERN_KERNEL), "ACLSIM_HOST_PAGE": LARGE_PAGE,
                      "ACL_HOST_PAGE": LARGE_PAGE}
             runs.append(Run("faithful-atlas_a2-page64k", large, "atlas_a2", MODERN_KERNEL))
+        runs += release_runs(catalog, families)
     for fault in catalog["faults"]:
         if fault.get("legal") or (faults is not None and fault["name"] not in faults):
             continue
@@ -147,6 +150,27 @@ def plan_runs(catalog: dict[str, Any], families: list[str] | None, faults: list[
             env.setdefault("ACL_EXPLORE_STEPS", SHORT_EXPLORE_STEPS)
         runs.append(Run(f"fault-{fault['name']}", env, _family_of_soc(catalog, soc), env["ACLSIM_KERNEL"], fault))
     runs += legal_runs(catalog, chosen, variants)
+    return runs
+
+
+def release_lib(release: str) -> Path:
+    """The simulator build that exports what CANN ``release`` exports (``make sim`` builds one per release)."""
+    return DEFAULT_LIB.parent.parent / f"sim-{release}" / DEFAULT_LIB.name
+
+
+def release_runs(catalog: dict[str, Any], families: list[str] | None) -> list[Run]:
+    """The faithful simulator as every older release the spec knows, on the families that show what
+    changed (Atlas A2, and the Ascend 950 and an inference card where they are chosen)."""
+    names = [str(r["name"]) for r in catalog.get("releases") or []]
+    runs = []
+    for release in names[:-1]:
+        for family_id in ("atlas_a2", "ascend_950", "atlas_inference"):
+            if families is not None and family_id not in families:
+                continue
+            fam = family_record(catalog, family_id)
+            env = {**_base_env(fam["sample_soc"], MODERN_KERNEL), "ACLSIM_CANN_VERSION": f"{release}-aclsim"}
+            runs.append(Run(f"faithful-{family_id}-cann{release}", env, family_id, MODERN_KERNEL, release=release,
+                            lib=release_lib(release)))
     return runs
 
 
@@ -197,6 +221,7 @@ def execute(run: Run, lib: Path, out_dir: Path, timeout: float, extra: list[str]
     report_dir = out_dir / run.name
     shutil.rmtree(report_dir, ignore_errors=True)
     start = time.perf_counter()
+    lib = run.lib or lib
     if not _attempt(run, lib, report_dir, timeout, extra, workers=0):
         run.isolated = True
         _attempt(run, lib, report_dir, timeout, extra, workers=1)

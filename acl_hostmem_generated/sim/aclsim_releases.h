@@ -1,0 +1,71 @@
+/* Generated from spec f1ab98cc014e1e78 by codegen; do not edit. Regenerate: python -m codegen generate */
+/* The CANN releases the spec knows (spec/rules.yaml sources.releases), oldest first, the
+ * first release that documents each of the nine interfaces, and the product families whose
+ * support a later release adds (interfaces.yaml support_since). ACLSIM_CANN_VERSION picks
+ * the release the simulator answers as; without it, the release it was built as
+ * (ACLSIM_BUILD_RELEASE, the newest unless a build under build/sim-<release>/). */
+#ifndef ACLSIM_RELEASES_GENERATED_H
+#define ACLSIM_RELEASES_GENERATED_H
+
+typedef enum {
+    ACLSIM_REL_8_5_0 = 0, /* v8.5.0 */
+    ACLSIM_REL_9_0_0 = 1, /* v9.0.0 */
+    ACLSIM_REL_9_1_0 = 2, /* v9.1.0 */
+    ACLSIM_REL_9_2_0 = 3, /* 681ef7610df1 */
+    ACLSIM_RELEASE_COUNT = 4
+} aclsimRelease;
+
+#define ACLSIM_RELEASE_NEWEST 3
+#ifndef ACLSIM_BUILD_RELEASE
+#define ACLSIM_BUILD_RELEASE ACLSIM_RELEASE_NEWEST
+#endif
+
+static const char *const aclsimReleaseNames[ACLSIM_RELEASE_COUNT] = {
+    "8.5.0",
+    "9.0.0",
+    "9.1.0",
+    "9.2.0",
+};
+
+/* Interface -> the first release that documents it. */
+static const struct { const char *name; aclsimRelease since; } aclsimInterfaceSince[] = {
+    { "aclrtMallocHost", ACLSIM_REL_8_5_0 },
+    { "aclrtMallocHostWithCfg", ACLSIM_REL_8_5_0 },
+    { "aclrtFreeHost", ACLSIM_REL_8_5_0 },
+    { "aclrtFreeHostWithDevSync", ACLSIM_REL_8_5_0 },
+    { "aclrtHostRegister", ACLSIM_REL_8_5_0 },
+    { "aclrtHostRegisterV2", ACLSIM_REL_9_0_0 },
+    { "aclrtHostGetDevicePointer", ACLSIM_REL_9_0_0 },
+    { "aclrtHostMemMapCapabilities", ACLSIM_REL_9_0_0 },
+    { "aclrtHostUnregister", ACLSIM_REL_8_5_0 },
+};
+
+/* (interface, product family, release): the family is supported only from that release on. */
+static const struct { const char *name; const char *family; aclsimRelease since; } aclsimSupportSince[] = {
+    { "aclrtMallocHost", "ascend_950", ACLSIM_REL_9_1_0 },
+    { "aclrtMallocHost", "atlas_200i_500_a2", ACLSIM_REL_9_2_0 },
+    { "aclrtMallocHost", "atlas_inference", ACLSIM_REL_9_2_0 },
+    { "aclrtMallocHost", "atlas_training", ACLSIM_REL_9_2_0 },
+    { "aclrtMallocHostWithCfg", "ascend_950", ACLSIM_REL_9_1_0 },
+    { "aclrtMallocHostWithCfg", "atlas_200i_500_a2", ACLSIM_REL_9_2_0 },
+    { "aclrtMallocHostWithCfg", "atlas_inference", ACLSIM_REL_9_2_0 },
+    { "aclrtMallocHostWithCfg", "atlas_training", ACLSIM_REL_9_2_0 },
+    { "aclrtFreeHost", "ascend_950", ACLSIM_REL_9_1_0 },
+    { "aclrtFreeHost", "atlas_200i_500_a2", ACLSIM_REL_9_2_0 },
+    { "aclrtFreeHost", "atlas_inference", ACLSIM_REL_9_2_0 },
+    { "aclrtFreeHost", "atlas_training", ACLSIM_REL_9_2_0 },
+    { "aclrtFreeHostWithDevSync", "ascend_950", ACLSIM_REL_9_1_0 },
+    { "aclrtFreeHostWithDevSync", "atlas_200i_500_a2", ACLSIM_REL_9_2_0 },
+    { "aclrtFreeHostWithDevSync", "atlas_inference", ACLSIM_REL_9_2_0 },
+    { "aclrtFreeHostWithDevSync", "atlas_training", ACLSIM_REL_9_2_0 },
+    { "aclrtHostRegister", "ascend_950", ACLSIM_REL_9_2_0 },
+    { "aclrtHostRegisterV2", "ascend_950", ACLSIM_REL_9_2_0 },
+    { "aclrtHostGetDevicePointer", "ascend_950", ACLSIM_REL_9_2_0 },
+    { "aclrtHostMemMapCapabilities", "ascend_950", ACLSIM_REL_9_1_0 },
+    { "aclrtHostMemMapCapabilities", "atlas_200i_500_a2", ACLSIM_REL_9_2_0 },
+    { "aclrtHostMemMapCapabilities", "atlas_inference", ACLSIM_REL_9_2_0 },
+    { "aclrtHostMemMapCapabilities", "atlas_training", ACLSIM_REL_9_2_0 },
+    { "aclrtHostUnregister", "ascend_950", ACLSIM_REL_9_2_0 },
+};
+
+#endif /* ACLSIM_RELEASES_GENERATED_H */
