@@ -254,6 +254,7 @@ class LineChange:
     kind: str
     old: DocLine | None
     new: DocLine | None
+    extra: tuple[DocLine, ...] = ()  # further new lines an old line was split into (``same`` only)
 
 
 def compare_lines(old: list[DocLine], new: list[DocLine]) -> list[LineChange]:
@@ -262,34 +263,37 @@ def compare_lines(old: list[DocLine], new: list[DocLine]) -> list[LineChange]:
     Lines are compared by what they say (:func:`normalise`). A line whose text is found on
     the other side out of order is *moved*; a removed and an added line of one edit that are
     at least half alike are one *changed* line. A line that only shifted because lines
-    above it came or went is not reported.
+    above it came or went is not reported, nor a paragraph that a new layout split into
+    consecutive lines or joined from them.
     """
-    _equal, changes = _align(old, new)
+    _same, changes = _align(old, new)
     return sorted(changes, key=lambda c: (c.new.line if c.new else 0, c.old.line if c.old else 0))
 
 
 def align_lines(old: list[DocLine], new: list[DocLine]) -> dict[int, LineChange]:
-    """Old line number -> what became of it on the new side: ``same`` (in order, same text), ``moved``,
-    ``changed`` or ``removed`` (:func:`compare_lines`' judgement, with the unchanged lines too)."""
-    equal, changes = _align(old, new)
-    out = {a.line: LineChange("same", a, b) for a, b in equal}
+    """Old line number -> what became of it on the new side: ``same`` (same text, in order or re-wrapped),
+    ``moved``, ``changed`` or ``removed`` (:func:`compare_lines`' judgement, with the unchanged lines too)."""
+    same, changes = _align(old, new)
+    out = {c.old.line: c for c in same if c.old is not None}
     out.update({c.old.line: c for c in changes if c.old is not None})
     return out
 
 
-def _align(old: list[DocLine], new: list[DocLine]) -> tuple[list[tuple[DocLine, DocLine]], list[LineChange]]:
-    """The pairs of lines that stayed in order, and every other line's change (unsorted)."""
+def _align(old: list[DocLine], new: list[DocLine]) -> tuple[list[LineChange], list[LineChange]]:
+    """The lines that say the same in order (``same``), and every other line's change (unsorted)."""
     matcher = difflib.SequenceMatcher(None, [d.norm for d in old], [d.norm for d in new], autojunk=False)
-    equal: list[tuple[DocLine, DocLine]] = []
+    same: list[LineChange] = []
     removed: list[DocLine] = []
     added: list[DocLine] = []
     changed: list[LineChange] = []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
-            equal.extend(zip(old[i1:i2], new[j1:j2]))
+            same.extend(LineChange("same", a, b) for a, b in zip(old[i1:i2], new[j1:j2]))
             continue
         gone, came = old[i1:i2], new[j1:j2]
         if tag == "replace":
+            rewrapped, gone, came = _rewrapped(gone, came)
+            same.extend(rewrapped)
             pairs, gone, came = _pair_similar(gone, came)
             # A pair with the same text is a line that moved within the edit, not a changed one.
             changed.extend(LineChange("moved" if a.norm == b.norm else "changed", a, b) for a, b in pairs)
@@ -305,7 +309,52 @@ def _align(old: list[DocLine], new: list[DocLine]) -> tuple[list[tuple[DocLine, 
     changed += _pair_far(removed, added)
     changes = moved + changed + [LineChange("removed", d, None) for d in removed] + \
         [LineChange("added", None, d) for d in added]
-    return equal, changes
+    return same, changes
+
+
+def _bare(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def _rewrapped(gone: list[DocLine], came: list[DocLine], most: int = 4) -> tuple[list[LineChange], list[DocLine],
+                                                                                list[DocLine]]:
+    """Lines of one edit that only a new layout changed: an old line split into up to ``most`` consecutive
+    new lines, or consecutive old lines joined into one; and the lines left over."""
+    out: list[LineChange] = []
+    used_gone: set[int] = set()
+    used_came: set[int] = set()
+    for i, line in enumerate(gone):
+        run = _run_saying(line.norm, came, used_came, most)
+        if run:
+            out.append(LineChange("same", line, came[run[0]], tuple(came[k] for k in run[1:])))
+            used_gone.add(i)
+            used_came.update(run)
+    for j, line in enumerate(came):
+        if j in used_came:
+            continue
+        run = _run_saying(line.norm, gone, used_gone, most)
+        if run:
+            out.extend(LineChange("same", gone[k], line) for k in run)
+            used_came.add(j)
+            used_gone.update(run)
+    return (out, [d for i, d in enumerate(gone) if i not in used_gone],
+            [d for j, d in enumerate(came) if j not in used_came])
+
+
+def _run_saying(norm: str, lines: list[DocLine], used: set[int], most: int) -> list[int]:
+    """Indexes of 2..``most`` consecutive unused ``lines`` that together say ``norm``; [] if none do."""
+    target = _bare(norm)
+    for start in range(len(lines)):
+        text = ""
+        for end in range(start, min(len(lines), start + most)):
+            if end in used:
+                break
+            text += _bare(lines[end].norm)
+            if not target.startswith(text):
+                break
+            if text == target and end > start:
+                return list(range(start, end + 1))
+    return []
 
 
 def similarity(a: str, b: str, floor: float = 0.0) -> float:

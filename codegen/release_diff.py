@@ -28,7 +28,6 @@ the spec is in the middle of an upgrade.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
@@ -52,6 +51,7 @@ from .docsections import (
     inline_diff,
     normalise,
     product_support,
+    similarity,
 )
 from .evidence import DOCS_PATH, KINDS, Citation
 from .gitread import GitError, GitRepo, map_line
@@ -434,12 +434,11 @@ class Follower:
 
     def _counterpart(self, repo: GitRepo, home: Home, target: str) -> tuple[str, str] | None:
         """The file's path at ``target`` and how it was found (its own path, or a rename git detects)."""
-        renamed = repo.renames(home.commit, target).get(home.path)
-        if renamed:
-            return renamed, "rename"
         if repo.lines(target, home.path) is not None:
             return home.path, "diff"
-        return None
+        # Rename detection looks at the whole tree (a second or so); only a file that is gone needs it.
+        renamed = repo.renames(home.commit, target).get(home.path)
+        return (renamed, "rename") if renamed else None
 
     def _follow_file(self, repo: GitRepo, home: Home, target: str) -> Place | None:
         found = self._counterpart(repo, home, target)
@@ -449,19 +448,30 @@ class Follower:
         old_lines = repo.lines(home.commit, home.path) or ()
         new_lines = repo.lines(target, path) or ()
         hunks = list(repo.hunks(home.commit, home.path, target, path))
-        hits = []
+        hits: list[int] = []
         for line in range(home.first, home.last + 1):
+            # Lines are found in order: a cited run stays one run, even where a file holds two similar ones.
+            cursor = hits[-1] if hits else 0
             mapped = map_line(hunks, line)
-            if mapped is None:
-                mapped = _rewritten_line(hunks, line, old_lines, new_lines, home.doc)
+            if mapped is None or mapped < cursor:
+                mapped = _rewritten_line(hunks, line, old_lines, new_lines, home.doc, cursor)
             if mapped is not None:
                 hits.append(mapped)
+        cited = old_lines[home.first - 1:home.last]
+        if hits:
+            first, last = min(hits), max(hits)
+            if _says(cited, home.doc) == _says(new_lines[first - 1:last], home.doc):
+                return Place(path, first, last, new_lines[first - 1:last], True, how)
+        # git may pair the lines with a look-alike elsewhere (one of two variants of a macro), or show a
+        # moved function as deleted and re-added: the same text anywhere in the file is where it went.
+        near = min(hits) if hits else (map_line(hunks, home.first - 1) or 0) + 1
+        found = _find_text(_says(cited, home.doc), new_lines, home.doc, near)
+        if found is not None:
+            first, last = found
+            return Place(path, first, last, new_lines[first - 1:last], True, how)
         if not hits:
             return None
-        first, last = min(hits), max(hits)
-        cited, now = old_lines[home.first - 1:home.last], new_lines[first - 1:last]
-        same = _says(cited, home.doc) == _says(now, home.doc)
-        return Place(path, first, last, now, same, how)
+        return Place(path, first, last, new_lines[first - 1:last], False, how)
 
     # -- API sections: by anchor and by what the lines say
 
@@ -470,8 +480,8 @@ class Follower:
         home_section = home_index.locate(home.anchor, hint_page=home.path)
         if home_section is None or home_section.path != home.path:
             return None
-        renamed = self.repos["runtime"].renames(home.commit, target).get(home.path, home.path)  # type: ignore
-        section = index.locate(home.anchor, hint_page=renamed)
+        # The anchor finds the section; the page name only breaks ties (same chapter number wins).
+        section = index.locate(home.anchor, hint_page=home.path)
         if section is None:
             return None
         cited = [d for d in self.content(home.commit, home_section) if home.first <= d.line <= home.last]
@@ -505,7 +515,7 @@ class Follower:
             if change is None or change.new is None:
                 same = False
                 continue
-            hits.append(change.new.line)
+            hits += [change.new.line] + [d.line for d in change.extra]
             same = same and change.kind in ("same", "moved")
         return hits, same
 
@@ -519,38 +529,65 @@ def _support_by_line(lines: tuple[str, ...], section: Section) -> dict[int, dict
 
 
 def _code(text: str) -> str:
-    """A source line without its spacing, so that re-indenting or re-wrapping is no change."""
-    return re.sub(r"\s+", "", text)
+    """Source text without its spacing and line continuations, so that re-indenting, re-wrapping or
+    re-aligning a macro's backslashes is no change."""
+    return re.sub(r"\s+", "", re.sub(r"\\[ \t]*$", "", text, flags=re.M))
 
 
 def _says(lines: tuple[str, ...] | list[str], doc: bool) -> str:
     """What a run of lines says: normalised doc text, or source text without spacing."""
     if doc:
         return " ".join(n for n in (normalise(s) for s in lines) if n)
-    return _code("".join(lines))
+    return "".join(_code(s) for s in lines)
 
 
-def _rewritten_line(hunks: list[Any], line: int, old: tuple[str, ...], new: tuple[str, ...], doc: bool) -> int | None:
-    """The line of the hunk that rewrote old ``line`` that carries it on: the same text respaced, a line
-    that contains it (a re-wrapped declaration), or the most alike line at least :data:`SIMILAR` alike."""
+#: Text shorter than this (a lone brace) is not searched for: it would be found anywhere.
+_SEARCHABLE = 12
+
+
+def _find_text(text: str, lines: tuple[str, ...], doc: bool, near: int) -> tuple[int, int] | None:
+    """The run of ``lines`` (first, last) that says exactly ``text``, the one nearest line ``near``."""
+    if len(text) < _SEARCHABLE:
+        return None
+    said = [_says((line,), doc) for line in lines]
+    runs = []
+    for start, first in enumerate(said):
+        if not first or not text.startswith(first):
+            continue
+        joined, end = "", start
+        while end < len(said) and len(joined) < len(text):
+            joined += said[end] if not doc or not joined or not said[end] else " " + said[end]
+            if not text.startswith(joined):
+                break
+            end += 1
+        if joined == text:
+            runs.append((abs(start + 1 - near), start + 1, end))
+    return min(runs)[1:] if runs else None
+
+
+def _rewritten_line(hunks: list[Any], line: int, old: tuple[str, ...], new: tuple[str, ...], doc: bool,
+                    cursor: int = 0) -> int | None:
+    """The line, not before ``cursor``, of the hunk that rewrote old ``line`` that carries it on: the same
+    text respaced, a line that contains it (a re-wrapped declaration), or the most alike line at least
+    :data:`SIMILAR` alike; the nearest such line wins."""
     hunk = next((h for h in hunks if h.old_count and h.old_start <= line < h.old_start + h.old_count), None)
     if hunk is None or not hunk.new_count or line > len(old):
         return None
     cited = _says((old[line - 1],), doc)
     if not cited:
         return None
-    candidates = [(n, _says((new[n - 1],), doc)) for n in range(hunk.new_start, hunk.new_start + hunk.new_count)
-                  if n <= len(new)]
+    candidates = [(n, _says((new[n - 1],), doc)) for n in range(max(hunk.new_start, cursor),
+                                                                  hunk.new_start + hunk.new_count) if n <= len(new)]
     for number, text in candidates:
-        if text == cited:
+        if text == cited and number > cursor:
             return number
     for number, text in candidates:
         if len(cited) >= 8 and cited in text:
             return number
     best, best_ratio = None, SIMILAR
     for number, text in candidates:
-        ratio = difflib.SequenceMatcher(None, cited, text, autojunk=False).ratio() if text else 0.0
-        if ratio >= best_ratio:
+        ratio = similarity(cited, text, best_ratio) if text else 0.0
+        if ratio > best_ratio or (best is None and ratio >= best_ratio):
             best, best_ratio = number, ratio
     return best
 

@@ -87,6 +87,7 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
             i.name: {"group": i.group, "summary": i.summary, "doc_url": i.doc.url, "doc_ref": i.doc.ref,
                      "support": dict(i.support), "support_disputed": list(i.support_disputed),
                      "since": i.since.release if i.since else None,
+                     "exported_since": i.exported_since,
                      "support_since": {family: claim.release for family, claim in i.support_since},
                      "implicit_sync": i.implicit_sync,
                      "params": [{"name": p.name, "type": p.ctype.spelled, "direction": p.direction,

@@ -76,6 +76,10 @@ def build_summary(catalog: dict[str, Any], outcomes: dict[str, Any] | None = Non
         "soc": "Ascend910B3",
         "family": "atlas_a2",
         "cann_version": "8.0.RC3",
+        # The release the run was judged against (a synthetic run names it, as --acl-cann-release does).
+        "cann_release": catalog["releases"][-1]["name"],
+        "release": {"name": catalog["releases"][-1]["name"], "reported": "8.0.RC3", "source": "override",
+                    "newer_than_known": False},
         "os_kernel": "6.1.0",
         "device_count": 1,
         "python": "3.11.7",

@@ -111,7 +111,7 @@ def test_default_version_string(run_sim):
         init()
         buf = ffi.new("char[]", 128)
         expect(lib.aclsysGetVersionStr(ffi.new("char[]", b"cann"), buf), SUCCESS)
-        assert ffi.string(buf) == b"8.5.0-aclsim", ffi.string(buf)
+        assert ffi.string(buf).endswith(b"-aclsim"), ffi.string(buf)  # the newest release: test_releases.py
     """)
 
 
