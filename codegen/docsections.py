@@ -280,20 +280,26 @@ def align_lines(old: list[DocLine], new: list[DocLine]) -> dict[int, LineChange]
 
 
 def _align(old: list[DocLine], new: list[DocLine]) -> tuple[list[LineChange], list[LineChange]]:
-    """The lines that say the same in order (``same``), and every other line's change (unsorted)."""
+    """The lines that say the same in order or re-wrapped (``same``), and every other line's change."""
     matcher = difflib.SequenceMatcher(None, [d.norm for d in old], [d.norm for d in new], autojunk=False)
     same: list[LineChange] = []
-    removed: list[DocLine] = []
-    added: list[DocLine] = []
-    changed: list[LineChange] = []
+    blocks: list[tuple[str, list[DocLine], list[DocLine]]] = []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             same.extend(LineChange("same", a, b) for a, b in zip(old[i1:i2], new[j1:j2]))
-            continue
-        gone, came = old[i1:i2], new[j1:j2]
+        else:
+            blocks.append((tag, old[i1:i2], new[j1:j2]))
+    # A paragraph split or joined by a new layout may straddle edits (the lines around it moved).
+    rewrapped, left_old, left_new = _rewrapped(old, [d for _, g, _ in blocks for d in g],
+                                               new, [d for _, _, c in blocks for d in c])
+    same.extend(rewrapped)
+    removed: list[DocLine] = []
+    added: list[DocLine] = []
+    changed: list[LineChange] = []
+    for tag, gone, came in blocks:
+        gone = [d for d in gone if id(d) in left_old]
+        came = [d for d in came if id(d) in left_new]
         if tag == "replace":
-            rewrapped, gone, came = _rewrapped(gone, came)
-            same.extend(rewrapped)
             pairs, gone, came = _pair_similar(gone, came)
             # A pair with the same text is a line that moved within the edit, not a changed one.
             changed.extend(LineChange("moved" if a.norm == b.norm else "changed", a, b) for a, b in pairs)
@@ -316,44 +322,43 @@ def _bare(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
-def _rewrapped(gone: list[DocLine], came: list[DocLine], most: int = 4) -> tuple[list[LineChange], list[DocLine],
-                                                                                list[DocLine]]:
-    """Lines of one edit that only a new layout changed: an old line split into up to ``most`` consecutive
-    new lines, or consecutive old lines joined into one; and the lines left over."""
+def _rewrapped(old: list[DocLine], removed: list[DocLine], new: list[DocLine], added: list[DocLine],
+               most: int = 4) -> tuple[list[LineChange], set[int], set[int]]:
+    """Removed and added lines that only a new layout changed: a removed line that up to ``most``
+    consecutive added lines say together (split), or consecutive removed lines joined into one added
+    line; and the ids of the removed and added lines left over."""
     out: list[LineChange] = []
-    used_gone: set[int] = set()
-    used_came: set[int] = set()
-    for i, line in enumerate(gone):
-        run = _run_saying(line.norm, came, used_came, most)
+    free_old, free_new = {id(d) for d in removed}, {id(d) for d in added}
+    for line in removed:
+        run = _run_saying(line.norm, new, free_new, most)
         if run:
-            out.append(LineChange("same", line, came[run[0]], tuple(came[k] for k in run[1:])))
-            used_gone.add(i)
-            used_came.update(run)
-    for j, line in enumerate(came):
-        if j in used_came:
+            out.append(LineChange("same", line, run[0], tuple(run[1:])))
+            free_old.discard(id(line))
+            free_new.difference_update(id(d) for d in run)
+    for line in added:
+        if id(line) not in free_new:
             continue
-        run = _run_saying(line.norm, gone, used_gone, most)
+        run = _run_saying(line.norm, old, free_old, most)
         if run:
-            out.extend(LineChange("same", gone[k], line) for k in run)
-            used_came.add(j)
-            used_gone.update(run)
-    return (out, [d for i, d in enumerate(gone) if i not in used_gone],
-            [d for j, d in enumerate(came) if j not in used_came])
+            out.extend(LineChange("same", d, line) for d in run)
+            free_new.discard(id(line))
+            free_old.difference_update(id(d) for d in run)
+    return out, free_old, free_new
 
 
-def _run_saying(norm: str, lines: list[DocLine], used: set[int], most: int) -> list[int]:
-    """Indexes of 2..``most`` consecutive unused ``lines`` that together say ``norm``; [] if none do."""
+def _run_saying(norm: str, lines: list[DocLine], free: set[int], most: int) -> list[DocLine]:
+    """2..``most`` consecutive ``lines``, all in ``free``, that together say ``norm``; [] if none do."""
     target = _bare(norm)
     for start in range(len(lines)):
         text = ""
         for end in range(start, min(len(lines), start + most)):
-            if end in used:
+            if id(lines[end]) not in free:
                 break
             text += _bare(lines[end].norm)
             if not target.startswith(text):
                 break
             if text == target and end > start:
-                return list(range(start, end + 1))
+                return lines[start:end + 1]
     return []
 
 

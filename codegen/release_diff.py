@@ -387,8 +387,9 @@ class Place:
 class Follower:
     """Follows citations between revisions; every file, section and diff it reads is cached."""
 
-    def __init__(self, runtime: GitRepo, driver: GitRepo | None) -> None:
+    def __init__(self, runtime: GitRepo, driver: GitRepo | None, roots: dict[str, str] | None = None) -> None:
         self.repos = {"runtime": runtime, "driver": driver}
+        self.roots = dict(roots or {})  # commit -> API-page root the spec names for it
         self._indexes: dict[str, DocIndex] = {}
         self._content: dict[tuple[str, str, int, int, bool], list[DocLine]] = {}
         self._aligned: dict[tuple[str, Section, str, Section], dict[int, LineChange]] = {}
@@ -398,7 +399,8 @@ class Follower:
         if commit not in self._indexes:
             runtime = self.repos["runtime"]
             assert runtime is not None
-            self._indexes[commit] = DocIndex(runtime, commit, docs_root(runtime, commit))
+            root = docs_root(runtime, commit, self.roots.get(commit, "")) or docs_root(runtime, commit)
+            self._indexes[commit] = DocIndex(runtime, commit, root)
         return self._indexes[commit]
 
     def content(self, commit: str, section: Section, skip_support: bool = False) -> list[DocLine]:
@@ -429,6 +431,16 @@ class Follower:
             if place is not None:
                 return place
         return self._follow_file(repo, home, target)
+
+    def support_products(self, home: Home) -> list[str]:
+        """The products of the support entries among a doc citation's lines ([] for anything else)."""
+        if not home.doc or not home.anchor:
+            return []
+        section = self.index(home.commit).locate(home.anchor, hint_page=home.path)
+        if section is None or section.path != home.path:
+            return []
+        entries = _support_by_line(self.index(home.commit).lines(home.path), section)
+        return [p for line in range(home.first, home.last + 1) for p in entries.get(line, {})]
 
     # -- source files: git diff hunks
 
@@ -610,41 +622,43 @@ class Followed:
         """The citation as the report shows it."""
         return {"citation": self.cite.ref, "kind": self.cite.kind, "written": self.cite.written,
                 "says": self.cite.says, "used_by": [vars(s) for s in self.cite.sites], "lives_at": self.home,
-                "status": self.status,
-                "note": self.note, "old": self.old.describe() if self.old else None,
+                "status": self.status, "note": self.note, "old": self.old.describe() if self.old else None,
                 "new": self.new.describe() if self.new else None}
 
 
 def _home(cite: SpecCitation, spec: SpecView, follower: Follower) -> tuple[Home | None, str, str]:
-    """(home, label, why not) of a citation."""
+    """(home, label, why not) of a citation: where its lines live."""
     c = cite.citation
     if c is None:
         return None, "", f"cannot be parsed: {cite.problem}"
+    if c.kind == "drv":
+        return _driver_home(c, spec, follower.repos["driver"])
     runtime = follower.repos["runtime"]
     assert runtime is not None
-    if c.kind == "drv":
-        if follower.repos["driver"] is None:
-            return None, "pinned driver", "no --driver-git given"
-        commit = follower.repos["driver"].commit(spec.driver_commit) if spec.driver_commit else None
-        if commit is None:
-            return None, "pinned driver", f"hicann/driver has no commit {spec.driver_commit[:12]}"
-        return Home("driver", commit, c.target, c.first, c.last, False), f"driver {commit[:12]}", ""
     if c.release:
-        if not runtime.is_tag(c.release):
+        commit = runtime.commit(f"refs/tags/{c.release}") if runtime.is_tag(c.release) else None
+        if commit is None:
             return None, c.release, f"hicann/runtime has no tag {c.release}"
-        commit = runtime.commit(f"refs/tags/{c.release}") or ""
-        label = c.release
-        path = c.target
+        label, path = c.release, c.target
     else:
-        commit = runtime.commit(spec.runtime_commit) or ""
-        label = f"pinned {commit[:12]}"
-        path = f"{DOCS_PATH}/{c.page}" if c.kind == "doc" else c.target
-        if not commit:
+        commit = runtime.commit(spec.runtime_commit)
+        if commit is None:
             return None, "pinned", f"hicann/runtime has no commit {spec.runtime_commit[:12]}"
+        # Unqualified pages are the pinned snapshot: docs/zh/api_ref/<page> at sources.runtime.
+        label, path = f"pinned {commit[:12]}", f"{DOCS_PATH}/{c.page}" if c.kind == "doc" else c.target
     if c.kind != "doc":
         return Home("runtime", commit, path, c.first, c.last, False), label, ""
     anchor = c.anchor if not c.release else follower.index(commit).name_at(path, c.first)
     return Home("runtime", commit, path, c.first, c.last, True, anchor), label, ""
+
+
+def _driver_home(c: Citation, spec: SpecView, driver: GitRepo | None) -> tuple[Home | None, str, str]:
+    if driver is None:
+        return None, "pinned driver", "no --driver-git given"
+    commit = driver.commit(spec.driver_commit) if spec.driver_commit else None
+    if commit is None:
+        return None, "pinned driver", f"hicann/driver has no commit {spec.driver_commit[:12] or '(none named)'}"
+    return Home("driver", commit, c.target, c.first, c.last, False), f"driver {commit[:12]}", ""
 
 
 def follow_citation(cite: SpecCitation, spec: SpecView, follower: Follower, old: Revision,
@@ -662,6 +676,9 @@ def follow_citation(cite: SpecCitation, spec: SpecView, follower: Follower, old:
         return Followed(cite, label, None, None, "not-followed", f"{home.path} does not exist where it lives")
     at_old, at_new = follower.follow(home, old_commit), follower.follow(home, new_commit)
     status, note = _status(follower, home, at_old, at_new, old_commit, new_commit)
+    products = follower.support_products(home)
+    if products and status in ("absent", "new", "removed"):
+        note = f"support entry for {', '.join(products)}: {note}; the support list does not name the product there"
     return Followed(cite, label, at_old, at_new, status, note)
 
 
@@ -686,7 +703,7 @@ def _same_between(follower: Follower, home: Home, at_old: Place, at_new: Place, 
     if at_old.same and at_new.same:
         return True
     if home.commit in (old_commit, new_commit):
-        return at_old.same and at_new.same
+        return False  # one side is the cited text itself, and the other does not say it
     # Neither side is the citation's home: follow the OLD lines to NEW themselves.
     moved_home = Home(home.repo, old_commit, at_old.path, at_old.first, at_old.last, home.doc, home.anchor)
     again = follower.follow(moved_home, new_commit)
@@ -810,9 +827,10 @@ def uncovered(sections: list[SectionDiff], changes: list[Change], coverage: Cove
             continue
         path, line = _split_at(change.new_at)
         if not coverage.covers(path, line):
-            bare = change.name.split("(")[0].split(".")[-1]
+            # The spec transcribes C prototypes, never the C++ overloads of acl_rt_api.h.
+            known = "[C++]" not in change.name and change.name.split(".")[-1] in spec.known
             out.append({"what": f"header {change.what} ({change.change})", "name": change.name, "at": change.new_at,
-                        "text": change.new, "known_to_spec": bare in spec.known})
+                        "text": change.new, "known_to_spec": known})
     return out
 
 
@@ -827,7 +845,7 @@ def build_report(spec_dir: Path, old_given: str, new_given: str, runtime_git: Pa
     spec = read_spec(spec_dir)
     old = resolve_revision(old_given, spec, runtime, driver)
     new = resolve_revision(new_given, spec, runtime, driver)
-    follower = Follower(runtime, driver)
+    follower = Follower(runtime, driver, {old.commit: old.docs, new.commit: new.docs})
     try:
         changes = compare_headers(read_headers(runtime, old.commit, spec.functions),
                                   read_headers(runtime, new.commit, spec.functions), spec.types,
@@ -845,11 +863,12 @@ def build_report(spec_dir: Path, old_given: str, new_given: str, runtime_git: Pa
         "old": old.describe(),
         "new": new.describe(),
         "spec": str(spec_dir),
+        "driver_git": driver is not None,
         "scope": {"functions": spec.functions, "types": spec.types, "flags": spec.flags,
                   "flag_prefixes": flag_prefixes(spec.flags)},
         "headers": [vars(c) for c in changes],
         "support": [_support_entry(d) for d in sections if d.support],
-        "doc_lines": [_lines_entry(d) for d in sections if d.lines or not (d.old and d.new)],
+        "doc_lines": [_lines_entry(d) for d in sections if d.lines or (d.old is None) != (d.new is None)],
         "citations": {s: by_status.get(s, []) for s in
                       ("moved", "changed", "removed", "new", "absent", "not-followed", "unchanged")},
         "uncovered": uncovered(sections, changes, coverage, spec),
@@ -872,7 +891,7 @@ def _support_entry(diff: SectionDiff) -> dict[str, Any]:
 
 
 def _line_ref(line: DocLine | None) -> dict[str, Any] | None:
-    return {"line": line.line, "text": line.norm} if line else None
+    return {"line": line.line, "text": line.norm, "products": line.scope} if line else None
 
 
 def _lines_entry(diff: SectionDiff) -> dict[str, Any]:
@@ -888,7 +907,8 @@ def _summary(changes: list[Change], sections: list[SectionDiff], followed: list[
         "header_changes": len(changes),
         "sections_with_support_changes": sum(1 for d in sections if d.support),
         "doc_line_changes": sum(len(d.lines) for d in sections),
-        "sections_missing": [d.name for d in sections if not (d.old and d.new)],
+        "sections_missing": {d.name: "OLD" if d.new else "NEW" if d.old else "OLD and NEW"
+                             for d in sections if not (d.old and d.new)},
         "citations": len(followed),
         "citations_by_status": dict(sorted(statuses.items())),
     }
@@ -964,9 +984,11 @@ def _md_head(report: dict[str, Any], old: str, new: str) -> str:
             ("API pages", o["docs"] or "-", n["docs"] or "-"),
             ("hicann/driver", _driver_cell(o["driver"]), _driver_cell(n["driver"]))]
     scope = report["scope"]
+    driver = " --driver-git <hicann/driver>" if report["driver_git"] else ""
     lines = [f"# Release diff: {old} → {new}", "",
-             f"Made by `python -m codegen release-diff {o['given']} {n['given']}` from `{report['spec']}/` "
-             "(see docs/releases/README.md). OLD is the left column, NEW the right.", "",
+             f"Made by `python -m codegen release-diff {o['given']} {n['given']} --runtime-git <hicann/runtime>"
+             f"{driver}` from `{report['spec']}/` (see docs/releases/README.md). OLD is the left column, NEW the "
+             "right.", "",
              "| | OLD | NEW |", "| --- | --- | --- |"]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]
     lines += ["", f"Interfaces: {', '.join(scope['functions'])}.", "",
@@ -995,7 +1017,8 @@ def _md_summary(report: dict[str, Any], old: str, new: str) -> str:
              f"(and {cites.get('removed', 0)} whose lines are gone at {new}).",
              f"6. New or changed at {new} and covered by no citation: {len(report['uncovered'])}.", ""]
     if summary["sections_missing"]:
-        lines += [f"Sections not found on one side: {', '.join(summary['sections_missing'])}.", ""]
+        missing = ", ".join(f"{name} (at {where})" for name, where in summary["sections_missing"].items())
+        lines += [f"API sections not found: {missing}.", ""]
     return "\n".join(lines)
 
 
@@ -1060,15 +1083,18 @@ def _md_doc_lines(entries: list[dict[str, Any]], old: str, new: str) -> str:
 
 def _md_line_change(c: dict[str, Any]) -> list[str]:
     a, b = c["old"], c["new"]
+    # The pinned pages mark product-specific text with <!-- npu="..." --> scopes.
+    scope = (b or a)["products"]
+    only = f" (only for npu={scope})" if scope else ""
     if c["kind"] == "changed":
         marked_old, marked_new = inline_diff(a["text"], b["text"])
-        return [f"- changed, line {a['line']} → {b['line']}:", f"  - OLD: {_span(marked_old, 600)}",
+        return [f"- changed, line {a['line']} → {b['line']}{only}:", f"  - OLD: {_span(marked_old, 600)}",
                 f"  - NEW: {_span(marked_new, 600)}"]
     if c["kind"] == "moved":
-        return [f"- moved, line {a['line']} → {b['line']}: {_span(a['text'])}"]
+        return [f"- moved, line {a['line']} → {b['line']}{only}: {_span(a['text'])}"]
     if c["kind"] == "added":
-        return [f"- added, line {b['line']}: {_span(b['text'])}"]
-    return [f"- removed, line {a['line']}: {_span(a['text'])}"]
+        return [f"- added, line {b['line']}{only}: {_span(b['text'])}"]
+    return [f"- removed, line {a['line']}{only}: {_span(a['text'])}"]
 
 
 def _owners(item: dict[str, Any]) -> str:
@@ -1137,11 +1163,17 @@ def _md_uncovered(items: list[dict[str, Any]]) -> str:
 
 def _md_rest(citations: dict[str, list[dict[str, Any]]], old: str, new: str) -> str:
     lines = ["## Other citations", ""]
-    for status, title in (("absent", f"Found at neither {old} nor {new}"), ("not-followed", "Not followed")):
-        if citations[status]:
-            lines += [f"### {title}", ""]
-            lines += [f"- {_span(i['citation'])} ({_owners(i)}): {i['note']}" for i in citations[status]]
-            lines.append("")
+    if citations["absent"]:
+        lines += [f"### Found at neither {old} nor {new}", ""]
+        lines += [f"- {_span(i['citation'])} ({_owners(i)}): {i['note']}" for i in citations["absent"]]
+        lines.append("")
+    reasons: dict[str, list[dict[str, Any]]] = {}
+    for item in citations["not-followed"]:
+        reasons.setdefault(item["note"], []).append(item)
+    for reason, items in reasons.items():
+        lines += [f"### Not followed ({len(items)}): {reason}", "", "<details><summary>citations</summary>", ""]
+        lines += [f"- {_span(i['citation'])} ({_owners(i)})" for i in items]
+        lines += ["", "</details>", ""]
     unchanged = citations["unchanged"]
     lines += [f"{len(unchanged)} citation(s) are at the same place with the same text at {old} and {new}."]
     if unchanged:

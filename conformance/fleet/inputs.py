@@ -19,6 +19,7 @@ from typing import Any
 from ..certify.bundle import SUMS, check_sums
 from ..gate.compare import summary_path
 from ..gate.drift import CaseObservations, case_observations
+from ..harness.release import outside_contract
 from ..results.summary import env_family
 
 UNKNOWN = "unknown"
@@ -47,6 +48,8 @@ class RunRecord:
     outcomes: dict[str, str]
     observations: CaseObservations
     rules: list[RuleFacts] = field(default_factory=list)
+    release: str = UNKNOWN  # the CANN release whose contract the run was judged against
+    outside: dict[str, int] = field(default_factory=dict)  # rule -> its cases outside that contract
 
 
 @dataclass(frozen=True)
@@ -91,7 +94,21 @@ def _reduce(source: str, summary: Mapping[str, Any]) -> RunRecord:
         observations=case_observations(summary),
         rules=[RuleFacts(rid, str(r.get("title") or ""), str(r.get("severity") or ""), str(r.get("family") or ""))
                for rid, r in rules.items() if isinstance(r, Mapping)],
+        release=str(env.get("cann_release") or UNKNOWN),
+        outside=_outside_cases(rules),
     )
+
+
+def _outside_cases(rules: Mapping[str, Any]) -> dict[str, int]:
+    """Rule -> how many of its cases were NOT_APPLICABLE as outside the judged release's contract."""
+    counts: dict[str, int] = {}
+    for rule_id, rule in rules.items():
+        cases = (rule or {}).get("cases") if isinstance(rule, Mapping) else None
+        for case in (cases or {}).values():
+            if isinstance(case, Mapping) and case.get("outcome") == "NOT_APPLICABLE" and \
+                    outside_contract(str(case.get("message") or "")):
+                counts[rule_id] = counts.get(rule_id, 0) + 1
+    return counts
 
 
 def read_one(path: Path) -> RunRecord | Excluded:

@@ -34,6 +34,8 @@ class Column:
     outcomes: dict[str, list[str]] = field(default_factory=dict)
     observations: CaseObservations = field(default_factory=dict)
     variances: dict[str, int] = field(default_factory=dict)
+    releases: set[str] = field(default_factory=set)  # the contracts its runs were judged against
+    outside: dict[str, int] = field(default_factory=dict)  # rule -> most cases outside a run's contract
 
     @property
     def key(self) -> str:
@@ -45,6 +47,9 @@ class Column:
         self.sources.append(run.source)
         self.socs.add(run.soc)
         self.verdicts.add(run.verdict)
+        self.releases.add(run.release)
+        for rule_id, count in run.outside.items():
+            self.outside[rule_id] = max(count, self.outside.get(rule_id, 0))
         for rule_id, outcome in run.outcomes.items():
             self.outcomes.setdefault(rule_id, []).append(outcome)
         for case_id, (rule_id, observed) in run.observations.items():
@@ -68,11 +73,14 @@ class Cell:
     previous: str | None
     drift: tuple[Drift, ...]
     variances: int
+    outside: int = 0  # cases of the rule outside the column's release contract (NOT_APPLICABLE for it)
+    release: str = ""  # that release, when outside
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict."""
         return {"outcome": self.outcome, "previous_outcome": self.previous,
-                "drift": [d.to_json() for d in self.drift], "variances": self.variances}
+                "drift": [d.to_json() for d in self.drift], "variances": self.variances,
+                "outside_contract": {"cases": self.outside, "release": self.release} if self.outside else None}
 
 
 @dataclass
@@ -95,7 +103,8 @@ class Matrix:
         return {
             "schema": SCHEMA,
             "spec_hashes": self.spec_hashes,
-            "columns": [{"key": c.key, "family": c.family, "cann_version": c.cann_version, "runs": c.sources,
+            "columns": [{"key": c.key, "family": c.family, "cann_version": c.cann_version,
+                         "releases": sorted(c.releases), "runs": c.sources,
                          "socs": sorted(c.socs), "verdicts": sorted(c.verdicts)} for c in self.columns],
             "rows": [{"rule": r.rule_id, "title": r.title, "severity": r.severity, "family": r.family}
                      for r in self.rows],
@@ -142,6 +151,7 @@ def build_matrix(inputs: Iterable[RunRecord | Excluded], families: Sequence[str]
             earlier = before.outcome(row.rule_id) if before else None
             cells[row.rule_id][column.key] = Cell(
                 outcome, earlier if earlier != outcome else None,
-                tuple(d for d in drift if d.rule_id == row.rule_id), column.variances.get(row.rule_id, 0))
+                tuple(d for d in drift if d.rule_id == row.rule_id), column.variances.get(row.rule_id, 0),
+                column.outside.get(row.rule_id, 0), ", ".join(sorted(column.releases)))
         previous[column.family] = column
     return Matrix(rows, ordered, cells, excluded, list(hashes))

@@ -21,6 +21,8 @@ def cell_text(cell: Cell) -> str:
         text += f" Δ{len(cell.drift)}"
     if cell.variances:
         text += f" ~{cell.variances}"
+    if cell.outside:
+        text += f" ⊄{cell.release}" if cell.outcome == "NOT_APPLICABLE" else f" (⊄{cell.release}: {cell.outside})"
     return text
 
 
@@ -37,7 +39,9 @@ def render_markdown(matrix: Matrix) -> str:
            f"{len(matrix.columns)} columns (product family, CANN version) from "
            f"{sum(len(c.sources) for c in matrix.columns)} runs; {len(matrix.rows)} rules; "
            f"{len(matrix.drift_cells)} cells with behaviour drift against the previous version. "
-           "Δn: n observations changed; ~n: runs of the column disagree; (was X): outcome on the previous version.",
+           "Δn: n observations changed; ~n: runs of the column disagree; (was X): outcome on the previous version; "
+           "⊄R: outside the contract of CANN release R the column was judged against (with a count: that many "
+           "of its cases).",
            "", "| rule | " + " | ".join(head) + " |", "|---|" + "---|" * len(head)]
     for row in matrix.rows:
         cells = matrix.cells[row.rule_id]
@@ -88,6 +92,8 @@ def _cell_html(cell: Cell) -> str:
     title = "\n".join(drift_line(d) for d in cell.drift)
     if cell.previous:
         title = f"previous version: {cell.previous}\n{title}"
+    if cell.outside:
+        title = f"{cell.outside} case(s) outside the CANN {cell.release} contract\n{title}"
     return (f'<td class="{" ".join(classes)}" title="{html.escape(title.strip())}">'
             f"{html.escape(cell_text(cell))}</td>")
 

@@ -139,6 +139,8 @@ def case_calls(catalog: dict[str, Any], rule: dict[str, Any], case: dict[str, An
     matrix_interfaces) calls that one instead of the others its rule's cases name (as the generator's
     Spec.case_since does); a rule's ``calls`` (the explorer's, which predicts refusals where the
     support matrix has them) are called by every case unless ``explored`` is False."""
+    if case is None:  # the rule as a whole calls all of its interfaces
+        return sorted(set(rule.get("interfaces", [])) | (set(rule.get("calls") or ()) if explored else set()))
     named = catalog.get("interfaces") or {}
     alias = catalog.get("matrix_interfaces") or {}
 

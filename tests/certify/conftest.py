@@ -103,8 +103,9 @@ def once(root: Path, name: str, make: Callable[[Path], str]) -> tuple[Path, str]
     return target, done.read_text(encoding="utf-8")
 
 
-def _certify_cli(out: Path, faults: str | None, *pytest_args: str, env: dict[str, str] | None = None) -> str:
-    command = [sys.executable, "-m", "conformance", "certify", "--acl-lib", str(SIM_LIB), "--out-dir", str(out),
+def _certify_cli(out: Path, faults: str | None, *pytest_args: str, env: dict[str, str] | None = None,
+                 lib: Path = SIM_LIB) -> str:
+    command = [sys.executable, "-m", "conformance", "certify", "--acl-lib", str(lib), "--out-dir", str(out),
                "-n", "2"]
     if pytest_args:
         command += ["--", *pytest_args]
@@ -140,6 +141,16 @@ def public_driver_bundle(real_runs_root: Path, request: pytest.FixtureRequest) -
     env = {"ACLSIM_SOC": soc, "ACLSIM_DEVICE_COUNT": "2"}
     made = once(real_runs_root, f"public-driver-{soc}",
                 lambda out: _certify_cli(out, "legal_public_driver", env=env))
+    return _load_certification(*made)
+
+
+@pytest.fixture(scope="session")
+def oldest_release_bundle(real_runs_root: Path) -> CliCertification:
+    """Certify, through the CLI, the simulator built as CANN 8.5.0 (its exports and answers) on an Atlas A2."""
+    lib = REPO / "build" / "sim-8.5.0" / "libascendcl.so"
+    if not lib.is_file():
+        pytest.fail(f"{lib} is not built: run `make sim` first")
+    made = once(real_runs_root, "release-8.5.0", lambda out: _certify_cli(out, None, lib=lib))
     return _load_certification(*made)
 
 

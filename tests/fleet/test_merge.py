@@ -10,6 +10,7 @@ from fleet_synthetic import make_fleet, synthetic_summary, write_run
 from conformance.cli import main as cli_main
 from conformance.fleet.inputs import read_runs
 from conformance.fleet.matrix import build_matrix
+from conformance.fleet.report import cell_text, render_markdown
 
 GRAIN_CASE = "HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]"
 FREE_CASE = "HM-PAIR-DOUBLE-FREE[free=free]"
@@ -63,7 +64,7 @@ def test_the_cli_writes_json_markdown_and_html_and_filters_rows(tmp_path, catalo
     assert [r["rule"] for r in data["rows"]] == ["HM-ALIGN-MALLOC", "HM-ALIGN-MALLOC-CFG", "HM-ALIGN-LIVE",
                                                  "HM-ALIGN-MALLOC-FALLBACK", "HM-PAIR-DOUBLE-FREE"]
     assert data["cells"]["HM-PAIR-DOUBLE-FREE"]["atlas_a2@8.5.0"] == {
-        "outcome": "FAIL", "previous_outcome": "PASS", "drift": [], "variances": 0}
+        "outcome": "FAIL", "previous_outcome": "PASS", "drift": [], "variances": 0, "outside_contract": None}
     markdown = (out / "matrix.md").read_text()
     assert "| rule | atlas_a3 8.0.RC3 | atlas_a3 8.0.0 | atlas_a2 8.3.0 | atlas_a2 8.5.0 |" in markdown
     assert "| HM-ALIGN-LIVE | PASS | PASS | PASS ~1 | PASS Δ" in markdown
@@ -117,3 +118,26 @@ def test_the_bench_fleet_is_a_valid_input(tmp_path, catalog):
     assert len(matrix.columns) == 21 and not matrix.excluded  # 7 families x 3 versions
     grain_rules = sum(1 for r in catalog["rules"] if any(o["name"] == "grain" for o in r["observations"]))
     assert len(matrix.drift_cells) == 7 * 2 * grain_rules  # the grain flips on the 2nd and 3rd version of each family
+
+
+def test_a_cell_says_when_the_rule_was_outside_its_column_contract(tmp_path, catalog):
+    """A run judged against 8.5.0 has the capability query outside its contract: its cells say so."""
+    old = synthetic_summary(catalog, "atlas_a2", "8.5.0")
+    old["environment"]["cann_release"] = "8.5.0"
+    for case in old["rules"]["HM-CAP-STABLE"]["cases"].values():
+        case.update(outcome="NOT_APPLICABLE",
+                    message="NOT_APPLICABLE: HM-CAP-STABLE is in the contract from CANN 9.0.0 on; "
+                            "this run is judged against 8.5.0")
+    old["rules"]["HM-CAP-STABLE"]["outcome"] = "NOT_APPLICABLE"
+    new = synthetic_summary(catalog, "atlas_a2", "9.1.0")
+    new["environment"]["cann_release"] = "9.1.0"
+    root = tmp_path / "shared"
+    write_run(root / "a2-850", old)
+    write_run(root / "a2-910", new)
+    matrix = build_matrix(read_runs([root]), [f["id"] for f in catalog["families"]])
+    cell = matrix.cells["HM-CAP-STABLE"]["atlas_a2@8.5.0"]
+    assert (cell.outside, cell.release) == (len(old["rules"]["HM-CAP-STABLE"]["cases"]), "8.5.0")
+    assert cell.to_json()["outside_contract"] == {"cases": cell.outside, "release": "8.5.0"}
+    assert matrix.cells["HM-CAP-STABLE"]["atlas_a2@9.1.0"].outside == 0
+    assert cell_text(cell).endswith(" ⊄8.5.0"), cell_text(cell)
+    assert "⊄R: outside the contract" in render_markdown(matrix)

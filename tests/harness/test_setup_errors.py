@@ -33,6 +33,12 @@ MISTAKES = {
                         ["aclInit failed", "ACL_ERROR_INVALID_PARAM", "ACLSIM_DEVICE_COUNT"]),
     "unknown --acl-rule": (["--acl-lib", str(LIB), "--acl-rule", "HM-ALIGN-MALOC"], {}, Problem.UNKNOWN_RULE,
                            ["HM-ALIGN-MALOC", "HM-ALIGN-MALLOC"]),
+    "unknown --acl-cann-release": (["--acl-lib", str(LIB), "--acl-cann-release", "9.9.9"], {}, Problem.UNKNOWN_RELEASE,
+                                   ["9.9.9", "8.5.0", "9.1.0"]),
+    "unparsable library version": (["--acl-lib", str(LIB)], {"ACLSIM_CANN_VERSION": "banana"}, Problem.UNKNOWN_RELEASE,
+                                   ["'banana'", "not X.Y.Z", "--acl-cann-release"]),
+    "library older than every release": (["--acl-lib", str(LIB)], {"ACLSIM_CANN_VERSION": "8.0.RC3"},
+                                         Problem.UNKNOWN_RELEASE, ["8.0.RC3", "older than every release", "8.5.0"]),
 }
 
 

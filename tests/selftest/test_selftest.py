@@ -128,8 +128,17 @@ def test_every_fault_is_planned_once_with_its_environment():
         steps = run.env.get("ACL_EXPLORE_STEPS")
         assert steps is None if full else steps == plan.SHORT_EXPLORE_STEPS
     assert all("ACL_EXPLORE_STEPS" not in r.env for r in runs if r.legal or r.fault is None)
-    faithful = [r for r in runs if r.fault is None]
+    faithful = [r for r in runs if r.fault is None and r.release is None]
     assert {r.family for r in faithful} == {f["id"] for f in CATALOG["families"]}
+    # The faithful simulator as every older release, on the families whose contract changed most.
+    older = [r for r in runs if r.release is not None]
+    releases = [rel["name"] for rel in CATALOG["releases"][:-1]]
+    assert [(r.release, r.family) for r in older] == [(rel, fam) for rel in releases
+                                                      for fam in ("atlas_a2", "ascend_950", "atlas_inference")]
+    for run in older:
+        assert run.fault is None and run.env["ACLSIM_CANN_VERSION"] == f"{run.release}-aclsim"
+        assert run.lib == plan.release_lib(run.release) and run.lib.parent.name == f"sim-{run.release}"
+        assert run.machine.release == run.release
     assert all("ACL_SYNC_WINDOW" not in r.env for r in faithful)
     names = [r.name for r in faithful]
     assert names == [f"faithful-{f['id']}" for f in CATALOG["families"]] + [

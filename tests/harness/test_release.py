@@ -1,0 +1,102 @@
+"""The release a run is judged against, and what lies outside its contract."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.harness.release import (
+    JUDGED_AGAINST,
+    ReleaseError,
+    judge_release,
+    outside_contract,
+    outside_reason,
+    supported_in,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOG: dict[str, Any] = json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text(encoding="utf-8"))
+NAMES = [r["name"] for r in CATALOG["releases"]]
+
+
+def rule(rule_id: str) -> dict[str, Any]:
+    return next(r for r in CATALOG["rules"] if r["id"] == rule_id)
+
+
+def case(rule_id: str, param_id: str) -> dict[str, Any]:
+    return next(c for c in rule(rule_id)["cases"] if c["param_id"] == param_id)
+
+
+@pytest.mark.parametrize(("reported", "name", "newer"), [
+    ("8.5.0", "8.5.0", False),
+    ("8.5.0-aclsim", "8.5.0", False),
+    ("9.0.1", "9.0.0", False),  # a patch release: its minor release's contract
+    ("9.1.0.alpha001", "9.1.0", False),
+    (f"{NAMES[-1]}-beta.1", NAMES[-1], False),
+    ("12.0.0", NAMES[-1], True),  # newer than every release: the newest contract, and the run says so
+])
+def test_a_reported_version_is_judged_by_the_newest_release_not_newer_than_it(reported, name, newer):
+    judged = judge_release(CATALOG, reported)
+    assert judged is not None
+    assert (judged.name, judged.source, judged.newer_than_known) == (name, "library", newer)
+    assert judged.line().startswith(f"judged against CANN {name}")
+    assert ("newer than every release" in judged.line()) == newer
+
+
+@pytest.mark.parametrize(("reported", "override", "words"), [
+    ("8.0.0", None, ["older than every release", "8.5.0"]),
+    ("banana", None, ["'banana'", "not X.Y.Z"]),
+    (None, None, ["reports no version"]),
+    ("9.1.0", "7.0.0", ["'7.0.0'", "is no release the spec knows"]),
+])
+def test_a_release_that_cannot_be_judged_is_one_line_naming_the_known_releases(reported, override, words):
+    with pytest.raises(ReleaseError) as raised:
+        judge_release(CATALOG, reported, override)
+    message = str(raised.value)
+    assert "\n" not in message and all(word in message for word in words), message
+
+
+def test_the_override_wins_and_the_acl_api_version_is_the_fallback():
+    judged = judge_release(CATALOG, "9.1.0", override="8.5.0")
+    assert judged is not None and (judged.name, judged.source) == ("8.5.0", "override")
+    assert "--acl-cann-release" in judged.line()
+    by_api = judge_release(CATALOG, None, acl_api="1.17.0")
+    assert by_api is not None and (by_api.name, by_api.source) == ("9.0.0", "acl-api")  # the oldest with that API
+    with pytest.raises(ReleaseError, match="1.99.0"):
+        judge_release(CATALOG, None, acl_api="1.99.0")
+
+
+def test_a_case_outside_the_release_contract_says_since_when_and_against_what():
+    v2 = case("HM-PAIR-REG-UNREG", "api=v2_mapped")
+    v1 = case("HM-PAIR-REG-UNREG", "api=v1")
+    reason = outside_reason(rule("HM-PAIR-REG-UNREG"), "8.5.0", v2)
+    assert reason is not None and "from CANN 9.0.0 on" in reason and outside_contract(reason)
+    assert outside_reason(rule("HM-PAIR-REG-UNREG"), "8.5.0", v1) is None  # V1 is in the 8.5.0 contract
+    assert outside_reason(rule("HM-PAIR-REG-UNREG"), "9.0.0", v2) is None
+    assert outside_reason(rule("HM-PAIR-REG-UNREG"), None, v2) is None  # no releases known: everything holds
+    unregistered = case("HM-INVAL-GETDEVPTR", "pHost=unregistered")
+    assert outside_reason(rule("HM-INVAL-GETDEVPTR"), "9.0.0", unregistered) is not None
+    assert outside_reason(rule("HM-INVAL-GETDEVPTR"), "9.0.0", case("HM-INVAL-GETDEVPTR", "pHost=NULL")) is None
+
+
+def test_a_family_a_release_does_not_document_yet_is_outside_its_contract():
+    malloc = case("HM-ALIGN-MALLOC", rule("HM-ALIGN-MALLOC")["cases"][0]["param_id"])
+    reason = outside_reason(rule("HM-ALIGN-MALLOC"), "9.1.0", malloc, CATALOG, "atlas_inference")
+    assert reason is not None and "atlas_inference" in reason and JUDGED_AGAINST in reason
+    assert outside_reason(rule("HM-ALIGN-MALLOC"), NAMES[-1], malloc, CATALOG, "atlas_inference") is None
+    assert outside_reason(rule("HM-ALIGN-MALLOC"), "8.5.0", malloc, CATALOG, "atlas_a2") is None
+    assert not supported_in(CATALOG, "aclrtMallocHost", "atlas_inference", "9.1.0")
+    assert supported_in(CATALOG, "aclrtMallocHost", "atlas_inference", None)
+    assert not supported_in(CATALOG, "aclrtHostMemMapCapabilities", "atlas_a2", "8.5.0")
+
+
+def test_a_rule_that_left_the_contract_is_outside_from_that_release_on():
+    retired = copy.deepcopy(rule("HM-ALIGN-MALLOC"))
+    retired["until"] = "9.1.0"
+    assert outside_reason(retired, "9.0.0") is None
+    reason = outside_reason(retired, "9.1.0")
+    assert reason is not None and "left the contract in CANN 9.1.0" in reason
