@@ -276,7 +276,10 @@ def parse_header(path: str, text: str, functions: Iterable[str]) -> Header:
     code = _blank_preprocessor(uncommented)
     line_of = _Lines(text)
     raw_lines = text.split("\n")
-    comment_by_end = {line_of(max(start, end - 1)): (line_of(start), raw) for start, end, raw in comments}
+    # Only a comment that starts its own line documents what follows; a trailing one (``#define X 1 // x``)
+    # belongs to its line.
+    comment_by_end = {line_of(max(start, end - 1)): (line_of(start), raw) for start, end, raw in comments
+                      if not text[text.rfind("\n", 0, start) + 1:start].strip()}
     names = list(functions)
     if names:
         for match in _function_pattern(names).finditer(code):
@@ -443,9 +446,8 @@ def _compare_types(old: Header, new: Header, names: list[str]) -> list[Change]:
         if a is None and b is None:
             continue
         if a is None and b is not None:
+            # The type's text lists its members; they are not listed once more one by one.
             out.append(Change("type", name, "added", new=_type_text(b), new_at=_at(b.file, b.first)))
-            out += [Change("member", f"{name}.{m.name}", "added", new=_member_text(m, b.kind),
-                           new_at=_at(b.file, m.line)) for m in b.members]
         elif b is None and a is not None:
             out.append(Change("type", name, "removed", old=_type_text(a), old_at=_at(a.file, a.first)))
         elif a is not None and b is not None:

@@ -82,9 +82,6 @@ class Site:
     owner: str
     field: str
 
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line} {self.owner} {self.field}".strip()
-
 
 @dataclass
 class SpecCitation:
@@ -843,10 +840,10 @@ def build_report(spec_dir: Path, old_given: str, new_given: str, runtime_git: Pa
     runtime = _open(runtime_git, "--runtime-git", "hicann/runtime")
     driver = _open(driver_git, "--driver-git", "hicann/driver") if driver_git is not None else None
     spec = read_spec(spec_dir)
-    old = resolve_revision(old_given, spec, runtime, driver)
-    new = resolve_revision(new_given, spec, runtime, driver)
-    follower = Follower(runtime, driver, {old.commit: old.docs, new.commit: new.docs})
     try:
+        old = resolve_revision(old_given, spec, runtime, driver)
+        new = resolve_revision(new_given, spec, runtime, driver)
+        follower = Follower(runtime, driver, {old.commit: old.docs, new.commit: new.docs})
         changes = compare_headers(read_headers(runtime, old.commit, spec.functions),
                                   read_headers(runtime, new.commit, spec.functions), spec.types,
                                   flag_prefixes(spec.flags))
@@ -1014,7 +1011,8 @@ def _md_summary(report: dict[str, Any], old: str, new: str) -> str:
              f"4. Citations: {summary['citations']} distinct, "
              + ", ".join(f"{n} {s}" for s, n in cites.items()) + ".",
              f"5. Citations whose cited text changed between {old} and {new}: {cites.get('changed', 0)} "
-             f"(and {cites.get('removed', 0)} whose lines are gone at {new}).",
+             f"(and {cites.get('removed', 0)} whose lines are gone at {new}, {cites.get('new', 0)} whose lines are "
+             f"new in {new}).",
              f"6. New or changed at {new} and covered by no citation: {len(report['uncovered'])}.", ""]
     if summary["sections_missing"]:
         missing = ", ".join(f"{name} (at {where})" for name, where in summary["sections_missing"].items())

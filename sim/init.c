@@ -78,6 +78,9 @@ static int release_of(const char *version)
     const char *s = version;
     for (int i = 0; i < 3; i++) {
         char *end;
+        if (i == 2 && (s[0] == 'R' || s[0] == 'r') && (s[1] == 'C' || s[1] == 'c')) {
+            break; /* X.Y.RCn: a candidate of X.Y.0 */
+        }
         if (*s < '0' || *s > '9') {
             return ACLSIM_RELEASE_NEWEST;
         }

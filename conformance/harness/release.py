@@ -18,7 +18,8 @@ from typing import Any
 
 from .violations import HarnessError
 
-_VERSION = re.compile(r"^\s*(\d+)\.(\d+)\.(\d+)")
+#: X.Y.Z, or CANN's release-candidate spelling X.Y.RCn (a candidate of X.Y.0).
+_VERSION = re.compile(r"^\s*(\d+)\.(\d+)\.(?:(\d+)|RC\d+)", re.IGNORECASE)
 
 
 class ReleaseError(HarnessError):
@@ -51,9 +52,10 @@ class JudgedRelease:
 
 
 def version_key(text: str) -> tuple[int, int, int] | None:
-    """``"9.2.0-beta.1"`` -> ``(9, 2, 0)``; None when the text does not start with a version."""
+    """``"9.2.0-beta.1"`` -> ``(9, 2, 0)``, ``"8.0.RC3"`` -> ``(8, 0, 0)``; None when the text does not
+    start with a version."""
     match = _VERSION.match(text or "")
-    return (int(match[1]), int(match[2]), int(match[3])) if match else None
+    return (int(match[1]), int(match[2]), int(match[3] or 0)) if match else None
 
 
 def _key(name: str) -> tuple[int, ...]:
@@ -85,7 +87,7 @@ def judge_release(catalog: dict[str, Any], reported: str | None, override: str |
     if reported:
         key = version_key(reported)
         if key is None:
-            raise ReleaseError(f"the library reports the version {reported!r}, which is not X.Y.Z; pass "
+            raise ReleaseError(f"the library reports the version {reported!r}, which is not X.Y.Z (or X.Y.RCn); pass "
                                f"--acl-cann-release (one of {listing})")
         return _by_key(names, key, reported, "library")
     if acl_api:

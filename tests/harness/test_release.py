@@ -36,6 +36,7 @@ def case(rule_id: str, param_id: str) -> dict[str, Any]:
     ("8.5.0-aclsim", "8.5.0", False),
     ("9.0.1", "9.0.0", False),  # a patch release: its minor release's contract
     ("9.1.0.alpha001", "9.1.0", False),
+    ("9.1.RC1", "9.1.0", False),
     (f"{NAMES[-1]}-beta.1", NAMES[-1], False),
     ("12.0.0", NAMES[-1], True),  # newer than every release: the newest contract, and the run says so
 ])
@@ -49,6 +50,7 @@ def test_a_reported_version_is_judged_by_the_newest_release_not_newer_than_it(re
 
 @pytest.mark.parametrize(("reported", "override", "words"), [
     ("8.0.0", None, ["older than every release", "8.5.0"]),
+    ("8.0.RC3", None, ["older than every release", "8.5.0"]),  # CANN's release-candidate spelling
     ("banana", None, ["'banana'", "not X.Y.Z"]),
     (None, None, ["reports no version"]),
     ("9.1.0", "7.0.0", ["'7.0.0'", "is no release the spec knows"]),
