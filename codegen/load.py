@@ -199,7 +199,8 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
         faults=tuple(
             Fault(f["name"], f["family"], tuple(f.get("violates", [])), f["description"], f.get("soc"),
                   tuple(sorted(f.get("env", {}).items())), f.get("legal", False), tuple(f.get("covers", [])),
-                  tuple(f.get("families", [])), tuple(tuple(sorted(e.items())) for e in f.get("environments", [])))
+                  tuple(f.get("families", [])), tuple(tuple(sorted(e.items())) for e in f.get("environments", [])),
+                  f.get("since"))
             for f in docs["faults"].data["faults"]
         ),
         matrices=tuple(matrices.items()),

@@ -453,6 +453,7 @@ class Fault:
     covers: tuple[str, ...] = ()
     families: tuple[str, ...] = ()
     environments: tuple[tuple[tuple[str, str], ...], ...] = ()
+    since: str | None = None  # the first release whose contract the fault breaks (None: every release)
 
     @property
     def c_name(self) -> str:

@@ -40,6 +40,7 @@ class ReleaseChecks:
         """Every problem of the releases and of the ``since``/``until`` claims."""
         self._releases()
         self._matrix_interfaces()
+        self._faults()
         interfaces = self.docs["interfaces"].data["interfaces"]
         since_of: dict[str, str] = {}
         for i, interface in enumerate(interfaces):
@@ -97,6 +98,14 @@ class ReleaseChecks:
             else:
                 values.append(str(item))
         return values
+
+    def _faults(self) -> None:
+        faults = self.docs.get("faults")
+        for i, fault in enumerate(faults.data.get("faults", []) if faults else []):
+            if fault.get("since") and str(fault["since"]) not in self.by_name:
+                known = ", ".join(self.by_name) or "none"
+                self.issues.append(SpecIssue(faults.where(["faults", i, "since"]),
+                                             f"unknown release {fault['since']!r}; the spec knows {known}"))
 
     def _matrix_interfaces(self) -> None:
         names = {str(i["name"]) for i in self.docs["interfaces"].data["interfaces"]}

@@ -130,7 +130,7 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
         "faults": [
             {"name": f.name, "family": f.family, "violates": list(f.violates), "description": f.description,
              "soc": f.soc, "env": dict(f.env), "legal": f.legal, "covers": list(f.covers),
-             "families": list(f.families), "environments": [dict(e) for e in f.environments]}
+             "families": list(f.families), "environments": [dict(e) for e in f.environments], "since": f.since}
             for f in spec.faults
         ],
     }

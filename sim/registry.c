@@ -525,11 +525,9 @@ SIM_EXPORT aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint3
     if (registry_only) {
         simRecord **link = record_link(&g_mapped, p, device < 0 ? 0 : device);
         dev = link != NULL ? (*link)->dev : 0;
-        pthread_mutex_unlock(&reg_lock);
-        *pDevice = (void *)dev;
-        return ACL_SUCCESS;
+    } else {
+        dev = lookup_devptr(p, device, &base);
     }
-    dev = lookup_devptr(p, device, &base);
     if (dev != 0 && aclsim_fault(ACLSIM_FAULT_DEVPTR_MISMATCH)) {
         dev += SIM_PAGE;
     }
@@ -544,7 +542,7 @@ SIM_EXPORT aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint3
         dev = t_cached_dev;
     }
     pthread_mutex_unlock(&reg_lock);
-    if (dev == 0) {
+    if (dev == 0 && !registry_only) {
         /* api_impl.cc:2653-2660; the driver's NOT_EXIST is the same (npu_driver_mem.cc:291-296) */
         return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
     }

@@ -1,4 +1,4 @@
-# Generated from spec f1ab98cc014e1e78 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec fd604c0ab882eb25 by codegen; do not edit. Regenerate: python -m codegen generate
 """Synchronisation cases: which calls wait for the device and which return at once."""
 
 from __future__ import annotations

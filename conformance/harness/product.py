@@ -67,13 +67,15 @@ def unsupported_interfaces(catalog: dict[str, Any], rule: dict[str, Any], family
                            case: dict[str, Any] | None = None) -> tuple[str, ...]:
     """The interfaces the rule (or one ``case`` of it) calls that the support matrix marks absent on
     ``family_id``. What a release does not document yet is outside its contract instead (outside_reason)."""
-    calls = case_calls(catalog, rule, case, explored=False)
+    calls = case_calls(catalog, rule, case, needed_only=True)
     return tuple(name for name in calls if not supported_in(catalog, name, family_id, None))
 
 
-def disputed_interfaces(catalog: dict[str, Any], rule: dict[str, Any], family_id: str) -> tuple[str, ...]:
-    """The rule's interfaces whose support on ``family_id`` the docs and the source dispute."""
-    return tuple(name for name in rule.get("interfaces", [])
+def disputed_interfaces(catalog: dict[str, Any], rule: dict[str, Any], family_id: str,
+                        case: dict[str, Any] | None = None) -> tuple[str, ...]:
+    """The interfaces the rule (or ``case``) needs whose support on ``family_id`` the docs and the
+    source dispute."""
+    return tuple(name for name in case_calls(catalog, rule, case, needed_only=True)
                  if family_id in catalog["interfaces"].get(name, {}).get("support_disputed", []))
 
 
@@ -134,7 +136,7 @@ def applicability(catalog: dict[str, Any], rule: dict[str, Any], family: dict[st
     if outside:
         return Applicability((), outside, ())
     unsupported = unsupported_interfaces(catalog, rule, family["id"], case)
-    disputed = disputed_interfaces(catalog, rule, family["id"])
+    disputed = disputed_interfaces(catalog, rule, family["id"], case)
     return Applicability(unsupported, applies_reason(rule, family, machine),
                          tuple(i for i in unsupported if i not in disputed))
 

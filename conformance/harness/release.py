@@ -135,14 +135,18 @@ def outside_reason(rule: dict[str, Any], release: str | None, case: dict[str, An
 
 
 def case_calls(catalog: dict[str, Any], rule: dict[str, Any], case: dict[str, Any] | None,
-               explored: bool = True) -> list[str]:
+               needed_only: bool = False) -> list[str]:
     """The interfaces a case calls: the rule's, except that a case whose parameters name an interface
     (HM-PROD-SUPPORT per interface, HM-CTX-NO-DEVICE per call, or ``v1`` through the catalog's
     matrix_interfaces) calls that one instead of the others its rule's cases name (as the generator's
-    Spec.case_since does); a rule's ``calls`` (the explorer's, which predicts refusals where the
-    support matrix has them) are called by every case unless ``explored`` is False."""
+    Spec.case_since does); a rule's ``calls`` (the explorer's) are called by every case.
+
+    ``needed_only``: the calls whose support the case needs, for the support matrix. The explorer
+    predicts refusals where the matrix has them, and HM-PROD-SUPPORT's parameter names the interface
+    it probes, not one it relies on; only the rule's own ``interfaces`` are needed."""
+    extra = set() if needed_only else set(rule.get("calls") or ())
     if case is None:  # the rule as a whole calls all of its interfaces
-        return sorted(set(rule.get("interfaces", [])) | (set(rule.get("calls") or ()) if explored else set()))
+        return sorted(set(rule.get("interfaces", [])) | extra)
     named = catalog.get("interfaces") or {}
     alias = catalog.get("matrix_interfaces") or {}
 
@@ -153,7 +157,9 @@ def case_calls(catalog: dict[str, Any], rule: dict[str, Any], case: dict[str, An
     chosen = {n for n in map(called, ((case or {}).get("params") or {}).values()) if n}
     listed = {n for c in rule.get("cases", []) for n in map(called, (c.get("params") or {}).values()) if n}
     fixed = {n for n in rule.get("interfaces", []) if n not in listed}
-    return sorted(chosen | fixed | (set(rule.get("calls") or ()) if explored else set()))
+    if needed_only:
+        chosen &= set(rule.get("interfaces", []))
+    return sorted(chosen | fixed | extra)
 
 
 JUDGED_AGAINST = "this run is judged against"

@@ -35,14 +35,15 @@ from .report import markdown, print_table
 
 def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: list[str] | None = None,
                  faults: list[str] | None = None, extra: list[str] | None = None,
-                 variants: list[str] | None = None, faithful: bool = True) -> dict[str, Any]:
+                 variants: list[str] | None = None, faithful: bool = True,
+                 all_releases: bool = False) -> dict[str, Any]:
     """Run every planned configuration and judge the results.
 
     ``families`` limits the faithful and legal-variant runs, ``faults`` the fault runs and
     ``variants`` the legal variants (None: all); ``faithful=False`` leaves the faithful runs out.
     """
     catalog = json.loads(CATALOG.read_text())
-    runs = plan_runs(catalog, families, faults, variants, faithful)
+    runs = plan_runs(catalog, families, faults, variants, faithful, all_releases)
     out_dir.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     progress = Progress(len(runs), stream=sys.stdout)
@@ -88,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--family", action="append", help="limit faithful runs to these family IDs")
     parser.add_argument("--fault", action="append", help="limit fault runs to these fault names")
     parser.add_argument("--variant", action="append", help="limit legal-variant runs to these variant names")
+    parser.add_argument("--all-releases", action="store_true",
+                        help="run every fault on every older release whose contract holds a rule it breaks (by "
+                             "default: where that contract differs from the newest, and on one more in turn)")
     return parser
 
 
@@ -99,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
               "`acl-conformance build-sim`, then pass --acl-lib", file=sys.stderr)
         return 2
     result = run_selftest(args.acl_lib, args.out, args.jobs, args.acl_timeout, args.family, args.fault,
-                          variants=args.variant)
+                          variants=args.variant, all_releases=args.all_releases)
     print_table(result, Style.for_stream(sys.stdout))
     print(f"results: {args.out / 'selftest.json'}, {args.out / 'selftest.md'}")
     return 0 if result["passed"] else 1

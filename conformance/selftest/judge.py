@@ -67,6 +67,7 @@ def judge_fault(run: Run) -> dict[str, Any]:
     collateral = [] if sequence else [r for r in rules if r not in run.fault["violates"]]
     return {
         "fault": run.fault["name"], "family": run.fault["family"], "violates": run.fault["violates"],
+        "release": run.release, "run": run.name, "selected": list(run.select),
         "status": status, "killing_cases": sorted(killers), "killing_rules": rules, "on_target_rules": on_target,
         "collateral_rules": collateral,
         "collateral_mandatory": [r for r in collateral if severity.get(r, DECIDING) == DECIDING],
@@ -143,6 +144,9 @@ def report(catalog: dict[str, Any], faithful: list[Run], verdicts: list[dict[str
            every_fault: bool = True) -> dict[str, Any]:
     """The self-test result as data (``every_fault`` false: a run limited to some switches)."""
     legal = legal or []
+    # The fault runs on older releases prove the kit there; the mutation score is the newest release's.
+    older = [v for v in verdicts if v.get("release")]
+    verdicts = [v for v in verdicts if not v.get("release")]
     killed = sum(v["status"] == "killed" for v in verdicts)
     unproven = unproven_rules(catalog, verdicts, legal, every_fault)
     severity = {r["id"]: r["severity"] for r in catalog["rules"]}
@@ -155,14 +159,23 @@ def report(catalog: dict[str, Any], faithful: list[Run], verdicts: list[dict[str
     alarms = sum(len(v["false_alarms"]) for v in legal)
     collateral = {v["fault"]: v["collateral_mandatory"] for v in verdicts if v.get("collateral_mandatory")}
     collateral_count = sum(len(rules) for rules in collateral.values())
+    by_release: dict[str, dict[str, Any]] = {}
+    for v in older:
+        entry = by_release.setdefault(v["release"], {"killed": 0, "total": 0, "survivors": []})
+        entry["total"] += 1
+        entry["killed"] += v["status"] == "killed"
+        if v["status"] != "killed":
+            entry["survivors"].append(v["run"])
     ok = not faithful_problems and killed == len(verdicts) and not mandatory_unproven and alarms == 0 \
-        and all(v["status"] == "clean" for v in legal) and collateral_count == 0
+        and all(v["status"] == "clean" for v in legal) and collateral_count == 0 \
+        and all(v["status"] == "killed" for v in older)
     return {
         "schema": "acl-conformance-selftest/3",
         "spec_hash": catalog["spec_hash"],
         "passed": ok,
         "mutation_score": {"killed": killed, "total": len(verdicts),
                            "percent": round(100.0 * killed / len(verdicts), 1) if verdicts else 100.0},
+        "older_releases": {"faults": dict(sorted(by_release.items())), "runs": older},
         "false_alarm_score": {
             "mandatory_failures": alarms, "runs": len(legal),
             "variants": sorted({v["variant"] for v in legal}), "clean_runs": sum(v["status"] == "clean" for v in legal),

@@ -27,6 +27,7 @@ from typing import Any
 from acl_hostmem_generated.state_model import EXPLORER_RULES
 
 from ..harness.product import Machine, family_for_soc
+from ..harness.release import outside_reason
 from ..harness.resources import catalog_path, default_sim_lib, generated_dir, suite_dir
 
 CATALOG = catalog_path()
@@ -122,9 +123,10 @@ def _short_window(env: dict[str, str]) -> dict[str, str]:
 
 
 def plan_runs(catalog: dict[str, Any], families: list[str] | None, faults: list[str] | None,
-              variants: list[str] | None = None, faithful: bool = True) -> list[Run]:
-    """The faithful runs (every family, plus A2 on a 5.10 kernel), one run per fault, and one run
-    per legal variant and family it concerns. ``families`` limits the faithful and legal runs."""
+              variants: list[str] | None = None, faithful: bool = True, all_releases: bool = False) -> list[Run]:
+    """The faithful runs (every family, plus A2 on a 5.10 kernel, plus each older release), one run
+    per fault on the newest release and on older ones (:func:`release_fault_runs`), and one run per
+    legal variant and family it concerns. ``families`` limits the faithful and legal runs."""
     runs: list[Run] = []
     chosen = [f for f in catalog["families"] if families is None or f["id"] in families]
     if faithful:
@@ -139,7 +141,7 @@ def plan_runs(catalog: dict[str, Any], families: list[str] | None, faults: list[
                      "ACL_HOST_PAGE": LARGE_PAGE}
             runs.append(Run("faithful-atlas_a2-page64k", large, "atlas_a2", MODERN_KERNEL))
         runs += release_runs(catalog, families)
-    for fault in catalog["faults"]:
+    for index, fault in enumerate(catalog["faults"]):
         if fault.get("legal") or (faults is not None and fault["name"] not in faults):
             continue
         soc = fault.get("soc") or family_record(catalog, "atlas_a2")["sample_soc"]
@@ -148,7 +150,9 @@ def plan_runs(catalog: dict[str, Any], families: list[str] | None, faults: list[
             env = _short_window(env)
         if fault["family"] != SEQUENCE_FAMILY and not set(fault.get("violates", ())) & set(EXPLORER_RULES):
             env.setdefault("ACL_EXPLORE_STEPS", SHORT_EXPLORE_STEPS)
-        runs.append(Run(f"fault-{fault['name']}", env, _family_of_soc(catalog, soc), env["ACLSIM_KERNEL"], fault))
+        family_id = _family_of_soc(catalog, soc)
+        runs.append(Run(f"fault-{fault['name']}", env, family_id, env["ACLSIM_KERNEL"], fault))
+        runs += release_fault_runs(catalog, fault, env, family_id, None if all_releases else index)
     runs += legal_runs(catalog, chosen, variants)
     return runs
 
@@ -172,6 +176,42 @@ def release_runs(catalog: dict[str, Any], families: list[str] | None) -> list[Ru
             runs.append(Run(f"faithful-{family_id}-cann{release}", env, family_id, MODERN_KERNEL, release=release,
                             lib=release_lib(release)))
     return runs
+
+
+def _release_key(name: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in name.split("."))
+
+
+def release_fault_runs(catalog: dict[str, Any], fault: dict[str, Any], env: dict[str, str],
+                       family_id: str, rotation: int | None = None) -> list[Run]:
+    """The fault on the older releases whose contract holds one of the rules it breaks, there: a
+    fault stays killed on every release it matters to. Only those rules run (their collateral is
+    the newest release's run's to show), on that release's simulator build.
+
+    With ``rotation`` (the default plan; None: every such release, ``selftest --all-releases``)
+    the fault runs on every release where the contract of those rules differs from the newest
+    (some of their cases lie outside it), and on one more, the releases taken in turn by
+    ``rotation``, so that the default plan visits every release and stays a few minutes long."""
+    family = family_record(catalog, family_id)
+    by_id = {r["id"]: r for r in catalog["rules"]}
+    runs = []
+    for release in [str(r["name"]) for r in catalog.get("releases") or []][:-1]:
+        if fault.get("since") and _release_key(release) < _release_key(str(fault["since"])):
+            continue
+        inside = tuple(rule_id for rule_id in fault.get("violates", ()) if rule_id in by_id and any(
+            outside_reason(by_id[rule_id], release, case, catalog, family["id"]) is None
+            for case in by_id[rule_id]["cases"]))
+        if inside:
+            runs.append(Run(f"fault-{fault['name']}-cann{release}", {**env, "ACLSIM_CANN_VERSION": f"{release}-aclsim"},
+                            family_id, env["ACLSIM_KERNEL"], fault, select=inside, release=release,
+                            lib=release_lib(release)))
+    if rotation is None or not runs:
+        return runs
+    changed = [run for run in runs if any(
+        outside_reason(by_id[rule_id], run.release, case, catalog, family["id"]) is not None
+        for rule_id in run.select for case in by_id[rule_id]["cases"])]
+    rest = [run for run in runs if run not in changed]
+    return changed + ([rest[rotation % len(rest)]] if rest else [])
 
 
 def legal_runs(catalog: dict[str, Any], families: list[dict[str, Any]], variants: list[str] | None) -> list[Run]:

@@ -39,6 +39,13 @@ def markdown(result: dict[str, Any]) -> str:
         lines.append(f"| {v['fault']} | {v['status']} | {', '.join(v['violates'])} | "
                      f"{', '.join(v['killing_rules'])} | {', '.join(v.get('collateral_rules', [])) or '-'} | "
                      f"{v.get('blocked_cases', 0)} | {cases} |")
+    older = result.get("older_releases") or {"faults": {}, "runs": []}
+    lines += ["", "## Faults on older releases", "", "Each fault runs, on its rules there, on the older releases "
+              "whose contract holds a rule it breaks (where that contract differs from the newest, and on one "
+              "more in turn; `selftest --all-releases`: all of them).", "",
+              "| release | killed | runs | survivors |", "| --- | --- | --- | --- |"]
+    for release, entry in older["faults"].items():
+        lines.append(f"| {release} | {entry['killed']} | {entry['total']} | {', '.join(entry['survivors']) or '-'} |")
     lines += ["", "## Legal variants (no mandatory rule may fail)", "",
               "| run | status | non-mandatory rules that deviated | findings | false alarms |",
               "| --- | --- | --- | --- | --- |"]
@@ -67,6 +74,13 @@ def print_table(result: dict[str, Any], style: Style | None = None) -> None:
     alarms = result["false_alarm_score"]
     precision = result["diagnostic_precision"]
     print(f"\nmutation score: {score['killed']}/{score['total']} ({score['percent']} %)")
+    older = (result.get("older_releases") or {}).get("faults") or {}
+    if older:
+        shown = ", ".join(f"{release} {e['killed']}/{e['total']}" for release, e in older.items())
+        print(f"on older releases: {shown}")
+        for entry in older.values():
+            for survivor in entry["survivors"]:
+                print(f"  {survivor}: survived")
     print(f"false-alarm score: {alarms['mandatory_failures']} mandatory failure(s) over {alarms['runs']} run(s) of "
           f"{len(alarms['variants'])} legal variant(s) ({alarms['clean_runs']} clean)")
     for variant in result["legal_variants"]:
@@ -94,4 +108,7 @@ def print_table(result: dict[str, Any], style: Style | None = None) -> None:
     failed += sum(v["status"] != "clean" for v in result["legal_variants"])
     failed += 1 if result["unproven_mandatory_rules"] else 0
     failed += sum(1 for v in result["faults"] if v.get("collateral_mandatory") and v["status"] == "killed")
+    older_runs = (result.get("older_releases") or {}).get("runs") or []
+    checks += len(older_runs)
+    failed += sum(v["status"] != "killed" for v in older_runs)
     print(f"selftest: {checks - failed} passed, {failed} failed")
