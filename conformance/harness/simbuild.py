@@ -20,13 +20,23 @@ class SimBuildError(RuntimeError):
     """The simulator could not be built (no make or compiler, or the build failed)."""
 
 
+def release_dirs(out_dir: Path) -> list[Path]:
+    """The folders of the older-release builds beside ``out_dir`` (``acl-sim`` -> ``acl-sim-9.0.0``), one per
+    release whose export map the generated package carries."""
+    maps = sorted((generated_dir() / "sim").glob("exports-*.map"))
+    out = out_dir.resolve()
+    return [out.with_name(f"{out.name}-{m.stem.removeprefix('exports-')}") for m in maps]
+
+
 def build_command(out_dir: Path, make: str = "make") -> list[str]:
-    """The make command that builds ``out_dir/libascendcl.so`` from the shipped sources."""
+    """The make command that builds ``out_dir/libascendcl.so`` from the shipped sources, and beside it the
+    simulator as each older release the spec knows (what the self-test runs them as)."""
     sources = shipped_dir("sim")
     generated = generated_dir()
     out = out_dir.resolve()
-    return [make, "-C", str(sources), f"ROOT={sources.parent}", f"OUT={out}",
-            f"ACL_INCLUDE={generated / 'include'}", f"FAULTS_INCLUDE={generated / 'sim'}", str(out / LIBRARY)]
+    return [make, "-C", str(sources), f"ROOT={sources.parent}", f"OUT={out}", f"RELEASE_PREFIX={out}-",
+            f"ACL_INCLUDE={generated / 'include'}", f"FAULTS_INCLUDE={generated / 'sim'}", str(out / LIBRARY),
+            *(str(d / LIBRARY) for d in release_dirs(out))]
 
 
 def build_simulator(out_dir: Path) -> Path:

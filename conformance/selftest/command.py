@@ -29,7 +29,7 @@ from typing import Any
 
 from ..results.terminal import Progress, Style
 from .judge import judge_faithful, judge_fault, judge_legal, report
-from .plan import CATALOG, DEFAULT_LIB, Run, execute, plan_runs
+from .plan import CATALOG, DEFAULT_LIB, Run, execute, plan_runs, release_lib
 from .report import markdown, print_table
 
 
@@ -101,6 +101,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.acl_lib is None or not args.acl_lib.exists():
         print(f"selftest: the simulator {args.acl_lib} is not built; build it with `make sim` in a clone or "
               "`acl-conformance build-sim`, then pass --acl-lib", file=sys.stderr)
+        return 2
+    catalog = json.loads(CATALOG.read_text())
+    older = [release_lib(args.acl_lib, str(r["name"])) for r in catalog.get("releases", [])[:-1]]
+    missing = [str(path) for path in older if not path.exists()]
+    if missing:
+        print(f"selftest: the simulator as each older release is not built ({', '.join(missing)}); build it with "
+              "`make sim` in a clone or `acl-conformance build-sim`", file=sys.stderr)
         return 2
     result = run_selftest(args.acl_lib, args.out, args.jobs, args.acl_timeout, args.family, args.fault,
                           variants=args.variant, all_releases=args.all_releases)

@@ -61,7 +61,6 @@ class Run:
     run_mode: str = "host"
     select: tuple[str, ...] = ()  # rule IDs whose cases run (empty: the whole suite)
     release: str | None = None  # the CANN release the simulator emulates (None: the newest)
-    lib: Path | None = None  # the simulator build of that release (None: the run's library)
 
     @property
     def machine(self) -> Machine:
@@ -157,9 +156,11 @@ def plan_runs(catalog: dict[str, Any], families: list[str] | None, faults: list[
     return runs
 
 
-def release_lib(release: str) -> Path:
-    """The simulator build that exports what CANN ``release`` exports (``make sim`` builds one per release)."""
-    return DEFAULT_LIB.parent.parent / f"sim-{release}" / DEFAULT_LIB.name
+def release_lib(lib: Path, release: str) -> Path:
+    """The simulator build that exports what CANN ``release`` exports, beside the newest one ``lib``:
+    ``build/sim/libascendcl.so`` -> ``build/sim-9.0.0/libascendcl.so`` (``make sim`` and
+    ``acl-conformance build-sim`` build one per older release)."""
+    return lib.parent.with_name(f"{lib.parent.name}-{release}") / lib.name
 
 
 def release_runs(catalog: dict[str, Any], families: list[str] | None) -> list[Run]:
@@ -173,8 +174,7 @@ def release_runs(catalog: dict[str, Any], families: list[str] | None) -> list[Ru
                 continue
             fam = family_record(catalog, family_id)
             env = {**_base_env(fam["sample_soc"], MODERN_KERNEL), "ACLSIM_CANN_VERSION": f"{release}-aclsim"}
-            runs.append(Run(f"faithful-{family_id}-cann{release}", env, family_id, MODERN_KERNEL, release=release,
-                            lib=release_lib(release)))
+            runs.append(Run(f"faithful-{family_id}-cann{release}", env, family_id, MODERN_KERNEL, release=release))
     return runs
 
 
@@ -203,8 +203,7 @@ def release_fault_runs(catalog: dict[str, Any], fault: dict[str, Any], env: dict
             for case in by_id[rule_id]["cases"]))
         if inside:
             runs.append(Run(f"fault-{fault['name']}-cann{release}", {**env, "ACLSIM_CANN_VERSION": f"{release}-aclsim"},
-                            family_id, env["ACLSIM_KERNEL"], fault, select=inside, release=release,
-                            lib=release_lib(release)))
+                            family_id, env["ACLSIM_KERNEL"], fault, select=inside, release=release))
     if rotation is None or not runs:
         return runs
     changed = [run for run in runs if any(
@@ -261,7 +260,7 @@ def execute(run: Run, lib: Path, out_dir: Path, timeout: float, extra: list[str]
     report_dir = out_dir / run.name
     shutil.rmtree(report_dir, ignore_errors=True)
     start = time.perf_counter()
-    lib = run.lib or lib
+    lib = release_lib(lib, run.release) if run.release else lib
     if not _attempt(run, lib, report_dir, timeout, extra, workers=0):
         run.isolated = True
         _attempt(run, lib, report_dir, timeout, extra, workers=1)

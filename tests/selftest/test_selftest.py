@@ -108,7 +108,7 @@ def test_false_alarm_and_applicability_mismatch_are_reported():
 
 def test_every_fault_is_planned_once_with_its_environment():
     runs = plan.plan_runs(CATALOG, None, None)
-    faults = [r for r in runs if r.fault is not None and not r.legal]
+    faults = [r for r in runs if r.fault is not None and not r.legal and r.release is None]
     assert [r.fault["name"] for r in faults] == [f["name"] for f in CATALOG["faults"] if not f.get("legal")]
     legacy = next(r for r in faults if r.fault["name"] == "legacy_kernel_accepts")
     assert legacy.kernel == "5.10.0" and legacy.env["ACLSIM_KERNEL"] == "5.10.0"
@@ -131,13 +131,14 @@ def test_every_fault_is_planned_once_with_its_environment():
     faithful = [r for r in runs if r.fault is None and r.release is None]
     assert {r.family for r in faithful} == {f["id"] for f in CATALOG["families"]}
     # The faithful simulator as every older release, on the families whose contract changed most.
-    older = [r for r in runs if r.release is not None]
+    older = [r for r in runs if r.release is not None and r.fault is None]
     releases = [rel["name"] for rel in CATALOG["releases"][:-1]]
     assert [(r.release, r.family) for r in older] == [(rel, fam) for rel in releases
                                                       for fam in ("atlas_a2", "ascend_950", "atlas_inference")]
     for run in older:
         assert run.fault is None and run.env["ACLSIM_CANN_VERSION"] == f"{run.release}-aclsim"
-        assert run.lib == plan.release_lib(run.release) and run.lib.parent.name == f"sim-{run.release}"
+        built = plan.release_lib(plan.DEFAULT_LIB, run.release)
+        assert built.parent.name == f"sim-{run.release}" and built.parent.parent == plan.DEFAULT_LIB.parent.parent
         assert run.machine.release == run.release
     assert all("ACL_SYNC_WINDOW" not in r.env for r in faithful)
     names = [r.name for r in faithful]
@@ -231,3 +232,22 @@ def test_selftest_reports_no_false_alarm_for_the_intact_checks(tmp_path):
     assert result["legal_variants"][0]["status"] == "clean", result["legal_variants"]
     assert result["false_alarm_score"] == {"mandatory_failures": 0, "runs": 1, "variants": ["legal_alt_codes"],
                                            "clean_runs": 1}
+
+
+def test_faults_run_on_the_older_releases_whose_contract_holds_their_rules():
+    everywhere = [r for r in plan.plan_runs(CATALOG, None, None, all_releases=True) if r.release and r.fault]
+    default = [r for r in plan.plan_runs(CATALOG, None, None) if r.release and r.fault]
+    assert set(r.name for r in default) < set(r.name for r in everywhere)
+    assert {r.release for r in default} == {rel["name"] for rel in CATALOG["releases"][:-1]}
+    by_name = {r.name: r for r in everywhere}
+    # Only the rules the fault breaks run there, on that release's build and version string.
+    run = by_name["fault-devptr_mismatch-cann9.0.0"]
+    assert run.select == ("HM-VA-DEVPTR-CONSISTENT",) and run.env["ACLSIM_CANN_VERSION"] == "9.0.0-aclsim"
+    assert run.env["ACLSIM_FAULTS"] == "devptr_mismatch"
+    # Not where the release's contract holds none of its rules (capabilities are documented from 9.0.0 on),
+    # nor before the release the fault names as the first it breaks.
+    assert "fault-cap_flaky-cann8.5.0" not in by_name and "fault-cap_flaky-cann9.0.0" in by_name
+    assert "fault-prod_register_missing-cann8.5.0" not in by_name
+    assert "fault-prod_register_missing-cann9.0.0" in by_name
+    # A release where a rule's contract differs from the newest always runs in the default plan.
+    assert "fault-double_unregister_ok-cann8.5.0" in {r.name for r in default}
