@@ -17,7 +17,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help setup node generate check-generated lint sim sim-asan test conformance explore-nightly selftest certify gate merge bench clean
+.PHONY: help setup node generate check-generated lint sim sim-asan test conformance explore-nightly selftest selftest-releases certify gate merge bench clean
 
 help: ## list the targets and variables
 	@echo "Targets:"
@@ -76,6 +76,9 @@ explore-nightly: $(STAMP) $(NODE_STAMP) ## the suite with a long explorer budget
 
 selftest: $(STAMP) sim ## prove the suite: no false alarm on the faithful simulator, every fault caught
 	$(PY) -m conformance selftest
+
+selftest-releases: $(STAMP) sim ## the self-test with every fault on every older release it concerns (nightly)
+	$(PY) -m conformance selftest --all-releases
 
 certify: $(STAMP) $(NODE_STAMP) ## certify ACL_LIB with the full suite into reports/certification/; exit 1 when NOT CERTIFIED
 	$(PY) -m codegen generate

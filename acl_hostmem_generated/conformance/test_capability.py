@@ -1,4 +1,4 @@
-# Generated from spec fd604c0ab882eb25 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec ea663d4f2ee386b6 by codegen; do not edit. Regenerate: python -m codegen generate
 """Capability cases: aclrtHostMemMapCapabilities over every device and HAC type."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-# Generated from spec fd604c0ab882eb25 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec ea663d4f2ee386b6 by codegen; do not edit. Regenerate: python -m codegen generate
 """Explorer cases: random interleavings of the calls, judged step by step against the generated state model."""
 
 from __future__ import annotations

@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--variant", action="append", help="limit legal-variant runs to these variant names")
     parser.add_argument("--all-releases", action="store_true",
                         help="run every fault on every older release whose contract holds a rule it breaks (by "
-                             "default: where that contract differs from the newest, and on one more in turn)")
+                             "default: only where that rule's contract differs from the newest release's)")
     return parser
 
 

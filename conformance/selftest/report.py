@@ -41,8 +41,8 @@ def markdown(result: dict[str, Any]) -> str:
                      f"{v.get('blocked_cases', 0)} | {cases} |")
     older = result.get("older_releases") or {"faults": {}, "runs": []}
     lines += ["", "## Faults on older releases", "", "Each fault runs, on its rules there, on the older releases "
-              "whose contract holds a rule it breaks (where that contract differs from the newest, and on one "
-              "more in turn; `selftest --all-releases`: all of them).", "",
+              "whose contract of a rule it breaks differs from the newest release's (`selftest --all-releases`: "
+              "on every older release whose contract holds such a rule).", "",
               "| release | killed | runs | survivors |", "| --- | --- | --- | --- |"]
     for release, entry in older["faults"].items():
         lines.append(f"| {release} | {entry['killed']} | {entry['total']} | {', '.join(entry['survivors']) or '-'} |")
