@@ -9,11 +9,12 @@ format (``HEX  PATH``), sorted by path. :mod:`conformance.certify.verify` checks
 
 from __future__ import annotations
 
-import json
+import os
 from pathlib import Path
 from typing import Any
 
 from ..harness.resources import catalog_path
+from ..results import untrusted
 from ..results.environment import sha256_file
 
 SUMS = "SHA256SUMS"
@@ -31,9 +32,37 @@ DEFAULT_CATALOG = catalog_path()
 
 
 def bundle_files(bundle: Path) -> list[str]:
-    """Every regular file under ``bundle`` except SHA256SUMS, as sorted POSIX relative paths."""
-    found = [p.relative_to(bundle).as_posix() for p in bundle.rglob("*") if p.is_file() or p.is_symlink()]
+    """Every file under ``bundle`` except SHA256SUMS, as sorted POSIX relative paths.
+
+    Links (to files or folders, never followed), FIFOs and devices are listed too, so that the
+    checks name them instead of passing over them; only real folders are entered.
+    """
+    found = []
+    for folder, subfolders, files in os.walk(bundle):  # never enters a linked folder
+        entries = files + [name for name in subfolders if os.path.islink(os.path.join(folder, name))]
+        found += [Path(folder, name).relative_to(bundle).as_posix() for name in entries]
     return sorted(path for path in found if path != SUMS)
+
+
+def is_bundle(path: Path) -> bool:
+    """Whether ``path`` is (or claims to be) a certification bundle: a folder with SHA256SUMS or manifest.json.
+
+    Either file is enough, in any form (a link too): a bundle stripped of one is still checked as one.
+    """
+    path = Path(path)
+    return path.is_dir() and (untrusted.present(path / SUMS) or untrusted.present(path / "manifest.json"))
+
+
+def bundle_of(run: Path) -> Path | None:
+    """The bundle a run given as a folder or as a summary.json belongs to, or None when it is in none.
+
+    A summary.json named directly inside a bundle is that bundle's: reading it alone must not
+    skip the bundle's checks.
+    """
+    run = Path(run)
+    if is_bundle(run):
+        return run
+    return run.parent if run.name == "summary.json" and not run.is_dir() and is_bundle(run.parent) else None
 
 
 def write_sums(bundle: Path) -> Path:
@@ -47,11 +76,15 @@ def write_sums(bundle: Path) -> Path:
 def check_sums(bundle: Path) -> list[str]:
     """Problems with SHA256SUMS: unreadable lines, missing, changed or unlisted files."""
     sums = bundle / SUMS
-    if not sums.is_file():
+    if not untrusted.present(sums):
         return [f"{SUMS}: missing"]
+    try:
+        text = untrusted.read_text(sums, root=bundle, errors="replace")
+    except untrusted.UntrustedFileError as exc:
+        return [f"{SUMS}: {exc.reason}"]
     problems: list[str] = []
     listed: dict[str, str] = {}
-    for number, line in enumerate(sums.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+    for number, line in enumerate(text.splitlines(), 1):
         digest, sep, rel = line.partition("  ")
         if not sep or len(digest) != 64 or not rel:
             problems.append(f"{SUMS}:{number}: malformed line")
@@ -61,19 +94,24 @@ def check_sums(bundle: Path) -> list[str]:
             listed[rel] = digest.lower()
     present = set(bundle_files(bundle))
     for rel, digest in sorted(listed.items()):
-        path = bundle / rel
         if rel not in present:
             problems.append(f"{rel}: listed in {SUMS} but missing")
-        elif path.is_symlink():
-            problems.append(f"{rel}: is a symbolic link")
-        elif sha256_file(path) != digest:
-            problems.append(f"{rel}: checksum mismatch")
+            continue
+        try:
+            if untrusted.sha256(bundle / rel, root=bundle) != digest:
+                problems.append(f"{rel}: checksum mismatch")
+        except untrusted.UntrustedFileError as exc:  # a link, a FIFO, a device, too large
+            problems.append(f"{rel}: {exc.reason}")
     problems += [f"{rel}: not listed in {SUMS} (extra file)" for rel in sorted(present - set(listed))]
     return problems
 
 
-def load_json_strict(path: Path, problems: list[str]) -> dict[str, Any] | None:
-    """Load a JSON object, appending duplicate keys (which plain JSON overwrites) to ``problems``."""
+def load_json_strict(path: Path, problems: list[str], root: Path | None = None) -> dict[str, Any] | None:
+    """Load a JSON object, appending duplicate keys (which plain JSON overwrites) to ``problems``.
+
+    The file is read as an untrusted one (:mod:`conformance.results.untrusted`), inside ``root``
+    (by default its own folder): a link, FIFO, device, oversized or too deeply nested file is a problem.
+    """
 
     def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: dict[str, Any] = {}
@@ -84,9 +122,9 @@ def load_json_strict(path: Path, problems: list[str]) -> dict[str, Any] | None:
         return seen
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=hook)
-    except (OSError, ValueError) as exc:
-        problems.append(f"{path.name}: unreadable: {exc}")
+        data = untrusted.read_json(path, root=path.parent if root is None else root, object_pairs_hook=hook)
+    except untrusted.UntrustedFileError as exc:
+        problems.append(f"{path.name}: unreadable: {exc.reason}")
         return None
     if not isinstance(data, dict):
         problems.append(f"{path.name}: not a JSON object")
@@ -95,5 +133,9 @@ def load_json_strict(path: Path, problems: list[str]) -> dict[str, Any] | None:
 
 
 def file_digests(bundle: Path, exclude: frozenset[str]) -> dict[str, str]:
-    """SHA-256 of every file of the bundle except ``exclude``, by relative path (the manifest's ``files``)."""
+    """SHA-256 of every file of the bundle except ``exclude``, by relative path (the manifest's ``files``).
+
+    For the kit's own bundle being sealed; the files of a bundle being checked are hashed through
+    :func:`conformance.results.untrusted.sha256`.
+    """
     return {rel: sha256_file(bundle / rel) for rel in bundle_files(bundle) if rel not in exclude}

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..harness.untrusted_text import markdown_text
 from ..results.rootcause import root_cause_line
 from ..results.summary import env_family
 from .verdict import FAMILY_COLUMNS, Assessment, RuleAssessment
@@ -241,7 +242,7 @@ def _markdown_section(section: Section) -> list[str]:
 
 
 def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("<", "&lt;")
+    return markdown_text(text)
 
 
 _CSS = """

@@ -4,7 +4,11 @@ A bundle verifies when every check below finds nothing; each problem is one line
 names the file and the inconsistency:
 
 - integrity: SHA256SUMS and the manifest's own file list match the bundle byte for byte,
-  and with ``--trust PUBKEY`` the manifest carries a valid Ed25519 signature by that key;
+  and with ``--trust PUBKEY`` the manifest carries a valid Ed25519 signature by that key
+  (:func:`check_integrity`, which ``merge``, ``gate`` and ``certify --baseline`` apply too);
+- safety: every file is read as an untrusted one (:mod:`conformance.results.untrusted`): a
+  link, FIFO, device, oversized file or too deeply nested JSON is a problem, never followed,
+  waited on or a traceback;
 - shape: summary.json and manifest.json are what the kit writes (no traceback on junk);
 - completeness: every rule and case of the spec the bundle names has one outcome;
 - severities: the summary's severities and families are the spec catalog's (pinned by
@@ -23,11 +27,12 @@ bundle to its signer; see :mod:`conformance.certify.signing`.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
 from ..harness.release import ReleaseError, judge_release, outside_contract, outside_reason
-from ..results.environment import sha256_of
+from ..results import untrusted
 from ..results.expectations import ExpectationError, load_expectations
 from ..results.outcomes import UNWAIVABLE
 from ..results.rootcause import root_causes
@@ -202,6 +207,14 @@ def check_release(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]
     return problems
 
 
+def _sha256(bundle: Path, rel: str) -> str | None:
+    """SHA-256 of a file of the bundle read as an untrusted one; None when it is refused or unreadable."""
+    try:
+        return untrusted.sha256(bundle / rel, root=bundle)
+    except untrusted.UntrustedFileError:
+        return None
+
+
 def check_manifest_files(bundle: Path, manifest: dict[str, Any]) -> list[str]:
     """The manifest's ``files`` (what a signature covers) match the bundle exactly."""
     listed = manifest["files"]
@@ -209,8 +222,39 @@ def check_manifest_files(bundle: Path, manifest: dict[str, Any]) -> list[str]:
     problems = [f"{rel}: not listed in manifest.json (extra file)" for rel in sorted(present - set(listed))]
     problems += [f"{rel}: listed in manifest.json but missing" for rel in sorted(set(listed) - present)]
     for rel in sorted(present & set(listed)):
-        if sha256_of(bundle / rel) != listed[rel]:
+        if _sha256(bundle, rel) != listed[rel]:
             problems.append(f"{rel}: differs from the sha256 manifest.json lists")
+    return problems
+
+
+def load_member(bundle: Path, name: str, problems: list[str]) -> dict[str, Any] | None:
+    """A JSON object file of the bundle, read as an untrusted one; None (with a problem) when it is there but
+    refused or not an object, None (without one) when nothing is there."""
+    path = bundle / name
+    return load_json_strict(path, problems, root=bundle) if untrusted.present(path) else None
+
+
+def check_integrity(bundle: Path, trusted: Any = None) -> list[str]:
+    """Problems with a bundle's integrity alone: SHA256SUMS, the manifest's ``files`` and, with ``trusted``
+    (an Ed25519 public key), the signature.
+
+    What ``merge``, ``gate`` and ``certify --baseline`` check before they use a bundle: anyone can
+    regenerate SHA256SUMS, but not the manifest's digests without the manifest's own hash changing,
+    which a signature pins. A bundle that passes may still fail the rest of :func:`verify`.
+    """
+    bundle = Path(bundle)
+    if not bundle.is_dir():
+        return [f"{bundle}: not a directory"]
+    problems = check_sums(bundle)
+    manifest = load_member(bundle, "manifest.json", problems)
+    if not untrusted.present(bundle / "manifest.json"):
+        problems.append("manifest.json: missing (bundle incomplete)")
+    elif manifest is not None and not isinstance(manifest.get("files"), dict):
+        problems.append("manifest.json: 'files' is not a JSON object")
+    elif manifest is not None:
+        problems += check_manifest_files(bundle, manifest)
+    if trusted is not None:
+        problems += check_signature(bundle, trusted)
     return problems
 
 
@@ -269,7 +313,12 @@ def check_waivers(bundle: Path, summary: dict[str, Any], manifest: dict[str, Any
         if not rel or Path(rel).is_absolute() or ".." in Path(rel).parts:
             problems.append(f"manifest.json: expectations[{index}] {rel!r} is not a file inside the bundle")
             continue
-        if sha256_of(bundle / rel) != item.get("sha256"):
+        try:  # read once as an untrusted file (no link, FIFO or huge file), before the YAML loader opens it
+            data = untrusted.read_bytes(bundle / rel, root=bundle)
+        except untrusted.UntrustedFileError as exc:
+            problems.append(f"{rel}: {exc.reason}")
+            continue
+        if hashlib.sha256(data).hexdigest() != item.get("sha256"):
             problems.append(f"{rel}: missing, or not the file manifest.json lists (sha256 differs)")
             continue
         paths.append(bundle / rel)
@@ -304,9 +353,10 @@ def check_waivers(bundle: Path, summary: dict[str, Any], manifest: dict[str, Any
 
 
 def _text(path: Path) -> str:
+    """A text file of the bundle as an untrusted one; empty when refused (the checksums name why)."""
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        return untrusted.read_text(path, root=path.parent, errors="replace")
+    except untrusted.UntrustedFileError:
         return ""
 
 
@@ -354,8 +404,8 @@ def verify(bundle: Path, catalog_path: Path = DEFAULT_CATALOG, trusted: Any = No
     if not bundle.is_dir():
         return [f"{bundle}: not a directory"]
     problems = check_sums(bundle)
-    summary = load_json_strict(bundle / "summary.json", problems) if (bundle / "summary.json").is_file() else None
-    manifest = load_json_strict(bundle / "manifest.json", problems) if (bundle / "manifest.json").is_file() else None
+    summary = load_member(bundle, "summary.json", problems)
+    manifest = load_member(bundle, "manifest.json", problems)
     required = [rel for rel in REQUIRED if rel != HTML_INDEX or html_expected(manifest)]
     problems += [f"{rel}: missing (bundle incomplete)" for rel in required if not (bundle / rel).is_file()]
     problems += [f"{rel}/: missing (bundle incomplete)" for rel in REQUIRED_DIRS if not (bundle / rel).is_dir()]

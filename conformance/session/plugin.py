@@ -40,8 +40,9 @@ from .crashes import journal_path, promise_of_call
 from .deadline import WORKER_KEY as DEADLINE_KEY
 from .deadline import RunDeadline
 from .hangs import CallJournal, HungCalls
-from .preflight import SetupError, preflight, remove_stale_reports
+from .preflight import Problem, SetupError, preflight, remove_stale_reports
 from .reporter import CASE_PROPERTY, FACTS_PROPERTY, Reporter, write_reports
+from .reportlock import held_by_parent, lock_report_dir
 from .rundir import RUN_DIR_KEY, WorkerHandoff, remove_run_dir, run_dir_for_process
 from .selection import case_params, keep_rules, label_item, marker_names, selected_case_ids, selection_requested
 from .state import (
@@ -51,6 +52,7 @@ from .state import (
     OBSERVED,
     PHASES,
     PREFLIGHT,
+    REPORT_LOCK,
     RESTS_ON,
     STATE,
     SUMMARY,
@@ -101,9 +103,12 @@ def pytest_cmdline_main(config: pytest.Config) -> int | None:
     settings = settings_from_config(config)
     catalog = json.loads(catalog_path().read_text(encoding="utf-8"))
     try:
+        if not held_by_parent(settings.report_dir):
+            config.stash[REPORT_LOCK] = lock_report_dir(settings.report_dir)
         config.stash[PREFLIGHT] = preflight(settings, raw_values(config)["acl_lib"], catalog)
     except SetupError as exc:
-        remove_stale_reports(settings.report_dir)
+        if exc.problem != Problem.REPORT_DIR_IN_USE:  # another run's reports are that run's
+            remove_stale_reports(settings.report_dir)
         print(exc.render(), file=sys.stderr, flush=True)
         return int(exc.problem)
     return None
@@ -449,3 +454,10 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     totals = ", ".join(f"{n} {k.lower()}" for k, n in summary["totals"].items() if n)
     path = config.stash[STATE].settings.report_dir / "summary.json"
     terminalreporter.write_line(f"acl conformance: {totals}; verdict {summary['verdict']} ({path})")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """A plain pytest run lets the next run have its report directory."""
+    lock = config.stash.get(REPORT_LOCK, None)
+    if lock is not None:
+        lock.release()

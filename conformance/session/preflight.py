@@ -47,6 +47,7 @@ class Problem(enum.IntEnum):
     UNKNOWN_SIM_FAULT = 15
     UNKNOWN_RULE = 16
     UNKNOWN_RELEASE = 17
+    REPORT_DIR_IN_USE = 18
 
 
 SETUP_EXIT_CODES = frozenset(int(p) for p in Problem)
