@@ -117,15 +117,17 @@ def report_main(argv: list[str]) -> int:
         return 2
     bundle = (source / "SHA256SUMS").is_file()
     out = (args.out or (source.with_name(source.name + "-html") if bundle else source)).resolve()
-    out.mkdir(parents=True, exist_ok=True)
     summary_file = source / "summary.json"
+    history = source / "history.jsonl"
     try:  # the directory may come from anyone: its files are read as untrusted ones (no link followed)
-        if out != source and untrusted.present(source / "history.jsonl"):
-            untrusted.copy_file(source / "history.jsonl", out / "history.jsonl", root=source)
+        carried = untrusted.read_bytes(history, root=source) if out != source and untrusted.present(history) else None
         summary = untrusted.read_json_object(summary_file, root=source) if untrusted.present(summary_file) else None
     except untrusted.UntrustedFileError as exc:
         print(f"report: {exc}", file=sys.stderr)
         return 2
+    out.mkdir(parents=True, exist_ok=True)
+    if carried is not None:
+        (out / "history.jsonl").write_bytes(carried)
     try:
         index = render(source / "allure-results", out, summary, history_limit=args.history_limit)
     except (ReportError, OSError, subprocess.SubprocessError) as exc:

@@ -28,24 +28,18 @@ bundle to its signer; see :mod:`conformance.certify.signing`.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..harness.release import ReleaseError, judge_release, outside_contract, outside_reason
-from ..results import untrusted
+from ..results import integrity, untrusted
 from ..results.expectations import ExpectationError, load_expectations
+from ..results.integrity import check_manifest_files, check_sums, load_member
 from ..results.outcomes import UNWAIVABLE
 from ..results.rootcause import root_causes
 from ..results.summary import env_family, load_json, summary_problem, summary_verdict
-from .bundle import (
-    DEFAULT_CATALOG,
-    HTML_INDEX,
-    REQUIRED,
-    REQUIRED_DIRS,
-    bundle_files,
-    check_sums,
-    load_json_strict,
-)
+from .bundle import DEFAULT_CATALOG, HTML_INDEX, REQUIRED, REQUIRED_DIRS
 from .certificate import (
     fact_lines_html,
     fact_lines_markdown,
@@ -59,7 +53,7 @@ from .certificate import (
 from .evidence import check_allure
 from .manifest import SCHEMA as MANIFEST_SCHEMA
 from .observations import check_observations
-from .signing import SIGNATURE, check_signature
+from .signing import check_signature
 from .verdict import OUTCOMES, aggregate, assess
 
 #: Fields of a waiver that identify its expectation entry (``where`` is the file it came from).
@@ -207,55 +201,20 @@ def check_release(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]
     return problems
 
 
-def _sha256(bundle: Path, rel: str) -> str | None:
-    """SHA-256 of a file of the bundle read as an untrusted one; None when it is refused or unreadable."""
-    try:
-        return untrusted.sha256(bundle / rel, root=bundle)
-    except untrusted.UntrustedFileError:
-        return None
-
-
-def check_manifest_files(bundle: Path, manifest: dict[str, Any]) -> list[str]:
-    """The manifest's ``files`` (what a signature covers) match the bundle exactly."""
-    listed = manifest["files"]
-    present = {rel for rel in bundle_files(bundle) if rel not in ("manifest.json", SIGNATURE)}
-    problems = [f"{rel}: not listed in manifest.json (extra file)" for rel in sorted(present - set(listed))]
-    problems += [f"{rel}: listed in manifest.json but missing" for rel in sorted(set(listed) - present)]
-    for rel in sorted(present & set(listed)):
-        if _sha256(bundle, rel) != listed[rel]:
-            problems.append(f"{rel}: differs from the sha256 manifest.json lists")
-    return problems
-
-
-def load_member(bundle: Path, name: str, problems: list[str]) -> dict[str, Any] | None:
-    """A JSON object file of the bundle, read as an untrusted one; None (with a problem) when it is there but
-    refused or not an object, None (without one) when nothing is there."""
-    path = bundle / name
-    return load_json_strict(path, problems, root=bundle) if untrusted.present(path) else None
-
-
 def check_integrity(bundle: Path, trusted: Any = None) -> list[str]:
-    """Problems with a bundle's integrity alone: SHA256SUMS, the manifest's ``files`` and, with ``trusted``
-    (an Ed25519 public key), the signature.
+    """Problems with a bundle's integrity alone (:func:`conformance.results.integrity.check_integrity`):
+    SHA256SUMS, the manifest's ``files`` and, with ``trusted`` (an Ed25519 public key), the signature.
 
-    What ``merge``, ``gate`` and ``certify --baseline`` check before they use a bundle: anyone can
-    regenerate SHA256SUMS, but not the manifest's digests without the manifest's own hash changing,
-    which a signature pins. A bundle that passes may still fail the rest of :func:`verify`.
+    What ``merge`` and ``certify --baseline`` check before they use a bundle (``gate`` too, without
+    a key): anyone can regenerate SHA256SUMS, but not the manifest's digests without the manifest's
+    own hash changing, which a signature pins.
     """
-    bundle = Path(bundle)
-    if not bundle.is_dir():
-        return [f"{bundle}: not a directory"]
-    problems = check_sums(bundle)
-    manifest = load_member(bundle, "manifest.json", problems)
-    if not untrusted.present(bundle / "manifest.json"):
-        problems.append("manifest.json: missing (bundle incomplete)")
-    elif manifest is not None and not isinstance(manifest.get("files"), dict):
-        problems.append("manifest.json: 'files' is not a JSON object")
-    elif manifest is not None:
-        problems += check_manifest_files(bundle, manifest)
-    if trusted is not None:
-        problems += check_signature(bundle, trusted)
-    return problems
+    return integrity.check_integrity(bundle, signature_checker(trusted))
+
+
+def signature_checker(trusted: Any) -> Callable[[Path], list[str]] | None:
+    """The signature check of a bundle by the Ed25519 public key ``trusted`` as a function, None without one."""
+    return None if trusted is None else (lambda bundle: check_signature(bundle, trusted))
 
 
 def check_severities(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..certify.bundle import SUMS
+from ..certify.verify import signature_checker
 from ..gate.compare import bundle_problem, read_summary, summary_path
 from ..gate.drift import CaseObservations, case_observations
 from ..harness.release import outside_contract
@@ -124,7 +125,7 @@ def read_one(path: Path, trusted: Any = None) -> RunRecord | Excluded:
     Never raises for a bad input: it comes back :class:`Excluded`, with a one-line reason.
     """
     source = str(path)
-    problem = bundle_problem(path, trusted)
+    problem = bundle_problem(path, signature_checker(trusted))
     if problem:
         return Excluded(source, problem)
     try:
@@ -134,7 +135,10 @@ def read_one(path: Path, trusted: Any = None) -> RunRecord | Excluded:
     problem = summary_problem(summary)
     if problem:  # the shape _reduce relies on: a hostile summary is excluded, not a traceback of the whole merge
         return Excluded(source, f"not a summary.json of a conformance run: {problem}")
-    return _reduce(source, summary)
+    try:
+        return _reduce(source, summary)
+    except (AttributeError, TypeError, KeyError, ValueError) as exc:  # a deeper part of the wrong shape
+        return Excluded(source, f"not a summary.json of a conformance run: {type(exc).__name__}: {str(exc)[:200]}")
 
 
 def read_runs(paths: Iterable[Path], trusted: Any = None) -> Iterator[RunRecord | Excluded]:

@@ -17,10 +17,11 @@ summary.json file. Every case is classified by its outcome in the two runs:
 Beside the classes, :attr:`Comparison.drift` lists behaviour drift (see :mod:`.drift`).
 
 Both runs are untrusted inputs. A run that is a bundle (it holds SHA256SUMS or manifest.json)
-must pass :func:`~conformance.certify.verify.check_integrity` first (SHA256SUMS, the manifest's
-file digests and, with a trusted key, the signature): regenerating SHA256SUMS after an edit is
-not enough to pass. Every file is read through :mod:`conformance.results.untrusted` (no link
-followed, no FIFO or device, size, nesting and number caps), a plain report directory's too.
+must pass :func:`~conformance.results.integrity.check_integrity` first (SHA256SUMS, the
+manifest's file digests and, given a signature check, the signature): regenerating SHA256SUMS
+after an edit is not enough to pass. Every file is read through
+:mod:`conformance.results.untrusted` (no link followed, no FIFO or device, size, nesting and
+number caps), a plain report directory's too.
 
 Two runs are compared only when they are of one product and one spec: the same product
 family, SoC and spec hash. Otherwise every difference could come from the product or the
@@ -30,15 +31,14 @@ which case the report says so.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..certify.bundle import bundle_of
-from ..certify.verify import check_integrity
 from ..harness.release import outside_contract
 from ..results import untrusted
+from ..results.integrity import bundle_of, check_integrity, integrity_problem
 from ..results.summary import env_family, summary_problem
 from .drift import Drift, gating_drift, observation_drift
 
@@ -244,21 +244,21 @@ def read_summary(run: Path, path: Path) -> dict[str, Any]:
     return untrusted.read_json_object(path, root=None if path == run else run)
 
 
-def bundle_problem(run: Path, trusted: Any = None) -> str | None:
+#: Checks a bundle's signature, returning its problems: :func:`conformance.certify.verify.signature_checker`.
+SignatureCheck = Callable[[Path], list[str]]
+
+
+def bundle_problem(run: Path, signature_check: SignatureCheck | None = None) -> str | None:
     """Why the run ``run`` may not be read (one line) when it is, or is in, a bundle that fails its integrity
-    check (with ``trusted``: also its signature by that key, and then it must be a bundle); None otherwise."""
+    check (with ``signature_check``: also its signature, and then it must be a bundle); None otherwise."""
     bundle = bundle_of(run)
     if bundle is None:  # a plain report directory: nothing to check, unless a signature is required
-        return None if trusted is None else "not a bundle: it carries no signature to check against the trusted key"
-    problems = check_integrity(bundle, trusted)
-    if not problems:
-        return None
-    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-    return f"tampered bundle: {problems[0]}{more}"
+        return None if signature_check is None else "not a bundle: it carries no signature to check"
+    return integrity_problem(check_integrity(bundle, signature_check))
 
 
-def _load(run: Path, path: Path, role: str, trusted: Any = None) -> dict[str, Any]:
-    problem = bundle_problem(run, trusted)
+def _load(run: Path, path: Path, role: str, signature_check: SignatureCheck | None = None) -> dict[str, Any]:
+    problem = bundle_problem(run, signature_check)
     if problem:
         raise CompareError(f"{role} {run}: {problem}")
     try:
@@ -272,20 +272,20 @@ def _load(run: Path, path: Path, role: str, trusted: Any = None) -> dict[str, An
 
 
 def compare(baseline: Path, candidate: Path, *, allow_different_product: bool = False,
-            allow_different_release: bool = False, trusted: Any = None) -> Comparison:
+            allow_different_release: bool = False, signature_check: SignatureCheck | None = None) -> Comparison:
     """Compare two runs given as bundles, report directories or summary.json files.
 
     Raises :class:`CompareError` (one line) for a bundle that fails its integrity check (with
-    ``trusted``, an Ed25519 public key, also its signature by that key), a run that cannot be
-    read or is not a summary, and for runs of different products or specs unless
+    ``signature_check``, also its signature, and then both runs must be bundles), a run that
+    cannot be read or is not a summary, and for runs of different products or specs unless
     ``allow_different_product``, with which the differences head the report's warnings.
     """
     try:
         base_path, cand_path = summary_path(baseline), summary_path(candidate)
     except ValueError as exc:
         raise CompareError(str(exc)) from None
-    old = _load(Path(baseline), base_path, "baseline", trusted)
-    new = _load(Path(candidate), cand_path, "candidate", trusted)
+    old = _load(Path(baseline), base_path, "baseline", signature_check)
+    new = _load(Path(candidate), cand_path, "candidate", signature_check)
     differences = product_differences(old, new)
     if differences and not allow_different_product:
         raise CompareError(f"the runs are of different products or specs ({'; '.join(differences)}); a gate "

@@ -29,7 +29,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from conformance.certify.bundle import write_sums
 from conformance.certify.runner import baseline_problem
 from conformance.certify.signing import load_public_key
-from conformance.certify.verify import check_integrity
+from conformance.certify.verify import check_integrity, signature_checker
 from conformance.cli import main as cli_main
 from conformance.gate.compare import CompareError, compare
 from conformance.results import untrusted
@@ -159,6 +159,10 @@ def test_the_reader_refuses_links_anywhere_in_the_path_and_paths_out_of_the_inpu
         untrusted.read_bytes(root / ".." / "outside" / "key", root=root)
     with pytest.raises(untrusted.UntrustedFileError, match="is 18 bytes, more than the 4 accepted"):
         untrusted.read_bytes(root / "real" / "ok.json", root=root, limit=4)
+    os.mkfifo(root / "real" / "x\nverified")
+    with pytest.raises(untrusted.UntrustedFileError) as refused:  # a name cannot add a line of its own
+        untrusted.read_bytes(root / "real" / "x\nverified", root=root)
+    assert "\n" not in str(refused.value) and str(refused.value).endswith("x\\nverified: is a FIFO, not a regular file")
 
 
 def test_json_caps_count_nesting_outside_strings_and_long_numbers():
@@ -258,16 +262,16 @@ def test_gate_refuses_a_bundle_with_an_edited_summary_and_rewritten_sums(tmp_pat
 
 
 def test_gate_checks_the_signature_with_a_trusted_key(tmp_path, made):
-    trusted = load_public_key(made["public"])
+    check = signature_checker(load_public_key(made["public"]))
     base, cand = made["signed"], made["pass"]
-    assert compare(base, base, trusted=trusted).regressed_rules == []
+    assert compare(base, base, signature_check=check).regressed_rules == []
     with pytest.raises(CompareError, match=r"candidate .*: tampered bundle: manifest.sig: missing"):
-        compare(base, cand, trusted=trusted)
+        compare(base, cand, signature_check=check)
     plain = tmp_path / "plain"
     plain.mkdir()
     shutil.copy(cand / "summary.json", plain / "summary.json")
     with pytest.raises(CompareError, match="not a bundle: it carries no signature"):
-        compare(base, plain, trusted=trusted)
+        compare(base, plain, signature_check=check)
 
 
 @pytest.mark.parametrize("make", [_deep, _huge_int], ids=["deep", "huge-int"])
