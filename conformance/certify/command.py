@@ -17,11 +17,11 @@ from pathlib import Path
 
 from ..harness.options import OptionError, settings_from_values
 from ..harness.resources import catalog_path
+from ..results.signing import KeyFileError, load_private_key, load_public_key, signer
 from ..results.terminal import Style
 from ..session.command import EXIT_CODES, check_expectations, configure, invoked_command, report_dir_of
 from ..session.preflight import SetupError, preflight
 from .runner import CertifyError, baseline_problem, certify
-from .signing import KeyFileError, load_private_key, load_public_key, signer
 from .verify import verify as verify_bundle
 
 EXIT_NO_VERDICT = 2

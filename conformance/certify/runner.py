@@ -35,6 +35,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from ..harness import resources
 from ..results.expectations import ExpectationError, load_expectations
 from ..results.history import carry_history, check_history, run_dir
+from ..results.signing import SIGNATURE, sign_manifest
 from ..results.summary import env_family, load_json
 from ..results.terminal import format_duration
 from ..results.untrusted import UntrustedFileError
@@ -43,7 +44,6 @@ from ..session.reporter import RUN_COMMAND_ENV
 from .bundle import file_digests, is_bundle, write_sums
 from .certificate import render_html, render_markdown
 from .manifest import build_manifest
-from .signing import SIGNATURE, sign_manifest
 from .verdict import CERTIFIED, NOT_CERTIFIED, Assessment, assess
 from .verify import check_integrity, verify
 

@@ -22,7 +22,7 @@ names the file and the inconsistency:
   manifest's and the summary's follow from the outcomes.
 
 What verification cannot show: that the run itself was honest. A signature binds the
-bundle to its signer; see :mod:`conformance.certify.signing`.
+bundle to its signer; see :mod:`conformance.results.signing`.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from ..results.expectations import ExpectationError, load_expectations
 from ..results.integrity import check_manifest_files, check_sums, load_member
 from ..results.outcomes import UNWAIVABLE
 from ..results.rootcause import root_causes
+from ..results.signing import check_signature
 from ..results.summary import env_family, load_json, summary_problem, summary_verdict
 from .bundle import DEFAULT_CATALOG, HTML_INDEX, REQUIRED, REQUIRED_DIRS
 from .certificate import (
@@ -53,7 +54,6 @@ from .certificate import (
 from .evidence import check_allure
 from .manifest import SCHEMA as MANIFEST_SCHEMA
 from .observations import check_observations
-from .signing import check_signature
 from .verdict import OUTCOMES, aggregate, assess
 
 #: Fields of a waiver that identify its expectation entry (``where`` is the file it came from).
@@ -356,7 +356,7 @@ def check_verdicts(
 def verify(bundle: Path, catalog_path: Path = DEFAULT_CATALOG, trusted: Any = None) -> list[str]:
     """Every problem of a certification bundle, one line each; an empty list means it verifies.
 
-    ``trusted`` is an Ed25519 public key (:func:`~conformance.certify.signing.load_public_key`):
+    ``trusted`` is an Ed25519 public key (:func:`~conformance.results.signing.load_public_key`):
     with it the bundle must carry a valid signature by that key.
     """
     bundle = Path(bundle)

@@ -16,8 +16,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..certify.signing import KeyFileError, load_public_key
 from ..harness.resources import catalog_path
+from ..results.signing import KeyFileError, load_public_key
 from .inputs import read_runs
 from .matrix import Matrix, build_matrix
 from .report import render_html, render_markdown

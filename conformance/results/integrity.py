@@ -7,7 +7,7 @@ manifest's digests then disagree, unless the manifest is rewritten too, which ch
 signature covers. These checks are what every reader of a bundle applies before it uses one:
 ``verify``, ``gate``, ``merge`` and ``certify --baseline``. They sit in the results stage so
 that the gate, which may not import the certification stage, applies them as well; checking
-the signature itself (Ed25519) is :mod:`conformance.certify.signing`'s, passed in as a function.
+the signature itself (Ed25519) is :mod:`conformance.results.signing`'s, passed in as a function.
 
 Every file is read as an untrusted one (:mod:`.untrusted`): a link, FIFO, device, oversized
 or too deeply nested file is a problem, never followed, waited on or a traceback.
@@ -159,7 +159,7 @@ def load_member(bundle: Path, name: str, problems: list[str]) -> dict[str, Any] 
 
 def check_integrity(bundle: Path, signature_check: Callable[[Path], list[str]] | None = None) -> list[str]:
     """Problems with a bundle's integrity alone: SHA256SUMS and the manifest's ``files``, and the problems
-    ``signature_check`` (e.g. :func:`conformance.certify.signing.check_signature` with a trusted key) finds.
+    ``signature_check`` (e.g. :func:`conformance.results.signing.check_signature` with a trusted key) finds.
 
     A bundle that passes may still fail the rest of :func:`conformance.certify.verify.verify`.
     """

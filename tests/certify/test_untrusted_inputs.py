@@ -28,12 +28,12 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from conformance.certify.bundle import write_sums
 from conformance.certify.runner import baseline_problem
-from conformance.certify.signing import load_public_key
 from conformance.certify.verify import check_integrity, signature_checker
 from conformance.cli import main as cli_main
 from conformance.gate.compare import CompareError, compare
 from conformance.results import untrusted
 from conformance.results.history import carry_history
+from conformance.results.signing import load_public_key
 
 SECRET = "-----BEGIN PRIVATE KEY-----\nTOP-SECRET-KEY-MATERIAL-19\n-----END PRIVATE KEY-----\n"
 #: The most a child ``verify`` may take; an honest one takes well under a second.
@@ -285,3 +285,13 @@ def test_gate_names_a_hostile_plain_summary_in_one_line(tmp_path, make_summary, 
                      "--markdown", str(tmp_path / "g.md")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"gate: candidate: {cand / 'summary.json'}: "), err
+
+
+def test_gate_trust_on_the_command_line(tmp_path, made, capsys):
+    out = ["--json", str(tmp_path / "g.json"), "--markdown", str(tmp_path / "g.md")]
+    signed, unsigned = str(made["signed"]), str(made["pass"])
+    assert cli_main(["gate", signed, signed, "--trust", str(made["public"]), *out]) == 0
+    assert cli_main(["gate", signed, unsigned, "--trust", str(made["public"]), *out]) == 2
+    assert "manifest.sig: missing" in capsys.readouterr().err
+    assert cli_main(["gate", signed, signed, "--trust", str(tmp_path / "no-key.pem"), *out]) == 2
+    assert "cannot read the key" in capsys.readouterr().err

@@ -19,9 +19,9 @@ from certify_helpers import FAULTED_RULE, first_case, reseal, write_fake_bundle
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from conformance.certify.signing import SIGNATURE, load_public_key
 from conformance.certify.verify import verify
 from conformance.cli import main as cli_main
+from conformance.results.signing import SIGNATURE, load_public_key
 
 #: An expiry an accepted waiver may have (within a year of today).
 SOON = (datetime.date.today() + datetime.timedelta(days=200)).isoformat()

@@ -25,8 +25,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fleet_synthetic import synthetic_summary, write_run
 
 from conformance.certify.bundle import write_sums
-from conformance.certify.signing import sign_manifest
 from conformance.cli import main as cli_main
+from conformance.results.signing import sign_manifest
 
 FREE_CASE = "HM-PAIR-DOUBLE-FREE[free=free]"
 MEMORY_CAP = 2 << 30  # ample for merge, small enough that reading /dev/zero fails at once

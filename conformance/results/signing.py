@@ -23,8 +23,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from ..results import untrusted
-from ..results.integrity import SIGNATURE as SIGNATURE  # defined with the checks that leave it out of the manifest
+from . import untrusted
+from .integrity import SIGNATURE as SIGNATURE  # defined with the checks that leave it out of the manifest
 
 ALGORITHM = "Ed25519"
 
