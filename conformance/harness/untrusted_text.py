@@ -57,3 +57,18 @@ def terminal_text(text: str) -> str:
     cleaned = _ANSI.sub("", str(text))
     return "".join(ch if (ch.isprintable() and ch not in BIDI) or ch == "\t" else f"\\u{ord(ch):04x}"
                    for ch in cleaned)
+
+
+#: What a case keeps of what the library printed, per stream: the head and the tail (F9: a library
+#: that prints 50 MB per worker would otherwise land all of it in the bundle).
+OUTPUT_CAP = 64 * 1024
+
+
+def capped_output(text: str, cap: int = OUTPUT_CAP) -> str:
+    """Captured library output for a report: at most ``cap`` characters (head and tail, with what was
+    cut said in between), escape sequences removed and other controls shown, line breaks kept."""
+    text = str(text)
+    if len(text) > cap:
+        half = cap // 2
+        text = f"{text[:half]}\n[... {len(text) - 2 * half} characters cut ...]\n{text[-half:]}"
+    return "\n".join(terminal_text(line) for line in text.split("\n"))

@@ -30,6 +30,7 @@ from ..harness.product import applicability, not_supported_reason
 from ..harness.resources import catalog_path
 from ..harness.simstats import leaked, leaked_counters
 from ..harness.support import fails_cleanly
+from ..harness.untrusted_text import capped_output
 from ..harness.violations import BackendLeak, Blocked, CallHung, HarnessError, InstrumentFailed, SpecViolation
 from ..results.allure import TRACE_ATTACHMENT, allure_marks
 from ..results.environment import static_facts
@@ -371,6 +372,14 @@ def _case_result(state: RunState, item: pytest.Item, rule: dict[str, Any]) -> Ca
     result = replace(result, observations=item.stash.get(OBSERVED, {}), rests_on=rests_on)
     facts = state.facts
     return state.waive(result, facts.get("product_family"), facts.get("soc"), facts.get("cann_version"))
+
+
+@pytest.hookimpl(hookwrapper=True, trylast=True, specname="pytest_runtest_makereport")
+def cap_library_output(item: pytest.Item, call: pytest.CallInfo[Any]) -> Iterator[None]:
+    """Cap what the library printed before any reporter (Allure, JUnit) reads it: innermost, so first."""
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()
+    report.sections = [(title, capped_output(text)) for title, text in report.sections]
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -46,3 +46,13 @@ def test_the_printed_summary_shows_library_strings_inert(catalog, make_summary):
 def test_unsafe_characters_are_named():
     assert unsafe_characters("plain text\twith a tab") == []
     assert unsafe_characters("a\nb\u202ec\u2066") == ["U+000A", "U+202E", "U+2066"]
+
+
+def test_library_output_is_capped_head_and_tail_and_inert():
+    from conformance.harness.untrusted_text import OUTPUT_CAP, capped_output
+
+    flood = "start\n" + "x" * (50 * 1024 * 1024) + "\n\x1b[2Jend"
+    kept = capped_output(flood)
+    assert len(kept) < OUTPUT_CAP + 200 and kept.startswith("start\n") and kept.endswith("end")
+    assert "characters cut" in kept and "\x1b" not in kept
+    assert capped_output("short\nlines\tstay") == "short\nlines\tstay"
