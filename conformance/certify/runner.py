@@ -25,6 +25,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -176,8 +177,9 @@ def certify(
         raise CertifyError(problem)
     created = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
     out_root = Path(out_root).resolve()
-    staging = out_root / f".staging-{created.strftime('%Y%m%dT%H%M%SZ')}-{os.getpid()}"
-    staging.mkdir(parents=True)
+    out_root.mkdir(parents=True, exist_ok=True)
+    # Private (0700) and unpredictable: no other process of the user can guess it and write into it.
+    staging = Path(tempfile.mkdtemp(prefix=f".staging-{created.strftime('%Y%m%dT%H%M%SZ')}-", dir=out_root))
     try:
         try:
             copied = carry_history(baseline, staging) if baseline else []
@@ -240,6 +242,14 @@ def _bundle_expectations(paths: list[Path], staging: Path) -> list[tuple[str, Pa
     return copied
 
 
+def _inside(root: Path, path: Path) -> str:
+    """``path`` relative to ``root`` when it lies inside it, else as given."""
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def package_bundle(
     staging: Path,
     out_root: Path,
@@ -276,7 +286,8 @@ def package_bundle(
         verdict=assessment.verdict,
         extra={
             "restricted_by": restricted,
-            "history_carried": history,
+            # The carried files as the bundle holds them, not as the staging folder did.
+            "history_carried": [_inside(staging, Path(p)) for p in history],
             "complete": assessment.completeness_checked and not assessment.missing_rules,
             "html_report": {"rendered": html, "render_later": None if html else "acl-conformance report BUNDLE"},
             "backend_env": dict(env.get("backend_env") or {}),
@@ -291,4 +302,7 @@ def package_bundle(
     (staging / "certificate.html").write_text(render_html(assessment, summary, manifest), encoding="utf-8")
     seal(staging, manifest, signing_key)
     staging.rename(final)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    final.chmod(0o777 & ~mask)  # sealed: as readable as any other folder the user makes
     return final

@@ -222,8 +222,10 @@ def _run_locked(args: argparse.Namespace, extra: list[str], report_dir: Path, de
     if status in SETUP_EXIT_CODES:
         return status  # the plugin has said what to fix
     if not summary_path.is_file():
-        print(f"error: pytest exited {status} and wrote no {summary_path}", file=sys.stderr)
-        return status or EXIT_NO_SUMMARY
+        how = f"was killed by signal {-status}" if status < 0 else f"exited {status}"
+        print(f"error: pytest {how} and wrote no {summary_path}", file=sys.stderr)
+        # A signal is no exit status of ours (it would read as 256 minus the signal): no summary is 3.
+        return status if status > 0 else EXIT_NO_SUMMARY
     from ..results.summary import exit_status, format_summary
 
     summary = json.loads(summary_path.read_text(encoding="utf-8"))
