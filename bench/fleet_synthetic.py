@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from conformance.certify.bundle import write_sums  # noqa: E402  (a script beside the kit)
+from conformance.certify.bundle import file_digests, write_sums  # noqa: E402  (a script beside the kit)
 from conformance.results.summary import SCHEMA  # noqa: E402
 
 VERSIONS = ("8.0.RC3", "8.0.0", "8.1.RC1", "8.1.0", "8.2.0", "8.3.0", "8.5.0")
@@ -55,15 +55,17 @@ def synthetic_summary(catalog: dict[str, Any], family: str, cann_version: str, *
 
 
 def write_run(folder: Path, summary: dict[str, Any], *, bundle: bool = True) -> Path:
-    """Write a run's report folder; as a bundle it also gets a manifest, a result file and SHA256SUMS."""
+    """Write a run's report folder; as a bundle it also gets a result file, a manifest listing the SHA-256 of
+    every other file (as merge and gate check it) and SHA256SUMS."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
     if bundle:
         env = summary["environment"]
-        (folder / "manifest.json").write_text(json.dumps({"environment": env, "verdict": "CERTIFIED"}),
-                                              encoding="utf-8")
         (folder / "allure-results").mkdir(exist_ok=True)
         (folder / "allure-results" / "0-result.json").write_text('{"name": "synthetic"}\n', encoding="utf-8")
+        files = file_digests(folder, frozenset({"manifest.json"}))
+        (folder / "manifest.json").write_text(json.dumps({"environment": env, "verdict": "CERTIFIED",
+                                                          "files": files}), encoding="utf-8")
         write_sums(folder)
     return folder
 

@@ -21,7 +21,7 @@ from .load import load_spec, read_documents
 from .model import Spec
 from .release_diff import EXIT_BAD_INPUT, ReleaseDiffError, build_report, render, write_atomically
 from .render import OUTPUT_PACKAGE, render_all
-from .writer import stale_report, write_tree
+from .writer import OutputRefused, stale_report, write_tree
 
 EXIT_STALE = 1
 EXIT_INVALID = 2
@@ -41,7 +41,11 @@ def cmd_generate(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     spec = _load(args.spec)
     files = render_all(spec)
-    changed = write_tree(args.out, files)
+    try:
+        changed = write_tree(args.out, files)
+    except OutputRefused as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_INVALID
     cases = sum(len(c) for c in all_cases(spec).values())
     took = time.perf_counter() - start
     wrote = f"{len(changed)} of {len(files)} files changed" if changed else f"all {len(files)} files up to date"

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
@@ -110,6 +108,7 @@ def report_main(argv: list[str]) -> int:
     parser.add_argument("--history-limit", type=int, default=run_command.DEFAULT_HISTORY_LIMIT, metavar="RUNS",
                         help="runs kept in history.jsonl (default: %(default)s)")
     args = parser.parse_args(argv)
+    from .results import untrusted
     from .results.html import ReportError, render
 
     source = args.directory.resolve()
@@ -118,11 +117,17 @@ def report_main(argv: list[str]) -> int:
         return 2
     bundle = (source / "SHA256SUMS").is_file()
     out = (args.out or (source.with_name(source.name + "-html") if bundle else source)).resolve()
-    out.mkdir(parents=True, exist_ok=True)
-    if out != source and (source / "history.jsonl").is_file():
-        shutil.copyfile(source / "history.jsonl", out / "history.jsonl")
     summary_file = source / "summary.json"
-    summary = json.loads(summary_file.read_text(encoding="utf-8")) if summary_file.is_file() else None
+    history = source / "history.jsonl"
+    try:  # the directory may come from anyone: its files are read as untrusted ones (no link followed)
+        carried = untrusted.read_bytes(history, root=source) if out != source and untrusted.present(history) else None
+        summary = untrusted.read_json_object(summary_file, root=source) if untrusted.present(summary_file) else None
+    except untrusted.UntrustedFileError as exc:
+        print(f"report: {exc}", file=sys.stderr)
+        return 2
+    out.mkdir(parents=True, exist_ok=True)
+    if carried is not None:
+        (out / "history.jsonl").write_bytes(carried)
     try:
         index = render(source / "allure-results", out, summary, history_limit=args.history_limit)
     except (ReportError, OSError, subprocess.SubprocessError) as exc:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from ..harness.untrusted_text import markdown_text
 from ..results.rootcause import root_cause_line
 from ..results.summary import env_family
 from .verdict import FAMILY_COLUMNS, Assessment, RuleAssessment
@@ -189,6 +191,15 @@ def release_text(env: dict[str, Any]) -> str:
     return text
 
 
+def _loaded_text(loaded: Any) -> str:
+    """The shared objects the library mapped by the time a device was set: name and sha256 prefix each."""
+    if not isinstance(loaded, list):
+        return "not recorded"
+    shown = [f"{Path(str(entry[0])).name} ({str(entry[1])[:12] if entry[1] else 'no hash'})"
+             for entry in loaded if isinstance(entry, list) and len(entry) == 2]
+    return f"{len(shown)}: " + ", ".join(shown) if shown else "none besides the library"
+
+
 def facts(manifest: dict[str, Any]) -> list[tuple[str, str]]:
     """The identity lines of the certificate (what was certified, with what)."""
     env = manifest.get("environment") or {}
@@ -199,6 +210,7 @@ def facts(manifest: dict[str, Any]) -> list[tuple[str, str]]:
         ("SoC", str(env.get("soc"))),
         ("CANN version", str(env.get("cann_version"))),
         ("Library", f"{library.get('path')} (sha256 {library.get('sha256')})"),
+        ("Libraries it loaded", _loaded_text(env.get("loaded_libraries"))),
         ("Spec hash", str(manifest.get("spec_hash"))),
         ("Suite version", str(manifest.get("suite_version"))),
         ("Host / kernel", f"{env.get('host')} / {env.get('os_kernel')}"),
@@ -241,7 +253,7 @@ def _markdown_section(section: Section) -> list[str]:
 
 
 def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("<", "&lt;")
+    return markdown_text(text)
 
 
 _CSS = """

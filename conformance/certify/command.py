@@ -17,11 +17,11 @@ from pathlib import Path
 
 from ..harness.options import OptionError, settings_from_values
 from ..harness.resources import catalog_path
+from ..results.signing import KeyFileError, load_private_key, load_public_key, signer
 from ..results.terminal import Style
 from ..session.command import EXIT_CODES, check_expectations, configure, invoked_command, report_dir_of
 from ..session.preflight import SetupError, preflight
-from .runner import CertifyError, certify
-from .signing import KeyFileError, load_private_key, load_public_key, signer
+from .runner import CertifyError, baseline_problem, certify
 from .verify import verify as verify_bundle
 
 EXIT_NO_VERDICT = 2
@@ -46,7 +46,13 @@ def configure_certify(parser: argparse.ArgumentParser) -> None:
     configure(parser)
     parser.add_argument("--out-dir", type=Path, help="where bundles go (default: <report dir>/certification)")
     parser.add_argument("--baseline", type=Path, metavar="BUNDLE",
-                        help="previous bundle whose report history continues in this report")
+                        help="previous bundle (or report directory) whose report history continues in this report. "
+                        "It is an untrusted input: a bundle must verify first (SHA256SUMS, the manifest's file "
+                        "digests, and with --trust its signature), or certify refuses it (exit 2) before anything "
+                        "runs; a link, FIFO or device in its history is refused, never followed")
+    parser.add_argument("--trust", type=Path, metavar="PUBKEY",
+                        help="require the --baseline bundle to carry a valid signature by this Ed25519 public key "
+                        "(PEM), as verify --trust does")
     parser.add_argument("--catalog", type=Path, default=None,
                         help="catalog.json of the spec (default: the installed kit's)")
     parser.add_argument("--sign", type=Path, metavar="KEY", help="sign manifest.json with this Ed25519 private key "
@@ -87,8 +93,17 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
     catalog = json.loads(Path(catalog_file).read_text(encoding="utf-8"))
     try:
         key = load_private_key(args.sign) if getattr(args, "sign", None) else None
+        trusted = load_public_key(args.trust) if getattr(args, "trust", None) else None
     except KeyFileError as exc:
         print(f"certify: {exc}", file=sys.stderr)
+        return EXIT_NO_VERDICT
+    if getattr(args, "baseline", None):  # before the set-up checks: refused before anything runs
+        problem = baseline_problem(args.baseline, trusted)
+        if problem:
+            print(f"certify: {problem}", file=sys.stderr)
+            return EXIT_NO_VERDICT
+    elif trusted is not None:
+        print("certify: --trust checks the signature of a --baseline bundle; no --baseline given", file=sys.stderr)
         return EXIT_NO_VERDICT
     problem = check_expectations(args)
     if problem is None:
@@ -99,7 +114,7 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
     out_root = args.out_dir or report_dir_of(args) / "certification"
     try:
         result = certify(args, extra, out_root=out_root, catalog_path=Path(catalog_file),
-                         command=invoked_command(), signing_key=key)
+                         command=invoked_command(), signing_key=key, baseline_trust=trusted)
     except (CertifyError, ValueError, OSError) as exc:
         print(f"certify: {exc}", file=sys.stderr)
         return EXIT_NO_VERDICT

@@ -10,10 +10,10 @@ case without one. A case's ID is read from the result's ``rule`` label and its h
 from __future__ import annotations
 
 import ast
-import json
 from pathlib import Path
 from typing import Any
 
+from ..results import untrusted
 from ..results.identity import case_id_from_nodeid
 
 #: Allure statuses a summary outcome can come with. An ERROR is ``broken`` (a crash, a
@@ -55,18 +55,28 @@ def case_of(result: dict[str, Any], known: dict[str, str]) -> str | None:
     return rules[0] if rules and rules[0] in known else None
 
 
-def read_results(directory: Path, problems: list[str]) -> list[tuple[str, dict[str, Any]]]:
-    """(file name, result) of every ``*-result.json``; unreadable ones are added to ``problems``."""
+def read_results(directory: Path, problems: list[str], root: Path | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """(file name, result) of every ``*-result.json``; unreadable ones are added to ``problems``.
+
+    Each is read as an untrusted file inside ``root`` (by default the folder above ``directory``,
+    the bundle): a link, FIFO, device, oversized or too deeply nested result is a problem.
+    """
     found = []
+    if directory.is_symlink():
+        problems.append(f"{directory.name}: is a symbolic link (not followed)")
+        return found
     for path in sorted(directory.glob("*-result.json")):
         rel = f"{directory.name}/{path.name}"
         try:
-            if path.stat().st_size > MAX_RESULT_BYTES:
-                problems.append(f"{rel}: larger than {MAX_RESULT_BYTES} bytes; not an Allure result")
-                continue
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            problems.append(f"{rel}: unreadable: {exc}")
+            raw = untrusted.read_bytes(path, root=directory.parent if root is None else root,
+                                       limit=MAX_RESULT_BYTES)
+        except untrusted.UntrustedFileError as exc:  # e.g. "is 5000000 bytes, more than the 4194304 accepted"
+            problems.append(f"{rel}: unreadable: {exc.reason}")
+            continue
+        try:
+            data = untrusted.loads_json(raw, rel)
+        except untrusted.UntrustedFileError as exc:
+            problems.append(f"{rel}: unreadable: {exc.reason}")
             continue
         if not isinstance(data, dict):
             problems.append(f"{rel}: not an Allure result (not a JSON object)")

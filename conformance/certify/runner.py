@@ -25,6 +25,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -34,17 +35,18 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from ..harness import resources
 from ..results.expectations import ExpectationError, load_expectations
-from ..results.history import carry_history
+from ..results.history import carry_history, check_history, run_dir
+from ..results.signing import SIGNATURE, sign_manifest
 from ..results.summary import env_family, load_json
 from ..results.terminal import format_duration
+from ..results.untrusted import UntrustedFileError
 from ..session.command import expectation_paths, option_arguments
 from ..session.reporter import RUN_COMMAND_ENV
-from .bundle import file_digests, write_sums
+from .bundle import file_digests, is_bundle, write_sums
 from .certificate import render_html, render_markdown
 from .manifest import build_manifest
-from .signing import SIGNATURE, sign_manifest
 from .verdict import CERTIFIED, NOT_CERTIFIED, Assessment, assess
-from .verify import verify
+from .verify import check_integrity, verify
 
 DEFAULT_OUT = Path("reports") / "certification"
 PROGRESS_STEP = 10  # percent of the cases between two progress lines
@@ -119,6 +121,32 @@ def follow(command: list[str], log: Path, env: dict[str, str]) -> int:
         return proc.wait()
 
 
+def baseline_problem(baseline: Path, trusted: object = None) -> str | None:
+    """Why ``baseline`` may not be carried from (one line), or None.
+
+    A baseline is an untrusted input: a bundle must pass :func:`~.verify.check_integrity`
+    (SHA256SUMS, the manifest's digests and, with ``trusted``, a signature by that key) before
+    anything is carried from it; with ``trusted`` it must be a bundle. Then, a bundle or a plain
+    report directory alike, its history must be readable as an untrusted input (no link
+    followed, no FIFO, no device, within the size caps).
+    """
+    base = run_dir(Path(baseline))
+    if not base.is_dir():
+        return f"--baseline {baseline}: not a bundle or report directory"
+    if is_bundle(base):
+        problems = check_integrity(base, trusted)
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            return f"--baseline {baseline} does not verify, nothing carried from it: {problems[0]}{more}"
+    elif trusted is not None:
+        return f"--baseline {baseline}: not a bundle, so it carries no signature to check against --trust"
+    try:
+        check_history(base)
+    except UntrustedFileError as exc:
+        return f"--baseline {baseline}: its history is refused, nothing carried from it: {exc}"
+    return None
+
+
 def certify(
     args: argparse.Namespace,
     extra: Sequence[str] = (),
@@ -127,26 +155,36 @@ def certify(
     catalog_path: Path | None = None,
     command: Sequence[str] = (),
     signing_key: Ed25519PrivateKey | None = None,
+    baseline_trust: object = None,
 ) -> Certification:
     """Run the suite as ``args`` say and write a certification bundle under ``out_root``.
 
     ``extra`` (pytest arguments) restrict the run (the bundle is then incomplete and NOT
     CERTIFIED); ``args.baseline`` is a previous bundle whose report history continues in this
-    report. The bundle is verified before it is announced, and signed with ``signing_key``.
-    Raises :class:`CertifyError` when the run leaves no summary.json, or an expectations file
-    is malformed or over-broad (checked before the run).
+    report; it must pass :func:`baseline_problem` (with ``baseline_trust``) before anything runs.
+    The bundle is verified before it is announced, and signed with ``signing_key``.
+    Raises :class:`CertifyError` when the run leaves no summary.json, an expectations file
+    is malformed or over-broad, or the baseline does not verify (checked before the run).
     """
     catalog_path = catalog_path or resources.catalog_path()
     try:
         load_expectations([p.resolve() for p in expectation_paths(args)])
     except ExpectationError as exc:
         raise CertifyError(str(exc)) from None
+    baseline = getattr(args, "baseline", None)
+    problem = baseline_problem(baseline, baseline_trust) if baseline else None
+    if problem:
+        raise CertifyError(problem)
     created = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
     out_root = Path(out_root).resolve()
-    staging = out_root / f".staging-{created.strftime('%Y%m%dT%H%M%SZ')}-{os.getpid()}"
-    staging.mkdir(parents=True)
+    out_root.mkdir(parents=True, exist_ok=True)
+    # Private (0700) and unpredictable: no other process of the user can guess it and write into it.
+    staging = Path(tempfile.mkdtemp(prefix=f".staging-{created.strftime('%Y%m%dT%H%M%SZ')}-", dir=out_root))
     try:
-        copied = carry_history(args.baseline, staging) if getattr(args, "baseline", None) else []
+        try:
+            copied = carry_history(baseline, staging) if baseline else []
+        except UntrustedFileError as exc:
+            raise CertifyError(f"--baseline {baseline}: nothing carried from it: {exc}") from None
         run = run_command(args, extra, staging)
         env = {**os.environ, RUN_COMMAND_ENV: json.dumps(list(command) or run)}
         returncode = follow(run, staging / "run.log", env)
@@ -204,6 +242,14 @@ def _bundle_expectations(paths: list[Path], staging: Path) -> list[tuple[str, Pa
     return copied
 
 
+def _inside(root: Path, path: Path) -> str:
+    """``path`` relative to ``root`` when it lies inside it, else as given."""
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def package_bundle(
     staging: Path,
     out_root: Path,
@@ -240,7 +286,8 @@ def package_bundle(
         verdict=assessment.verdict,
         extra={
             "restricted_by": restricted,
-            "history_carried": history,
+            # The carried files as the bundle holds them, not as the staging folder did.
+            "history_carried": [_inside(staging, Path(p)) for p in history],
             "complete": assessment.completeness_checked and not assessment.missing_rules,
             "html_report": {"rendered": html, "render_later": None if html else "acl-conformance report BUNDLE"},
             "backend_env": dict(env.get("backend_env") or {}),
@@ -255,4 +302,7 @@ def package_bundle(
     (staging / "certificate.html").write_text(render_html(assessment, summary, manifest), encoding="utf-8")
     seal(staging, manifest, signing_key)
     staging.rename(final)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    final.chmod(0o777 & ~mask)  # sealed: as readable as any other folder the user makes
     return final

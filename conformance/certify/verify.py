@@ -4,7 +4,11 @@ A bundle verifies when every check below finds nothing; each problem is one line
 names the file and the inconsistency:
 
 - integrity: SHA256SUMS and the manifest's own file list match the bundle byte for byte,
-  and with ``--trust PUBKEY`` the manifest carries a valid Ed25519 signature by that key;
+  and with ``--trust PUBKEY`` the manifest carries a valid Ed25519 signature by that key
+  (:func:`check_integrity`, which ``merge``, ``gate`` and ``certify --baseline`` apply too);
+- safety: every file is read as an untrusted one (:mod:`conformance.results.untrusted`): a
+  link, FIFO, device, oversized file or too deeply nested JSON is a problem, never followed,
+  waited on or a traceback;
 - shape: summary.json and manifest.json are what the kit writes (no traceback on junk);
 - completeness: every rule and case of the spec the bundle names has one outcome;
 - severities: the summary's severities and families are the spec catalog's (pinned by
@@ -18,29 +22,25 @@ names the file and the inconsistency:
   manifest's and the summary's follow from the outcomes.
 
 What verification cannot show: that the run itself was honest. A signature binds the
-bundle to its signer; see :mod:`conformance.certify.signing`.
+bundle to its signer; see :mod:`conformance.results.signing`.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..harness.release import ReleaseError, judge_release, outside_contract, outside_reason
-from ..results.environment import sha256_of
+from ..results import integrity, untrusted
 from ..results.expectations import ExpectationError, load_expectations
+from ..results.integrity import check_manifest_files, check_sums, load_member
 from ..results.outcomes import UNWAIVABLE
 from ..results.rootcause import root_causes
+from ..results.signing import check_signature
 from ..results.summary import env_family, load_json, summary_problem, summary_verdict
-from .bundle import (
-    DEFAULT_CATALOG,
-    HTML_INDEX,
-    REQUIRED,
-    REQUIRED_DIRS,
-    bundle_files,
-    check_sums,
-    load_json_strict,
-)
+from .bundle import DEFAULT_CATALOG, HTML_INDEX, REQUIRED, REQUIRED_DIRS
 from .certificate import (
     fact_lines_html,
     fact_lines_markdown,
@@ -54,7 +54,6 @@ from .certificate import (
 from .evidence import check_allure
 from .manifest import SCHEMA as MANIFEST_SCHEMA
 from .observations import check_observations
-from .signing import SIGNATURE, check_signature
 from .verdict import OUTCOMES, aggregate, assess
 
 #: Fields of a waiver that identify its expectation entry (``where`` is the file it came from).
@@ -202,16 +201,20 @@ def check_release(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]
     return problems
 
 
-def check_manifest_files(bundle: Path, manifest: dict[str, Any]) -> list[str]:
-    """The manifest's ``files`` (what a signature covers) match the bundle exactly."""
-    listed = manifest["files"]
-    present = {rel for rel in bundle_files(bundle) if rel not in ("manifest.json", SIGNATURE)}
-    problems = [f"{rel}: not listed in manifest.json (extra file)" for rel in sorted(present - set(listed))]
-    problems += [f"{rel}: listed in manifest.json but missing" for rel in sorted(set(listed) - present)]
-    for rel in sorted(present & set(listed)):
-        if sha256_of(bundle / rel) != listed[rel]:
-            problems.append(f"{rel}: differs from the sha256 manifest.json lists")
-    return problems
+def check_integrity(bundle: Path, trusted: Any = None) -> list[str]:
+    """Problems with a bundle's integrity alone (:func:`conformance.results.integrity.check_integrity`):
+    SHA256SUMS, the manifest's ``files`` and, with ``trusted`` (an Ed25519 public key), the signature.
+
+    What ``merge`` and ``certify --baseline`` check before they use a bundle (``gate`` too, without
+    a key): anyone can regenerate SHA256SUMS, but not the manifest's digests without the manifest's
+    own hash changing, which a signature pins.
+    """
+    return integrity.check_integrity(bundle, signature_checker(trusted))
+
+
+def signature_checker(trusted: Any) -> Callable[[Path], list[str]] | None:
+    """The signature check of a bundle by the Ed25519 public key ``trusted`` as a function, None without one."""
+    return None if trusted is None else (lambda bundle: check_signature(bundle, trusted))
 
 
 def check_severities(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]:
@@ -269,7 +272,12 @@ def check_waivers(bundle: Path, summary: dict[str, Any], manifest: dict[str, Any
         if not rel or Path(rel).is_absolute() or ".." in Path(rel).parts:
             problems.append(f"manifest.json: expectations[{index}] {rel!r} is not a file inside the bundle")
             continue
-        if sha256_of(bundle / rel) != item.get("sha256"):
+        try:  # read once as an untrusted file (no link, FIFO or huge file), before the YAML loader opens it
+            data = untrusted.read_bytes(bundle / rel, root=bundle)
+        except untrusted.UntrustedFileError as exc:
+            problems.append(f"{rel}: {exc.reason}")
+            continue
+        if hashlib.sha256(data).hexdigest() != item.get("sha256"):
             problems.append(f"{rel}: missing, or not the file manifest.json lists (sha256 differs)")
             continue
         paths.append(bundle / rel)
@@ -304,9 +312,10 @@ def check_waivers(bundle: Path, summary: dict[str, Any], manifest: dict[str, Any
 
 
 def _text(path: Path) -> str:
+    """A text file of the bundle as an untrusted one; empty when refused (the checksums name why)."""
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        return untrusted.read_text(path, root=path.parent, errors="replace")
+    except untrusted.UntrustedFileError:
         return ""
 
 
@@ -347,15 +356,15 @@ def check_verdicts(
 def verify(bundle: Path, catalog_path: Path = DEFAULT_CATALOG, trusted: Any = None) -> list[str]:
     """Every problem of a certification bundle, one line each; an empty list means it verifies.
 
-    ``trusted`` is an Ed25519 public key (:func:`~conformance.certify.signing.load_public_key`):
+    ``trusted`` is an Ed25519 public key (:func:`~conformance.results.signing.load_public_key`):
     with it the bundle must carry a valid signature by that key.
     """
     bundle = Path(bundle)
     if not bundle.is_dir():
         return [f"{bundle}: not a directory"]
     problems = check_sums(bundle)
-    summary = load_json_strict(bundle / "summary.json", problems) if (bundle / "summary.json").is_file() else None
-    manifest = load_json_strict(bundle / "manifest.json", problems) if (bundle / "manifest.json").is_file() else None
+    summary = load_member(bundle, "summary.json", problems)
+    manifest = load_member(bundle, "manifest.json", problems)
     required = [rel for rel in REQUIRED if rel != HTML_INDEX or html_expected(manifest)]
     problems += [f"{rel}: missing (bundle incomplete)" for rel in required if not (bundle / rel).is_file()]
     problems += [f"{rel}/: missing (bundle incomplete)" for rel in REQUIRED_DIRS if not (bundle / rel).is_dir()]

@@ -1,9 +1,10 @@
 """``merge`` on the command line: many runs or bundles in, one compatibility matrix out.
 
-``python -m conformance merge INPUT... [--out DIR] [--rules PATTERNS]`` writes
+``python -m conformance merge INPUT... [--out DIR] [--rules PATTERNS] [--trust PUBKEY]`` writes
 ``DIR/matrix.json``, ``DIR/matrix.md`` and ``DIR/matrix.html``. The exit status is 0 when
-every input was merged, 1 when an input was excluded (a tampered bundle, an unreadable
-summary; the matrix is still written without it), 2 when nothing could be merged.
+every input was merged, 1 when an input was excluded (a bundle that fails its integrity check
+or, with ``--trust``, its signature; an unreadable or refused summary; the matrix is still
+written without it), 2 when nothing could be merged or the trusted key is unusable.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..harness.resources import catalog_path
+from ..results.signing import KeyFileError, load_public_key
 from .inputs import read_runs
 from .matrix import Matrix, build_matrix
 from .report import render_html, render_markdown
@@ -39,13 +41,19 @@ def build_parser() -> argparse.ArgumentParser:
         description="Merge conformance runs from many machines (product families x CANN versions) into one "
         "compatibility matrix: rows are rules, columns are (product family, CANN version); each cell holds the "
         "outcome and the behaviour drift against the previous CANN version of the same product.",
-        epilog="Exit status: 0 all inputs merged, 1 an input was excluded (tampered or unreadable), 2 nothing merged.",
+        epilog="Every input is untrusted: a bundle is merged only when SHA256SUMS and the file digests of its "
+        "manifest.json match (and, with --trust, its signature), a summary only when it is a regular file "
+        "inside its input within the size and nesting limits. Exit status: 0 all inputs merged, 1 an input was "
+        "excluded (tampered, unsigned or unreadable), 2 nothing merged or an unusable --trust key.",
     )
     parser.add_argument("inputs", nargs="+", type=Path, metavar="INPUT",
                         help="a bundle, a report directory, a summary.json, or a folder of bundles/report directories")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default: %(default)s)")
     parser.add_argument("--rules", default="", metavar="PATTERNS",
                         help="comma list of rule ID globs to keep as rows (default: every rule)")
+    parser.add_argument("--trust", type=Path, metavar="PUBKEY",
+                        help="merge only bundles with a valid signature by this Ed25519 public key (PEM), as "
+                        "verify --trust checks it; other inputs are excluded")
     return parser
 
 
@@ -66,7 +74,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     start = time.perf_counter()
     patterns = [p.strip() for p in args.rules.split(",") if p.strip()]
-    matrix = build_matrix(read_runs(args.inputs), spec_families(), patterns)
+    try:
+        trusted = load_public_key(args.trust) if args.trust else None
+    except KeyFileError as exc:
+        print(f"merge: {exc}", file=sys.stderr)
+        return 2
+    matrix = build_matrix(read_runs(args.inputs, trusted), spec_families(), patterns)
     for item in matrix.excluded:
         print(f"merge: excluded {item.source}: {item.reason}", file=sys.stderr)
     if not matrix.columns:

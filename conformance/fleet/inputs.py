@@ -2,25 +2,31 @@
 
 An input is a certification bundle, a run's report directory, a summary.json, or a folder
 holding bundles or report directories at any depth (the shared storage a fleet uploads to).
-A bundle's SHA256SUMS is checked as it is read: a bundle that fails the check is excluded and
-named, never merged. Each summary is parsed, reduced to a :class:`RunRecord` (rule outcomes and
-case observations) and dropped, so memory grows with the matrix, not with the inputs.
+Every input is untrusted. A bundle (a folder with SHA256SUMS or manifest.json) must pass
+:func:`~conformance.certify.verify.check_integrity` as it is read (SHA256SUMS, the manifest's
+file digests, and with ``--trust`` the signature): one that fails is excluded and named, never
+merged. Every summary is read through :mod:`conformance.results.untrusted` (no link followed,
+no FIFO or device, size, nesting and number caps), a plain report directory's too; one that is
+refused is excluded like an unreadable one, and the rest still merges. Each summary is parsed,
+reduced to a :class:`RunRecord` (rule outcomes and case observations) and dropped, so memory
+grows with the matrix, not with the inputs.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..certify.bundle import SUMS, check_sums
-from ..gate.compare import summary_path
+from ..certify.bundle import SUMS
+from ..certify.verify import signature_checker
+from ..gate.compare import bundle_problem, read_summary, summary_path
 from ..gate.drift import CaseObservations, case_observations
 from ..harness.release import outside_contract
-from ..results.summary import env_family
+from ..results import untrusted
+from ..results.summary import env_family, summary_problem
 
 UNKNOWN = "unknown"
 
@@ -61,7 +67,9 @@ class Excluded:
 
 
 def _is_run(path: Path) -> bool:
-    return (path / "summary.json").is_file() or (path / SUMS).is_file() or (path / "reports" / "summary.json").is_file()
+    # present(), not is_file(): a summary that is a link or a FIFO is a run to refuse by name, not to pass over
+    return any(untrusted.present(path / name) for name in ("summary.json", SUMS, "manifest.json",
+                                                            "reports/summary.json"))
 
 
 def expand(paths: Iterable[Path]) -> Iterator[Path]:
@@ -111,25 +119,29 @@ def _outside_cases(rules: Mapping[str, Any]) -> dict[str, int]:
     return counts
 
 
-def read_one(path: Path) -> RunRecord | Excluded:
-    """Read one input: verify a bundle's checksums, parse its summary, reduce it."""
+def read_one(path: Path, trusted: Any = None) -> RunRecord | Excluded:
+    """Read one input: check a bundle's integrity (and signature by ``trusted``), parse its summary, reduce it.
+
+    Never raises for a bad input: it comes back :class:`Excluded`, with a one-line reason.
+    """
     source = str(path)
-    if path.is_dir() and (path / SUMS).is_file():
-        problems = check_sums(path)
-        if problems:
-            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-            return Excluded(source, f"tampered bundle: {problems[0]}{more}")
+    problem = bundle_problem(path, signature_checker(trusted))
+    if problem:
+        return Excluded(source, problem)
     try:
-        target = summary_path(path)
-        summary = json.loads(target.read_bytes())
-    except (ValueError, OSError) as exc:
+        summary = read_summary(path, summary_path(path))
+    except (ValueError, OSError) as exc:  # UntrustedFileError is a ValueError
         return Excluded(source, f"unreadable: {exc}")
-    if not isinstance(summary, dict) or not isinstance(summary.get("rules"), dict):
-        return Excluded(source, "not a summary.json of a conformance run")
-    return _reduce(source, summary)
+    problem = summary_problem(summary)
+    if problem:  # the shape _reduce relies on: a hostile summary is excluded, not a traceback of the whole merge
+        return Excluded(source, f"not a summary.json of a conformance run: {problem}")
+    try:
+        return _reduce(source, summary)
+    except (AttributeError, TypeError, KeyError, ValueError) as exc:  # a deeper part of the wrong shape
+        return Excluded(source, f"not a summary.json of a conformance run: {type(exc).__name__}: {str(exc)[:200]}")
 
 
-def read_runs(paths: Iterable[Path]) -> Iterator[RunRecord | Excluded]:
-    """Every input, expanded, read and reduced one after the other."""
+def read_runs(paths: Iterable[Path], trusted: Any = None) -> Iterator[RunRecord | Excluded]:
+    """Every input, expanded, read and reduced one after the other (bundles checked against ``trusted``)."""
     for path in expand(paths):
-        yield read_one(path)
+        yield read_one(path, trusted)

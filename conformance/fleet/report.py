@@ -6,6 +6,7 @@ import html
 from collections.abc import Iterable
 
 from ..gate.drift import Drift, show_value
+from ..harness.untrusted_text import markdown_text
 from .matrix import Cell, Matrix
 
 SHORT = {"PASS": "PASS", "FAIL": "FAIL", "ERROR": "ERROR", "BLOCKED": "BLOCKED", "WAIVED": "WAIVED", "XPASS": "XPASS",
@@ -34,7 +35,8 @@ def drift_line(drift: Drift) -> str:
 
 def render_markdown(matrix: Matrix) -> str:
     """matrix.md."""
-    head = [c.family + " " + c.cann_version for c in matrix.columns]
+    # Family, version and rule IDs come from the runs' summaries: untrusted text.
+    head = [markdown_text(c.family + " " + c.cann_version) for c in matrix.columns]
     out = ["# Fleet compatibility matrix", "",
            f"{len(matrix.columns)} columns (product family, CANN version) from "
            f"{sum(len(c.sources) for c in matrix.columns)} runs; {len(matrix.rows)} rules; "
@@ -45,15 +47,17 @@ def render_markdown(matrix: Matrix) -> str:
            "", "| rule | " + " | ".join(head) + " |", "|---|" + "---|" * len(head)]
     for row in matrix.rows:
         cells = matrix.cells[row.rule_id]
-        out.append(f"| {row.rule_id} | " + " | ".join(cell_text(cells[c.key]) for c in matrix.columns) + " |")
+        # A cell's words are the kit's own (known outcomes and counts only, see Column.outcome).
+        out.append(f"| {markdown_text(row.rule_id)} | " + " | ".join(cell_text(cells[c.key]) for c in matrix.columns)
+                   + " |")
     out += ["", f"## Behaviour drift ({len(matrix.drift_cells)} cells)", ""]
     for rule, key in matrix.drift_cells:
-        out.append(f"- **{rule}** on {key}:")
-        out += [f"  - {drift_line(d)}" for d in matrix.cells[rule][key].drift]
+        out.append(f"- **{markdown_text(rule)}** on {markdown_text(key)}:")
+        out += [f"  - {markdown_text(drift_line(d))}" for d in matrix.cells[rule][key].drift]
     if not matrix.drift_cells:
         out.append("None.")
     out += ["", f"## Excluded inputs ({len(matrix.excluded)})", ""]
-    out += [f"- {e.source}: {e.reason}" for e in matrix.excluded] or ["None."]
+    out += [f"- {markdown_text(e.source)}: {markdown_text(e.reason)}" for e in matrix.excluded] or ["None."]
     return "\n".join(out) + "\n"
 
 

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..results.expectations import ExpectationError, load_expectations
+from ..results.signing import KeyFileError, check_signature, load_public_key
 from .compare import DEFAULT_FAIL_ON, GATE_CLASSES, Comparison, compare
 from .drift import DRIFT_CLASSES, accept_known_drift, gating_drift, is_drift_class
 from .report import default_outputs, render_markdown
@@ -76,6 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="compare runs of different product families, SoCs or specs (refused by default); the report says so",
     )
     parser.add_argument(
+        "--trust", type=Path, metavar="PUBKEY",
+        help="Ed25519 public key (PEM): both runs must be bundles signed by it (as verify --trust checks)",
+    )
+    parser.add_argument(
         "--allow-different-release",
         action="store_true",
         help="compare runs judged against different CANN releases (refused by default, exit 2); cases outside "
@@ -93,10 +98,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         fail_on = parse_fail_on(args.fail_on)
+        check = None
+        if args.trust:
+            trusted = load_public_key(args.trust)
+            check = lambda bundle: check_signature(bundle, trusted)  # noqa: E731 - one line, one use
         comparison = compare(args.baseline, args.candidate, allow_different_product=args.allow_different_product,
-                             allow_different_release=args.allow_different_release)
+                             allow_different_release=args.allow_different_release, signature_check=check)
         accept_drift(comparison, args.expectations, datetime.date.today())
-    except ValueError as exc:
+    except (ValueError, KeyFileError) as exc:
         print(f"gate: {exc}", file=sys.stderr)
         return 2
     md_path, json_path = default_outputs(args.candidate)

@@ -16,6 +16,13 @@ summary.json file. Every case is classified by its outcome in the two runs:
 
 Beside the classes, :attr:`Comparison.drift` lists behaviour drift (see :mod:`.drift`).
 
+Both runs are untrusted inputs. A run that is a bundle (it holds SHA256SUMS or manifest.json)
+must pass :func:`~conformance.results.integrity.check_integrity` first (SHA256SUMS, the
+manifest's file digests and, given a signature check, the signature): regenerating SHA256SUMS
+after an edit is not enough to pass. Every file is read through
+:mod:`conformance.results.untrusted` (no link followed, no FIFO or device, size, nesting and
+number caps), a plain report directory's too.
+
 Two runs are compared only when they are of one product and one spec: the same product
 family, SoC and spec hash. Otherwise every difference could come from the product or the
 spec rather than the library, and :func:`compare` refuses unless told to allow it, in
@@ -24,13 +31,15 @@ which case the report says so.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..harness.release import outside_contract
-from ..results.summary import env_family, load_json, summary_problem
+from ..results import untrusted
+from ..results.integrity import bundle_of, check_integrity, integrity_problem
+from ..results.summary import env_family, summary_problem
 from .drift import Drift, gating_drift, observation_drift
 
 SCHEMA = "acl-conformance-gate/1"
@@ -39,7 +48,8 @@ FAILING = frozenset({"FAIL", "ERROR", "BLOCKED"})
 CODED = frozenset({"FAIL", "ERROR", "WAIVED"})
 EXPECTATION_OUTCOMES = frozenset({"WAIVED", "XPASS"})
 GATE_CLASSES = ("regression", "coverage-loss", "new-failure", "removed", "code-change", "waiver-change")
-DEFAULT_FAIL_ON = ("regression", "coverage-loss")
+# A waiver that newly covers a rule the baseline passed hides a regression: it gates by default too.
+DEFAULT_FAIL_ON = ("regression", "coverage-loss", "waiver-change")
 REPORTED_CLASSES = ("regression", "coverage-loss", "fix", "new", "new-failure", "removed", "code-change",
                     "waiver-change", "entered-contract", "left-contract", "other")
 #: The facts of the identity two runs must share to be compared.
@@ -114,12 +124,16 @@ class Comparison:
 
 
 def summary_path(run: Path) -> Path:
-    """summary.json of a run given as a file, a bundle or report directory, or a dir with reports/."""
+    """summary.json of a run given as a file, a bundle or report directory, or a dir with reports/.
+
+    Inside a directory anything at those places counts (a link or FIFO too), so that reading it
+    refuses it instead of passing over it.
+    """
     run = Path(run)
     if run.is_file():
         return run
     for candidate in (run / "summary.json", run / "reports" / "summary.json"):
-        if candidate.is_file():
+        if untrusted.present(candidate):
             return candidate
     raise ValueError(f"{run}: no summary.json (expected a bundle, a report directory or a summary.json)")
 
@@ -221,9 +235,34 @@ def product_differences(baseline: dict[str, Any], candidate: dict[str, Any]) -> 
     return [f"{key} {old.get(key)} vs {new.get(key)}" for key in PRODUCT_FACTS if old.get(key) != new.get(key)]
 
 
-def _load(path: Path, role: str) -> dict[str, Any]:
+def read_summary(run: Path, path: Path) -> dict[str, Any]:
+    """The summary.json ``path`` of ``run`` read as an untrusted file (inside ``run`` when it is a folder).
+
+    Raises :class:`~conformance.results.untrusted.UntrustedFileError` (a ValueError, one line).
+    """
+    run = Path(run)
+    return untrusted.read_json_object(path, root=None if path == run else run)
+
+
+#: Checks a bundle's signature, returning its problems: :func:`conformance.certify.verify.signature_checker`.
+SignatureCheck = Callable[[Path], list[str]]
+
+
+def bundle_problem(run: Path, signature_check: SignatureCheck | None = None) -> str | None:
+    """Why the run ``run`` may not be read (one line) when it is, or is in, a bundle that fails its integrity
+    check (with ``signature_check``: also its signature, and then it must be a bundle); None otherwise."""
+    bundle = bundle_of(run)
+    if bundle is None:  # a plain report directory: nothing to check, unless a signature is required
+        return None if signature_check is None else "not a bundle: it carries no signature to check"
+    return integrity_problem(check_integrity(bundle, signature_check))
+
+
+def _load(run: Path, path: Path, role: str, signature_check: SignatureCheck | None = None) -> dict[str, Any]:
+    problem = bundle_problem(run, signature_check)
+    if problem:
+        raise CompareError(f"{role} {run}: {problem}")
     try:
-        summary = load_json(path)
+        summary = read_summary(run, path)
     except ValueError as exc:
         raise CompareError(f"{role}: {exc}") from None
     problem = summary_problem(summary)
@@ -233,18 +272,20 @@ def _load(path: Path, role: str) -> dict[str, Any]:
 
 
 def compare(baseline: Path, candidate: Path, *, allow_different_product: bool = False,
-            allow_different_release: bool = False) -> Comparison:
+            allow_different_release: bool = False, signature_check: SignatureCheck | None = None) -> Comparison:
     """Compare two runs given as bundles, report directories or summary.json files.
 
-    Raises :class:`CompareError` (one line) for a run that cannot be read or is not a
-    summary, and for runs of different products or specs unless ``allow_different_product``,
-    with which the differences head the report's warnings.
+    Raises :class:`CompareError` (one line) for a bundle that fails its integrity check (with
+    ``signature_check``, also its signature, and then both runs must be bundles), a run that
+    cannot be read or is not a summary, and for runs of different products or specs unless
+    ``allow_different_product``, with which the differences head the report's warnings.
     """
     try:
         base_path, cand_path = summary_path(baseline), summary_path(candidate)
     except ValueError as exc:
         raise CompareError(str(exc)) from None
-    old, new = _load(base_path, "baseline"), _load(cand_path, "candidate")
+    old = _load(Path(baseline), base_path, "baseline", signature_check)
+    new = _load(Path(candidate), cand_path, "candidate", signature_check)
     differences = product_differences(old, new)
     if differences and not allow_different_product:
         raise CompareError(f"the runs are of different products or specs ({'; '.join(differences)}); a gate "

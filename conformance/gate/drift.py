@@ -50,7 +50,7 @@ def case_observations(summary: Mapping[str, Any]) -> CaseObservations:
     for rule_id, rule in (summary.get("rules") or {}).items():
         for case_id, case in ((rule or {}).get("cases") or {}).items():
             observed = case.get("observations") if isinstance(case, Mapping) else None
-            if observed:
+            if observed and isinstance(observed, Mapping):  # an untrusted summary may hold anything here
                 found[case_id] = (rule_id, {name: dict(entry) for name, entry in observed.items()
                                             if isinstance(entry, Mapping)})
     return found

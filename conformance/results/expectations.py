@@ -49,11 +49,14 @@ from typing import Any
 
 from codegen.yamlload import LocDict, LocList, load_yaml
 
+from ..harness.untrusted_text import unsafe_characters
 from .matching import VersionRange, glob_match, parse_version_range
 
 SCHEMA = "acl-conformance-expectations/1"
 
 _TOP_KEYS = {"schema", "expectations"}
+#: The longest an accepted waiver may stand before somebody looks at it again.
+ACCEPTED_FOR_AT_MOST = datetime.timedelta(days=366)
 _ENTRY_KEYS = {"rule", "case", "families", "soc", "cann", "reason", "tracking", "expires", "accepted", "observation"}
 _RULE_ID = re.compile(r"^[A-Za-z0-9_.-]+$")
 _RULE_PATTERN = re.compile(r"^[A-Za-z0-9_.*?-]+$")
@@ -279,6 +282,11 @@ def _parse_entry(file: str, prefix: str, line: int, data: Any) -> Expectation:
     reason = entry.text("reason")
     if reason is None:
         raise entry.fail(None, "needs a 'reason'")
+    for key in ("reason", "tracking", "soc"):
+        # The text reaches certificates, reports and terminals: no line breaks, controls or bidi marks.
+        unsafe = unsafe_characters(str(data.get(key) or ""))
+        if unsafe:
+            raise entry.fail(key, f"holds control or bidirectional characters ({', '.join(unsafe[:3])})")
     tracking = entry.text("tracking", _TRACKING, "a URL or a ticket such as ABC-123")
     accepted = data.get("accepted", False)
     if not isinstance(accepted, bool):
@@ -290,6 +298,9 @@ def _parse_entry(file: str, prefix: str, line: int, data: Any) -> Expectation:
         raise entry.fail("observation", "accepting a drift needs an 'expires' date")
     if accepted and WILDCARDS & set(case or rule or ""):
         raise entry.fail("accepted", "a wildcard waiver is never accepted for certification: name each case")
+    if accepted and expires is not None and expires > datetime.date.today() + ACCEPTED_FOR_AT_MOST:
+        raise entry.fail("expires", f"{expires.isoformat()} is more than a year away: a waiver accepted for "
+                                    "certification is reviewed at least once a year")
     families = _parse_families(entry, data.get("families"))
     soc = entry.text("soc", _SOC_PATTERN, "a SoC name pattern (letters, digits, - _ . * ?)")
     cann = _parse_cann(entry, data.get("cann"))

@@ -11,6 +11,7 @@ from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..harness.untrusted_text import terminal_text
 from .identity import case_interfaces
 from .observations import case_observations
 from .outcomes import FAILING_OUTCOMES, CaseResult, Category, Outcome, count, worst
@@ -191,8 +192,9 @@ def format_summary(summary: Mapping[str, Any], report_location: str | None = Non
     style = style or Style()
     lines = ["", "ACL host-memory conformance", "=" * 27]
     env = summary.get("environment", {})
-    lines.append(f"library  {env.get('library')}  ({env.get('soc')}, {env.get('product_family')}, "
-                 f"CANN {env.get('cann_version')})")
+    shown = {key: terminal_text(str(env.get(key))) for key in ("library", "soc", "product_family", "cann_version")}
+    lines.append(f"library  {shown['library']}  ({shown['soc']}, {shown['product_family']}, "
+                 f"CANN {shown['cann_version']})")
     if env.get("cann_release"):
         lines.append(f"judged against the CANN {env.get('cann_release')} contract")
     header = (f"{'rule family':<18}{'rules':>6}{'pass':>6}{'fail':>6}{'error':>6}{'blocked':>8}{'waived':>7}"

@@ -21,8 +21,9 @@ from ..harness.options import DEFAULT_DEADLINE, OPTIONS, OptionError, env_value,
 from ..harness.resources import generated_dir, suite_dir
 from ..results.terminal import Style
 from .deadline import ENV_AT as DEADLINE_AT
-from .preflight import SETUP_EXIT_CODES, STALE_REPORTS, Problem
+from .preflight import SETUP_EXIT_CODES, STALE_REPORTS, Problem, SetupError
 from .reporter import RUN_COMMAND_ENV
+from .reportlock import HELD_ENV, lock_report_dir
 
 PLUGIN = "conformance.session.plugin"
 EXIT_BAD_EXPECTATIONS = 2
@@ -196,19 +197,35 @@ def run_suite(args: argparse.Namespace, extra: list[str]) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_OPTION
     report_dir = report_dir_of(args)
+    try:
+        lock = lock_report_dir(report_dir)  # before anything of another run's can be cleared
+    except SetupError as exc:
+        print(exc.render(), file=sys.stderr)
+        return int(exc.problem)
+    try:
+        return _run_locked(args, extra, report_dir, deadline)
+    finally:
+        lock.release()
+
+
+def _run_locked(args: argparse.Namespace, extra: list[str], report_dir: Path, deadline: float) -> int:
+    """The run itself, with the report directory's lock held."""
     clear_previous(report_dir)
     command = pytest_command(args, extra, report_dir)
     style = Style.for_stream(sys.stdout)
     print(style.dim("+ " + " ".join(command)), flush=True)
     env = {**os.environ, RUN_COMMAND_ENV: os.environ.get(RUN_COMMAND_ENV) or json.dumps(invoked_command()),
-           DEADLINE_AT: str(time.time() + deadline)}  # the run's deadline counts from here
+           DEADLINE_AT: str(time.time() + deadline),  # the run's deadline counts from here
+           HELD_ENV: str(report_dir)}
     status = subprocess.run(command, env=env, check=False).returncode
     summary_path = report_dir / "summary.json"
     if status in SETUP_EXIT_CODES:
         return status  # the plugin has said what to fix
     if not summary_path.is_file():
-        print(f"error: pytest exited {status} and wrote no {summary_path}", file=sys.stderr)
-        return status or EXIT_NO_SUMMARY
+        how = f"was killed by signal {-status}" if status < 0 else f"exited {status}"
+        print(f"error: pytest {how} and wrote no {summary_path}", file=sys.stderr)
+        # A signal is no exit status of ours (it would read as 256 minus the signal): no summary is 3.
+        return status if status > 0 else EXIT_NO_SUMMARY
     from ..results.summary import exit_status, format_summary
 
     summary = json.loads(summary_path.read_text(encoding="utf-8"))

@@ -30,6 +30,7 @@ from ..harness.product import applicability, not_supported_reason
 from ..harness.resources import catalog_path
 from ..harness.simstats import leaked, leaked_counters
 from ..harness.support import fails_cleanly
+from ..harness.untrusted_text import capped_output
 from ..harness.violations import BackendLeak, Blocked, CallHung, HarnessError, InstrumentFailed, SpecViolation
 from ..results.allure import TRACE_ATTACHMENT, allure_marks
 from ..results.environment import static_facts
@@ -40,8 +41,9 @@ from .crashes import journal_path, promise_of_call
 from .deadline import WORKER_KEY as DEADLINE_KEY
 from .deadline import RunDeadline
 from .hangs import CallJournal, HungCalls
-from .preflight import SetupError, preflight, remove_stale_reports
+from .preflight import Problem, SetupError, preflight, remove_stale_reports
 from .reporter import CASE_PROPERTY, FACTS_PROPERTY, Reporter, write_reports
+from .reportlock import held_by_parent, lock_report_dir
 from .rundir import RUN_DIR_KEY, WorkerHandoff, remove_run_dir, run_dir_for_process
 from .selection import case_params, keep_rules, label_item, marker_names, selected_case_ids, selection_requested
 from .state import (
@@ -51,6 +53,7 @@ from .state import (
     OBSERVED,
     PHASES,
     PREFLIGHT,
+    REPORT_LOCK,
     RESTS_ON,
     STATE,
     SUMMARY,
@@ -101,9 +104,12 @@ def pytest_cmdline_main(config: pytest.Config) -> int | None:
     settings = settings_from_config(config)
     catalog = json.loads(catalog_path().read_text(encoding="utf-8"))
     try:
+        if not held_by_parent(settings.report_dir):
+            config.stash[REPORT_LOCK] = lock_report_dir(settings.report_dir)
         config.stash[PREFLIGHT] = preflight(settings, raw_values(config)["acl_lib"], catalog)
     except SetupError as exc:
-        remove_stale_reports(settings.report_dir)
+        if exc.problem != Problem.REPORT_DIR_IN_USE:  # another run's reports are that run's
+            remove_stale_reports(settings.report_dir)
         print(exc.render(), file=sys.stderr, flush=True)
         return int(exc.problem)
     return None
@@ -368,6 +374,14 @@ def _case_result(state: RunState, item: pytest.Item, rule: dict[str, Any]) -> Ca
     return state.waive(result, facts.get("product_family"), facts.get("soc"), facts.get("cann_version"))
 
 
+@pytest.hookimpl(hookwrapper=True, trylast=True, specname="pytest_runtest_makereport")
+def cap_library_output(item: pytest.Item, call: pytest.CallInfo[Any]) -> Iterator[None]:
+    """Cap what the library printed before any reporter (Allure, JUnit) reads it: innermost, so first."""
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()
+    report.sections = [(title, capped_output(text)) for title, text in report.sections]
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Iterator[None]:
     """Classify each phase; on teardown attach the case's final result to the report."""
@@ -449,3 +463,10 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     totals = ", ".join(f"{n} {k.lower()}" for k, n in summary["totals"].items() if n)
     path = config.stash[STATE].settings.report_dir / "summary.json"
     terminalreporter.write_line(f"acl conformance: {totals}; verdict {summary['verdict']} ({path})")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """A plain pytest run lets the next run have its report directory."""
+    lock = config.stash.get(REPORT_LOCK, None)
+    if lock is not None:
+        lock.release()

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..harness.loaded import brought_in, mapped_files
 from ..harness.options import Settings
 from ..harness.product import family_by_id, family_for_soc
 from ..harness.release import ReleaseError, judge_release, read_versions
@@ -47,6 +48,7 @@ class Problem(enum.IntEnum):
     UNKNOWN_SIM_FAULT = 15
     UNKNOWN_RULE = 16
     UNKNOWN_RELEASE = 17
+    REPORT_DIR_IN_USE = 18
 
 
 SETUP_EXIT_CODES = frozenset(int(p) for p in Problem)
@@ -201,6 +203,9 @@ def _not_acl(lib: str, why: str) -> None:
 
 def _probe(lib: str, device: str) -> None:
     """Child side of :func:`probe_library`: print one JSON line (facts, or problem and message)."""
+    from acl_hostmem_generated import acl_bindings as acl  # the kit's own objects are mapped before the count
+
+    before = mapped_files()
     try:
         handle = ctypes.CDLL(lib)
     except OSError as exc:
@@ -214,8 +219,6 @@ def _probe(lib: str, device: str) -> None:
         _answer(problem=Problem.MISSING_SYMBOLS.name, message=f"{lib} lacks ACL entry points the harness needs: "
                 f"{', '.join(missing)}.\nFix: use the libascendcl.so of a complete CANN installation.")
         return
-    from acl_hostmem_generated import acl_bindings as acl
-
     backend = acl.load(lib)
     code = backend.aclInit(None, raw=True)
     if code not in (acl.ACL_SUCCESS, acl.ACL_ERROR_REPEAT_INITIALIZE):
@@ -231,9 +234,10 @@ def _probe(lib: str, device: str) -> None:
         return
     soc = backend.aclrtGetSocName() or ""
     cann, acl_api = read_versions(backend)
+    loaded = brought_in(before)  # after aclInit and a device: what the library loaded to get there
     backend.aclrtResetDevice(chosen, raw=True)
     backend.aclFinalize(raw=True)
-    _answer(soc=soc, cann_version=cann, acl_api=acl_api, device_count=count)
+    _answer(soc=soc, cann_version=cann, acl_api=acl_api, device_count=count, loaded_libraries=loaded)
 
 
 def main(argv: Sequence[str]) -> int:

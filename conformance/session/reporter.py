@@ -57,7 +57,8 @@ class Reporter:
                     if result.category:
                         report.user_properties.append(("acl_category", result.category.value))
                 elif name == FACTS_PROPERTY and self.state.facts.get("product_family") is None:
-                    self.state.facts = json.loads(value)
+                    # The worker's facts add to the controller's (its preflight saw what the library loaded).
+                    self.state.facts = {**self.state.facts, **json.loads(value)}
             report.user_properties[:] = [(n, v) for n, v in report.user_properties
                                          if n not in (CASE_PROPERTY, FACTS_PROPERTY)]
         elif report.when == "???":  # xdist: the worker died while running this case
@@ -114,7 +115,7 @@ class Reporter:
         """xdist: take the environment facts a worker learned from the library."""
         facts = getattr(node, "workeroutput", {}).get("acl_facts")
         if facts and self.state.facts.get("product_family") is None:
-            self.state.facts = dict(facts)
+            self.state.facts = {**self.state.facts, **facts}
 
 
 def run_command_line() -> list[str]:

@@ -18,7 +18,7 @@ import pytest
 
 from ..results.identity import case_id_for_item, case_id_from_nodeid, case_interfaces
 
-SEVERITY_MARKS = ("mandatory", "recommended", "informational")
+SEVERITY_MARKS = ("mandatory", "recommended", "advisory", "informational")
 
 
 def marker_names(catalog: Mapping[str, Any]) -> dict[str, str]:

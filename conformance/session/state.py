@@ -84,4 +84,6 @@ CODE_SUSPECT = pytest.StashKey[str]()  # a rule a failing call's code points at 
 SUMMARY = pytest.StashKey[dict[str, Any]]()
 OBSERVED = pytest.StashKey[dict[str, Any]]()
 PREFLIGHT = pytest.StashKey[dict[str, Any]]()
+#: The report directory's lock a plain pytest run holds (``run`` holds it for its pytest child).
+REPORT_LOCK = pytest.StashKey[Any]()
 FINDINGS = pytest.StashKey[list[Finding]]()

@@ -10,9 +10,9 @@ from typing import Any
 
 from conformance.certify import runner as certify_mod
 from conformance.certify.bundle import DEFAULT_CATALOG, file_digests, write_sums
-from conformance.certify.signing import SIGNATURE
 from conformance.results.environment import sha256_file
 from conformance.results.rootcause import root_causes
+from conformance.results.signing import SIGNATURE
 from conformance.results.summary import SCHEMA as SUMMARY_SCHEMA
 
 REPO = Path(__file__).resolve().parents[2]

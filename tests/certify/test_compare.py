@@ -65,8 +65,8 @@ def test_gate_exit_codes_and_fail_on(catalog, make_summary, tmp_path, capsys):
     base = save(tmp_path, "base", make_summary({first_case(catalog, FAULTED_RULE): "FAIL"}))
     cand = save(tmp_path, "cand", make_summary({first_case(catalog, FAULTED_RULE): "WAIVED"}))
     md, js = tmp_path / "out" / "g.md", tmp_path / "out" / "g.json"
-    assert main([str(base), str(cand), "--markdown", str(md), "--json", str(js)]) == 0
-    assert main([str(base), str(cand), "--fail-on", "waiver-change", "--markdown", str(md), "--json", str(js)]) == 1
+    assert main([str(base), str(cand), "--fail-on", "regression", "--markdown", str(md), "--json", str(js)]) == 0
+    assert main([str(base), str(cand), "--markdown", str(md), "--json", str(js)]) == 1  # waiver-change gates by default
     assert "waiver-change" in json.loads(js.read_text())["gated_by"]
     assert main([str(cand), str(base), "--fail-on", "bogus"]) == 2
     assert "unknown --fail-on class 'bogus'" in capsys.readouterr().err
@@ -120,7 +120,8 @@ def test_pass_to_not_applicable_is_coverage_loss_and_fails_the_default_gate(cata
     cand = save(tmp_path, "cand", make_summary({case: "NOT_APPLICABLE"}))
     assert _gate(tmp_path, base, cand) == 1
     report = json.loads((tmp_path / "reports" / "g.json").read_text())
-    assert report["gated_by"] == ["coverage-loss"] and report["fail_on"] == ["regression", "coverage-loss"]
+    assert report["gated_by"] == ["coverage-loss"]
+    assert report["fail_on"] == ["regression", "coverage-loss", "waiver-change"]
     assert [c["case_id"] for c in report["classes"]["coverage-loss"]] == [case]
     assert "gating class coverage-loss: 1 case(s)" in capsys.readouterr().out
     assert _gate(tmp_path, base, cand, "--fail-on", "regression") == 0
@@ -178,3 +179,14 @@ def test_make_gate_prints_the_gates_own_status(catalog, make_summary, tmp_path):
                               capture_output=True, text=True)
         assert done.stdout.strip().splitlines()[-1] == f"gate exit status: {status}", done.stdout + done.stderr
         assert done.returncode == (0 if status == 0 else 2)  # make's own convention
+
+
+def test_a_new_waiver_over_a_passing_rule_fails_the_default_gate(catalog, make_summary, tmp_path, capsys):
+    """F5: a candidate whose plain waiver names the regressed rule says WAIVED; the default gate still fails."""
+    case = first_case(catalog, FAULTED_RULE)
+    base = save(tmp_path, "base", make_summary())
+    cand = save(tmp_path, "cand", make_summary({case: {"outcome": "WAIVED", "waiver": {"reason": "known"}}}))
+    assert main([str(base), str(cand)]) == 1
+    out = capsys.readouterr().out
+    assert "waiver-change" in out and "gate: FAIL" in out
+    assert main([str(base), str(cand), "--fail-on", "regression,coverage-loss"]) == 0  # only when asked

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import json
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,32 @@ def test_brackets_are_literal_in_patterns():
 )
 def test_version_ranges_compare_numerically(spec, version, holds):
     assert parse_version_range(spec).contains(version) is holds
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("reason", "known\n## Verdict: **CERTIFIED**"),   # a line break that would start a heading
+    ("reason", "looks fine \u202etxt.exe"),              # a right-to-left override
+    ("tracking", "T-1\u200f"),                            # a right-to-left mark
+])
+def test_waiver_text_refuses_control_and_bidirectional_characters(tmp_path, field, value):
+    path = tmp_path / "w.yaml"
+    entry = {"rule": "HM-X", "families": ["atlas_a2"], "reason": "r", "tracking": "T-1", field: value}
+    path.write_text(json.dumps({"expectations": [entry]}), encoding="utf-8")  # JSON is YAML, escapes and all
+    with pytest.raises(ExpectationError, match=f"expectations\\[0\\].{field}: holds control or bidirectional"):
+        load_expectations([path])
+
+
+def test_an_accepted_waiver_expires_within_a_year(tmp_path):
+    def load_text(text: str):
+        path = tmp_path / "w.yaml"
+        path.write_text(text, encoding="utf-8")
+        return load_expectations([path])
+
+    far = (datetime.date.today() + datetime.timedelta(days=400)).isoformat()
+    near = (datetime.date.today() + datetime.timedelta(days=300)).isoformat()
+    text = "expectations:\n  - rule: HM-X\n    families: [atlas_a2]\n    reason: r\n    tracking: T-1\n" \
+           "    accepted: true\n    expires: {}\n"
+    with pytest.raises(ExpectationError, match="more than a year away"):
+        load_text(text.format(far))
+    assert load_text(text.format(near)).entries[0].accepted
+    assert not load_text(text.format("9999-12-31").replace("    accepted: true\n", "")).entries[0].accepted

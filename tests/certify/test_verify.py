@@ -8,6 +8,7 @@ another key or after any edit.
 
 from __future__ import annotations
 
+import datetime
 import json
 import shutil
 from pathlib import Path
@@ -18,9 +19,12 @@ from certify_helpers import FAULTED_RULE, first_case, reseal, write_fake_bundle
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from conformance.certify.signing import SIGNATURE, load_public_key
 from conformance.certify.verify import verify
 from conformance.cli import main as cli_main
+from conformance.results.signing import SIGNATURE, load_public_key
+
+#: An expiry an accepted waiver may have (within a year of today).
+SOON = (datetime.date.today() + datetime.timedelta(days=200)).isoformat()
 
 
 def _edit_json(path: Path, change: Any) -> None:
@@ -90,11 +94,11 @@ def test_a_waiver_from_a_bundled_file_verifies_and_an_edited_one_does_not(tmp_pa
     source.write_text(
         "expectations:\n"
         f"  - case: '{case}'\n    families: [atlas_a2]\n    reason: known\n    tracking: T-9\n"
-        "    expires: 2099-01-01\n    accepted: true\n",
+        f"    expires: {SOON}\n    accepted: true\n",
         encoding="utf-8",
     )
     waiver = {"rule": None, "case": case, "families": ["atlas_a2"], "soc": None, "cann": None, "reason": "known",
-              "tracking": "T-9", "expires": "2099-01-01", "accepted": True, "where": f"{source}:2",
+              "tracking": "T-9", "expires": SOON, "accepted": True, "where": f"{source}:2",
               "waived_category": "spec_violation"}
     summary = make_summary({case: {"outcome": "WAIVED", "waiver": waiver}})
     bundle = write_fake_bundle(tmp_path / "b", summary, expectations=[source])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import subprocess
 import sys
 
@@ -14,6 +15,9 @@ from conformance.results.summary import load_json
 
 WAIVER = {"rule": "HM-X", "case": None, "families": ["atlas_a2"], "reason": "known", "tracking": "T-1",
           "expires": "2099-01-01", "accepted": True, "where": "w.yaml:2"}
+
+#: An expiry an accepted waiver may have (within a year of today).
+SOON = (datetime.date.today() + datetime.timedelta(days=200)).isoformat()
 
 
 def _phases(call_exception: str, teardown_failed: bool = False) -> list[PhaseResult]:
@@ -54,7 +58,7 @@ def test_an_accepted_wildcard_waiver_stops_run_and_certify_with_exit_2(tmp_path)
 def test_a_deadlocked_free_cannot_be_waived_into_certified(tmp_path):
     waivers = tmp_path / "deadlock.yaml"
     waivers.write_text("expectations:\n  - rule: HM-SYNC-FREE-NO-IMPLICIT\n    families: [atlas_a2]\n"
-                       "    reason: deadlocks\n    tracking: T-1\n    expires: 2099-12-31\n    accepted: true\n",
+                       f"    reason: deadlocks\n    tracking: T-1\n    expires: {SOON}\n    accepted: true\n",
                        encoding="utf-8")
     report = tmp_path / "report"
     command = [sys.executable, "-m", "conformance", "run", "--acl-lib", str(SIM_LIB), "--acl-report-dir", str(report),

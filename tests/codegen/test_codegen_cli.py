@@ -34,9 +34,7 @@ def _break_spec(spec_dir: Path) -> list[str]:
 
 def _existing_tree(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     out = tmp_path / "out"
-    (out / "sub").mkdir(parents=True)
-    (out / "keep.txt").write_text("old tree\n", encoding="utf-8")
-    (out / "sub" / "x.py").write_text("x = 1\n", encoding="utf-8")
+    codegen.writer.write_tree(out, {"keep.txt": "old tree\n", "sub/x.py": "x = 1\n"})
     return out, tree_digest(out)
 
 
@@ -230,3 +228,26 @@ def test_appending_a_second_document_is_an_error(spec_dir: Path, capsys: pytest.
     append(spec_dir, "products.yaml", "---\nfamilies: []\n")
     result = run_main(capsys, "lint", "--spec", "spec")
     assert result.code == 2 and "spec/products.yaml:" in result.err
+
+
+def test_generate_refuses_a_directory_it_did_not_write(spec_dir: Path, tmp_path: Path) -> None:
+    """`generate --out .` in a repository must not take `.git` with it."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / ".git" / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    (repo / "notes.txt").write_text("mine\n", encoding="utf-8")
+    before = tree_digest(repo)
+    proc = run_cli("generate", "--spec", str(spec_dir), "--out", str(repo))
+    assert proc.code == 2 and "did not write it" in proc.err and str(repo) in proc.err, proc.err
+    assert tree_digest(repo) == before and not [p for p in tmp_path.iterdir() if p.name.startswith(".repo")]
+
+
+def test_regenerating_keeps_what_a_user_put_in_the_tree_and_drops_only_its_own_files(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    codegen.writer.write_tree(out, {"a.txt": "a\n", "gone.txt": "old\n"})
+    (out / "mine.txt").write_text("user file\n", encoding="utf-8")
+    changed = codegen.writer.write_tree(out, {"a.txt": "a2\n"})
+    assert "gone.txt" in changed and "mine.txt" not in changed
+    assert (out / "mine.txt").read_text(encoding="utf-8") == "user file\n"
+    assert not (out / "gone.txt").exists() and (out / "a.txt").read_text(encoding="utf-8") == "a2\n"
+    assert (out / codegen.writer.MARKER).read_text(encoding="utf-8").splitlines()[1:] == ["a.txt"]

@@ -11,6 +11,7 @@ rules apply. To keep 14 runs cheap on two cores, each is one pytest process with
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -83,10 +84,13 @@ def test_the_fleet_matrix_has_14_columns_and_marks_the_drift(fleet, catalog, tmp
 
 
 def test_a_tampered_bundle_of_the_fleet_is_excluded(fleet, tmp_path, capsys):
-    from conformance.certify.bundle import write_sums
+    from conformance.certify.bundle import file_digests, write_sums
 
     bundle = tmp_path / "bundle"
     shutil.copytree(fleet / "atlas_a2-9.2.1", bundle)
+    # Sealed as certify seals a bundle: the manifest's digests, then SHA256SUMS (merge checks both).
+    files = file_digests(bundle, frozenset({"manifest.json"}))
+    (bundle / "manifest.json").write_text(json.dumps({"files": files}), encoding="utf-8")
     write_sums(bundle)
     assert cli_main(["merge", str(fleet), str(bundle), "--out", str(tmp_path / "ok"), "--rules", ROWS]) == 0
     summary = bundle / "summary.json"

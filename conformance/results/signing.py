@@ -23,7 +23,9 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-SIGNATURE = "manifest.sig"
+from . import untrusted
+from .integrity import SIGNATURE as SIGNATURE  # defined with the checks that leave it out of the manifest
+
 ALGORITHM = "Ed25519"
 
 
@@ -84,12 +86,12 @@ def sign_manifest(bundle: Path, key: Ed25519PrivateKey) -> Path:
 
 def _record(bundle: Path) -> tuple[dict[str, Any] | None, str]:
     path = bundle / SIGNATURE
-    if not path.is_file():
+    if not untrusted.present(path):
         return None, f"{SIGNATURE}: missing: the bundle is not signed"
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        return None, f"{SIGNATURE}: unreadable: {exc}"
+    try:  # a signature record is a few hundred bytes: a larger file is no record
+        record = untrusted.loads_json(untrusted.read_bytes(path, root=bundle, limit=64 * 1024), path)
+    except untrusted.UntrustedFileError as exc:
+        return None, f"{SIGNATURE}: unreadable: {exc.reason}"
     if not isinstance(record, dict) or record.get("algorithm") != ALGORITHM or not isinstance(
         record.get("signature"), str
     ):
@@ -110,11 +112,11 @@ def check_signature(bundle: Path, trusted: Ed25519PublicKey) -> list[str]:
     if record.get("key_sha256") != want:
         return [f"{SIGNATURE}: signed by key {record.get('key_sha256')}, not by the trusted key {want}"]
     try:
-        trusted.verify(signature, (bundle / "manifest.json").read_bytes())
+        trusted.verify(signature, untrusted.read_bytes(bundle / "manifest.json", root=bundle))
     except InvalidSignature:
         return [f"{SIGNATURE}: the signature does not match manifest.json (edited after signing, or forged)"]
-    except OSError as exc:
-        return [f"manifest.json: unreadable: {exc}"]
+    except untrusted.UntrustedFileError as exc:
+        return [f"manifest.json: unreadable: {exc.reason}"]
     return []
 
 
