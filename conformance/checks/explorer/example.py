@@ -52,6 +52,7 @@ class Example:
         self.actions: list[tuple[str, tuple[Any, ...]]] = []
         self.touched: set[int] = set()
         self.made: set[int] = set()
+        self.absent: set[int] = set()  # bases the teardown's unregistration answered "not registered" for
         # base -> size of the registrations the backend made, whatever the model says
         self.registered: dict[int, int] = {}
         self.stuck: set[int] = set()  # found at teardown: registrations no device would remove
@@ -113,6 +114,7 @@ class Example:
             self.registered.pop(req.pointer, None)
         elif rc == 0 and out and req.interface in ("aclrtMallocHost", "aclrtMallocHostWithCfg"):
             self.made.add(out)
+            self.released.discard(out)  # a freed address handed out again is live again: teardown frees it
         elif rc == 0 and req.interface in ("aclrtFreeHost", "aclrtFreeHostWithDevSync"):
             self.released.add(req.pointer)
 
@@ -255,6 +257,8 @@ class Example:
 
         def unregister(base: int, raw: bool = True) -> int:
             code = int(lib.aclrtHostUnregister(base, raw=raw))
+            if code == acl.ACL_ERROR_HOST_MEMORY_NOT_REGISTERED:
+                self.absent.add(base)
             if code == 0:
                 removed.add(base)
                 # A second registration the backend took of the range must not outlive the example.
@@ -270,6 +274,10 @@ class Example:
         removed by no device at teardown, and still mapped on some device (one that no longer answers
         went another way, e.g. with its memory)."""
         candidates = (set(self.world.registrations) | set(self.registered)) - removed
+        # A base the runtime answers "not registered" for is gone, whatever its device pointer says
+        # (a backend may answer one for removed memory where no refusal is promised): the runtime's
+        # records of registrations are process-wide (HM-REG-SECOND-DEVICE), so one answer suffices.
+        candidates -= set(self.absent)
         lib = self.driver.lib
         found: set[int] = set()
         for device in range(max(self.world.product.device_count, 1)) if candidates else ():
