@@ -274,16 +274,26 @@ class Example:
         removed by no device at teardown, and still mapped on some device (one that no longer answers
         went another way, e.g. with its memory)."""
         candidates = (set(self.world.registrations) | set(self.registered)) - removed
-        # A base the runtime answers "not registered" for is gone, whatever its device pointer says
-        # (a backend may answer one for removed memory where no refusal is promised): the runtime's
-        # records of registrations are process-wide (HM-REG-SECOND-DEVICE), so one answer suffices.
-        candidates -= set(self.absent)
         lib = self.driver.lib
         found: set[int] = set()
         for device in range(max(self.world.product.device_count, 1)) if candidates else ():
             lib.aclrtSetDevice(device, raw=True)
             found |= {base for base in candidates - found if lib.aclrtHostGetDevicePointer(base, 0, raw=True)[0] == 0}
-        return found
+        # A device pointer alone does not prove a registration: a backend may answer one for removed
+        # memory where no refusal is promised. Where unregistering said "not registered", a fresh
+        # registration of the first page decides: it succeeds only where nothing is left.
+        return {base for base in found if base not in self.absent or not self._registers_afresh(base)}
+
+    def _registers_afresh(self, base: int) -> bool:
+        """Whether one page at ``base`` registers (and is unregistered again): nothing is left there."""
+        lib = self.driver.lib
+        page = self.world.product.host_page
+        if lib.aclrtHostRegisterV2(base, page, acl.ACL_HOST_REG_MAPPED, raw=True) != 0:
+            return False
+        for _ in range(DRAIN_TRIES):
+            if lib.aclrtHostUnregister(base, raw=True) != 0:
+                break
+        return True
 
     def _free_unless_stuck(self, removed: set[int]) -> Any:
         """A teardown step freeing every block the example holds, except blocks under a registration
