@@ -1,4 +1,4 @@
-# Generated from spec ea663d4f2ee386b6 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec f1f2f3f78af38bb2 by codegen; do not edit. Regenerate: python -m codegen generate
 """The state model of the host-memory interfaces, generated from spec/state_model.yaml.
 
 :func:`predict` answers, for one call and the facts of the abstract state it meets, the
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-SPEC_HASH = 'ea663d4f2ee386b6'
+SPEC_HASH = 'f1f2f3f78af38bb2'
 
 
 @dataclass(frozen=True)

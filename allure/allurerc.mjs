@@ -24,6 +24,7 @@ export default defineConfig({
     { name: "Backend leak", matchers: byCategory("leak"), groupBy: ["severity", { label: "feature" }] },
     { name: "Run deadline reached", matchers: byCategory("deadline"), groupBy: [{ label: "feature" }] },
     { name: "Harness instrument failed", matchers: byCategory("instrument"), groupBy: [{ label: "feature" }] },
+    { name: "Outcome contradicted by its observations", matchers: byCategory("inconsistent"), groupBy: [{ label: "feature" }] },
     { name: "Harness error", matchers: byCategory("harness_error"), groupBy: ["status"] },
     { name: "Waived", matchers: byCategory("waived"), groupBy: [{ label: "feature" }] },
     { name: "Not applicable", matchers: byCategory("not_applicable"), groupBy: [{ label: "feature" }], groupByMessage: true },

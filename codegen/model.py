@@ -382,6 +382,7 @@ class Observation:
     values: tuple[str, ...] = ()
     key: str | None = None
     many: bool = False
+    expect: Any = None  # what a PASS implies of the value ("refused", {equals|at_least|one_of: ...}), or None
 
     @property
     def described_type(self) -> str:
@@ -392,7 +393,7 @@ class Observation:
     def to_json(self) -> dict[str, Any]:
         """The declaration as the catalog carries it."""
         return {"name": self.name, "type": self.type, "meaning": self.meaning, "evidence": self.evidence,
-                "values": list(self.values), "key": self.key, "many": self.many}
+                "values": list(self.values), "key": self.key, "many": self.many, "expect": self.expect}
 
 
 @dataclass(frozen=True)

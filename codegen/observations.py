@@ -41,6 +41,16 @@ def observation_issues(docs: dict[str, Document]) -> list[SpecIssue]:
                 report(path + ["values"], f"only enum observations take 'values' (this one is {entry['type']})")
             if "key" in entry and entry.get("many"):
                 report(path + ["many"], "an observation is either keyed ('key') or a list ('many'), not both")
+            expect = entry.get("expect")
+            if expect == "refused" and entry["type"] != "code":
+                report(path + ["expect"], f"'refused' is said of codes (this observation is {entry['type']})")
+            if isinstance(expect, dict) and "at_least" in expect and entry["type"] != "int":
+                report(path + ["expect"], f"'at_least' is said of ints (this observation is {entry['type']})")
+            if isinstance(expect, dict) and entry["type"] == "enum":
+                named = [expect["equals"]] if "equals" in expect else expect.get("one_of", [])
+                unknown = [v for v in named if v not in entry.get("values", [])]
+                if unknown:
+                    report(path + ["expect"], f"{unknown[0]!r} is not one of the observation's values")
             if entry["evidence"] == "expect" and not (rule.get("code") or rule.get("errors")):
                 report(path + ["evidence"], f"{rule_id} expects no error, so no expected error backs this value")
     return issues
@@ -48,7 +58,7 @@ def observation_issues(docs: dict[str, Document]) -> list[SpecIssue]:
 
 def _observation(raw: dict[str, Any]) -> Observation:
     return Observation(raw["name"], raw["type"], raw["meaning"], raw["evidence"], tuple(raw.get("values", ())),
-                       raw.get("key"), bool(raw.get("many", False)))
+                       raw.get("key"), bool(raw.get("many", False)), raw.get("expect"))
 
 
 def rule_observations(doc: Document) -> dict[str, tuple[Observation, ...]]:

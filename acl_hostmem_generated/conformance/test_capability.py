@@ -1,4 +1,4 @@
-# Generated from spec ea663d4f2ee386b6 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec f1f2f3f78af38bb2 by codegen; do not edit. Regenerate: python -m codegen generate
 """Capability cases: aclrtHostMemMapCapabilities over every device and HAC type."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from conformance.checks import capability as checks
 def test_HM_CAP_QUERY_ALL(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Every device answers for every HAC type"""
     params, expect = case
-    checks.capability_query(acl, expect=expect, **params)
+    acl.run(checks.capability_query, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-CAP-STABLE')
@@ -42,11 +42,11 @@ def test_HM_CAP_QUERY_ALL(acl: Any, case: tuple[dict[str, Any], dict[str, Any] |
 def test_HM_CAP_STABLE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Capability answers are stable"""
     params, expect = case
-    checks.capability_stable(acl, expect=expect, **params)
+    acl.run(checks.capability_stable, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-CAP-CONSISTENT')
 def test_HM_CAP_CONSISTENT(acl: Any) -> None:
     """Capabilities agree with whether registration works, on every device"""
-    checks.capability_consistent(acl, expect=None)
+    acl.run(checks.capability_consistent, expect=None)
 

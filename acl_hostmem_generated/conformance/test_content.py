@@ -1,4 +1,4 @@
-# Generated from spec ea663d4f2ee386b6 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec f1f2f3f78af38bb2 by codegen; do not edit. Regenerate: python -m codegen generate
 """Content cases: full-range access, aclrtMemset initialisation, content untouched by registration and by freeing neighbours."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from conformance.checks import content as checks
 def test_HM_CONTENT_RW_FULL(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """The whole allocated range is writable and reads back what was written"""
     params, expect = case
-    checks.full_range_rw(acl, expect=expect, **params)
+    acl.run(checks.full_range_rw, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-CONTENT-MEMSET')
@@ -49,7 +49,7 @@ def test_HM_CONTENT_RW_FULL(acl: Any, case: tuple[dict[str, Any], dict[str, Any]
 def test_HM_CONTENT_MEMSET(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Content is unspecified until aclrtMemset initialises the whole range"""
     params, expect = case
-    checks.memset_init(acl, expect=expect, **params)
+    acl.run(checks.memset_init, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-CONTENT-REGISTER-PRESERVES')
@@ -65,7 +65,7 @@ def test_HM_CONTENT_MEMSET(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 def test_HM_CONTENT_REGISTER_PRESERVES(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Register, get-device-pointer and unregister leave host content unchanged"""
     params, expect = case
-    checks.register_preserves(acl, expect=expect, **params)
+    acl.run(checks.register_preserves, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-CONTENT-FREE-ISOLATION')
@@ -81,5 +81,5 @@ def test_HM_CONTENT_REGISTER_PRESERVES(acl: Any, case: tuple[dict[str, Any], dic
 def test_HM_CONTENT_FREE_ISOLATION(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Freeing one allocation never touches another"""
     params, expect = case
-    checks.free_isolation(acl, expect=expect, **params)
+    acl.run(checks.free_isolation, expect=expect, **params)
 

@@ -1,4 +1,4 @@
-# Generated from spec ea663d4f2ee386b6 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec f1f2f3f78af38bb2 by codegen; do not edit. Regenerate: python -m codegen generate
 """Explorer cases: random interleavings of the calls, judged step by step against the generated state model."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from conformance.checks import explorer as checks
 def test_HM_EXPLORE_DOCUMENTED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Random call sequences behave as the documented state model predicts"""
     params, expect = case
-    checks.explore(acl, expect=expect, **params)
+    acl.run(checks.explore, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-EXPLORE-ALL')
@@ -33,5 +33,5 @@ def test_HM_EXPLORE_DOCUMENTED(acl: Any, case: tuple[dict[str, Any], dict[str, A
 def test_HM_EXPLORE_ALL(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Random call sequences behave as the full state model predicts"""
     params, expect = case
-    checks.explore(acl, expect=expect, **params)
+    acl.run(checks.explore, expect=expect, **params)
 

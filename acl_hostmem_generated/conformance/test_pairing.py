@@ -1,4 +1,4 @@
-# Generated from spec ea663d4f2ee386b6 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec f1f2f3f78af38bb2 by codegen; do not edit. Regenerate: python -m codegen generate
 """Pairing and lifecycle cases: allocate/free and register/unregister pairs and their misuse."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from conformance.checks import pairing as checks
 def test_HM_PAIR_MALLOC_FREE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Host allocations pair with aclrtFreeHost or aclrtFreeHostWithDevSync"""
     params, expect = case
-    checks.alloc_free_pair(acl, expect=expect, **params)
+    acl.run(checks.alloc_free_pair, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-DOUBLE-FREE')
@@ -37,7 +37,7 @@ def test_HM_PAIR_MALLOC_FREE(acl: Any, case: tuple[dict[str, Any], dict[str, Any
 def test_HM_PAIR_DOUBLE_FREE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Freeing host memory twice fails"""
     params, expect = case
-    checks.double_free(acl, expect=expect, **params)
+    acl.run(checks.double_free, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-FREE-FOREIGN')
@@ -53,7 +53,7 @@ def test_HM_PAIR_DOUBLE_FREE(acl: Any, case: tuple[dict[str, Any], dict[str, Any
 def test_HM_PAIR_FREE_FOREIGN(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Free rejects host pointers it did not hand out"""
     params, expect = case
-    checks.free_foreign(acl, expect=expect, **params)
+    acl.run(checks.free_foreign, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-FREE-DEVICE-MEM')
@@ -67,7 +67,7 @@ def test_HM_PAIR_FREE_FOREIGN(acl: Any, case: tuple[dict[str, Any], dict[str, An
 def test_HM_PAIR_FREE_DEVICE_MEM(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """The host free calls refuse device memory"""
     params, expect = case
-    checks.free_device_memory(acl, expect=expect, **params)
+    acl.run(checks.free_device_memory, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-REG-UNREG')
@@ -81,7 +81,7 @@ def test_HM_PAIR_FREE_DEVICE_MEM(acl: Any, case: tuple[dict[str, Any], dict[str,
 def test_HM_PAIR_REG_UNREG(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Registration pairs with aclrtHostUnregister"""
     params, expect = case
-    checks.register_unregister(acl, expect=expect, **params)
+    acl.run(checks.register_unregister, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-DOUBLE-UNREGISTER')
@@ -95,7 +95,7 @@ def test_HM_PAIR_REG_UNREG(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 def test_HM_PAIR_DOUBLE_UNREGISTER(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Unregistering twice reports the range as not registered"""
     params, expect = case
-    checks.double_unregister(acl, expect=expect, **params)
+    acl.run(checks.double_unregister, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-UNREG-UNKNOWN')
@@ -108,7 +108,7 @@ def test_HM_PAIR_DOUBLE_UNREGISTER(acl: Any, case: tuple[dict[str, Any], dict[st
 def test_HM_PAIR_UNREG_UNKNOWN(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Unregistering memory that was never registered fails"""
     params, expect = case
-    checks.unregister_unknown(acl, expect=expect, **params)
+    acl.run(checks.unregister_unknown, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-UNREG-INTERIOR')
@@ -121,7 +121,7 @@ def test_HM_PAIR_UNREG_UNKNOWN(acl: Any, case: tuple[dict[str, Any], dict[str, A
 def test_HM_PAIR_UNREG_INTERIOR(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Unregistering a pointer inside a registered range fails and keeps the registration"""
     params, expect = case
-    checks.unregister_unknown(acl, expect=expect, **params)
+    acl.run(checks.unregister_unknown, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-DOUBLE-REGISTER')
@@ -135,7 +135,7 @@ def test_HM_PAIR_UNREG_INTERIOR(acl: Any, case: tuple[dict[str, Any], dict[str, 
 def test_HM_PAIR_DOUBLE_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """aclrtHostRegisterV2 of a range registered already fails as already registered"""
     params, expect = case
-    checks.double_register(acl, expect=expect, **params)
+    acl.run(checks.double_register, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-DOUBLE-REGISTER-V1')
@@ -149,7 +149,7 @@ def test_HM_PAIR_DOUBLE_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str,
 def test_HM_PAIR_DOUBLE_REGISTER_V1(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """aclrtHostRegister of a range registered already fails"""
     params, expect = case
-    checks.double_register(acl, expect=expect, **params)
+    acl.run(checks.double_register, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-DOUBLE-REGISTER-V1-CODE')
@@ -163,7 +163,7 @@ def test_HM_PAIR_DOUBLE_REGISTER_V1(acl: Any, case: tuple[dict[str, Any], dict[s
 def test_HM_PAIR_DOUBLE_REGISTER_V1_CODE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """A repeated aclrtHostRegister answers already registered (docs) or the driver's internal error (driver)"""
     params, expect = case
-    checks.double_register_code(acl, expect=expect, **params)
+    acl.run(checks.double_register_code, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-OVERLAP-REGISTER')
@@ -179,7 +179,7 @@ def test_HM_PAIR_DOUBLE_REGISTER_V1_CODE(acl: Any, case: tuple[dict[str, Any], d
 def test_HM_PAIR_OVERLAP_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """A V2 registration overlapping a registered range fails"""
     params, expect = case
-    checks.overlap_register(acl, expect=expect, **params)
+    acl.run(checks.overlap_register, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-GETDEVPTR-AFTER-UNREG')
@@ -193,7 +193,7 @@ def test_HM_PAIR_OVERLAP_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str
 def test_HM_PAIR_GETDEVPTR_AFTER_UNREG(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """No device pointer after unregistering"""
     params, expect = case
-    checks.devptr_after_unregister(acl, expect=expect, **params)
+    acl.run(checks.devptr_after_unregister, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-FREE-REGISTERED')
@@ -207,13 +207,13 @@ def test_HM_PAIR_GETDEVPTR_AFTER_UNREG(acl: Any, case: tuple[dict[str, Any], dic
 def test_HM_PAIR_FREE_REGISTERED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Memory freed while registered leaves no stuck registration"""
     params, expect = case
-    checks.free_registered(acl, expect=expect, **params)
+    acl.run(checks.free_registered, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-FREE-WHILE-REGISTERED')
 def test_HM_PAIR_FREE_WHILE_REGISTERED(acl: Any) -> None:
     """aclrtFreeHost frees memory that is still registered at once (docs) or refuses it (svm v3 driver)"""
-    checks.free_while_registered(acl, expect=None)
+    acl.run(checks.free_while_registered, expect=None)
 
 
 @pytest.mark.acl_rule('HM-PAIR-V2-PINNED-ON-PINNED')
@@ -227,7 +227,7 @@ def test_HM_PAIR_FREE_WHILE_REGISTERED(acl: Any) -> None:
 def test_HM_PAIR_V2_PINNED_ON_PINNED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """V2 PINNED on memory that is already page-locked fails (docs) or succeeds (source)"""
     params, expect = case
-    checks.v2_pinned_on_pinned(acl, expect=expect, **params)
+    acl.run(checks.v2_pinned_on_pinned, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-V2-PINNED-NO-MAPPED')
@@ -240,7 +240,7 @@ def test_HM_PAIR_V2_PINNED_ON_PINNED(acl: Any, case: tuple[dict[str, Any], dict[
 def test_HM_PAIR_V2_PINNED_NO_MAPPED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """V2 PINNED without MAPPED gives no device pointer"""
     params, expect = case
-    checks.v2_pinned_device_pointer(acl, expect=expect, **params)
+    acl.run(checks.v2_pinned_device_pointer, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-V2-PINNED-MAPPED')
@@ -253,19 +253,19 @@ def test_HM_PAIR_V2_PINNED_NO_MAPPED(acl: Any, case: tuple[dict[str, Any], dict[
 def test_HM_PAIR_V2_PINNED_MAPPED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """V2 PINNED|MAPPED on pageable memory gives a device pointer"""
     params, expect = case
-    checks.v2_pinned_device_pointer(acl, expect=expect, **params)
+    acl.run(checks.v2_pinned_device_pointer, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-V2-PINNED-THEN-MAPPED')
 def test_HM_PAIR_V2_PINNED_THEN_MAPPED(acl: Any) -> None:
     """A range registered PINNED cannot be registered again as MAPPED"""
-    checks.v2_pinned_then_mapped(acl, expect={'code': 'ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED', 'value': 507910, 'provenance': 'documented', 'severity': 'mandatory', 'decides': True})
+    acl.run(checks.v2_pinned_then_mapped, expect={'code': 'ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED', 'value': 507910, 'provenance': 'documented', 'severity': 'mandatory', 'decides': True})
 
 
 @pytest.mark.acl_rule('HM-PAIR-UNREG-PINNED-ONLY')
 def test_HM_PAIR_UNREG_PINNED_ONLY(acl: Any) -> None:
     """aclrtHostUnregister removes a PINNED-only registration"""
-    checks.unregister_pinned_only(acl, expect=None)
+    acl.run(checks.unregister_pinned_only, expect=None)
 
 
 @pytest.mark.acl_rule('HM-PAIR-CONCURRENT-REGISTER')
@@ -278,7 +278,7 @@ def test_HM_PAIR_UNREG_PINNED_ONLY(acl: Any) -> None:
 def test_HM_PAIR_CONCURRENT_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Of threads racing to register one range, exactly one wins"""
     params, expect = case
-    checks.concurrent_register(acl, expect=expect, **params)
+    acl.run(checks.concurrent_register, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-EXHAUSTION')
@@ -291,7 +291,7 @@ def test_HM_PAIR_CONCURRENT_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[
 def test_HM_PAIR_EXHAUSTION(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Host memory exhaustion fails cleanly and recovers after frees"""
     params, expect = case
-    checks.exhaustion(acl, expect=expect, **params)
+    acl.run(checks.exhaustion, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-HUGE-SIZE')
@@ -307,7 +307,7 @@ def test_HM_PAIR_EXHAUSTION(acl: Any, case: tuple[dict[str, Any], dict[str, Any]
 def test_HM_PAIR_HUGE_SIZE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """An allocation no host can back fails"""
     params, expect = case
-    checks.huge_alloc(acl, expect=expect, **params)
+    acl.run(checks.huge_alloc, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-RESERVED-TYPES')
@@ -322,7 +322,7 @@ def test_HM_PAIR_HUGE_SIZE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 def test_HM_REG_RESERVED_TYPES(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """The reserved READONLY option is not supported yet"""
     params, expect = case
-    checks.reserved_register_types(acl, expect=expect, **params)
+    acl.run(checks.reserved_register_types, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-RESERVED-IOMEMORY')
@@ -337,7 +337,7 @@ def test_HM_REG_RESERVED_TYPES(acl: Any, case: tuple[dict[str, Any], dict[str, A
 def test_HM_REG_RESERVED_IOMEMORY(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """The reserved IOMEMORY option is not supported yet"""
     params, expect = case
-    checks.reserved_register_types(acl, expect=expect, **params)
+    acl.run(checks.reserved_register_types, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-PAGEABLE')
@@ -351,7 +351,7 @@ def test_HM_REG_RESERVED_IOMEMORY(acl: Any, case: tuple[dict[str, Any], dict[str
 def test_HM_REG_PAGEABLE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """On kernels newer than 5.10 pageable memory can be registered"""
     params, expect = case
-    checks.register_pageable(acl, expect=expect, **params)
+    acl.run(checks.register_pageable, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-PAGEABLE-4K-ALIGNED')
@@ -365,7 +365,7 @@ def test_HM_REG_PAGEABLE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | 
 def test_HM_REG_PAGEABLE_4K_ALIGNED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """On a host with pages above 4 KiB, 4 KiB-aligned pageable memory registers (docs) or must be host-page aligned (svm v2 driver)"""
     params, expect = case
-    checks.register_pageable_doc_aligned(acl, expect=expect, **params)
+    acl.run(checks.register_pageable_doc_aligned, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-KERNEL-LEGACY')
@@ -379,7 +379,7 @@ def test_HM_REG_PAGEABLE_4K_ALIGNED(acl: Any, case: tuple[dict[str, Any], dict[s
 def test_HM_REG_KERNEL_LEGACY(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """On kernels 5.10 and older pageable memory is refused (docs) or registers (svm v2 driver)"""
     params, expect = case
-    checks.register_pageable_legacy(acl, expect=expect, **params)
+    acl.run(checks.register_pageable_legacy, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-ALLOC-BASE')
@@ -403,7 +403,7 @@ def test_HM_REG_KERNEL_LEGACY(acl: Any, case: tuple[dict[str, Any], dict[str, An
 def test_HM_REG_ALLOC_BASE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """The base of a page-aligned host allocation registers with its exact size"""
     params, expect = case
-    checks.register_alloc_base(acl, expect=expect, **params)
+    acl.run(checks.register_alloc_base, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-PAST-END')
@@ -417,7 +417,7 @@ def test_HM_REG_ALLOC_BASE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 def test_HM_REG_PAST_END(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Registering a range that runs past the end of its memory fails"""
     params, expect = case
-    checks.register_past_end(acl, expect=expect, **params)
+    acl.run(checks.register_past_end, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-UNALIGNED')
@@ -431,7 +431,7 @@ def test_HM_REG_PAST_END(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | 
 def test_HM_REG_UNALIGNED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Registering pageable memory at a pointer that is not host-page aligned fails"""
     params, expect = case
-    checks.register_unaligned(acl, expect=expect, **params)
+    acl.run(checks.register_unaligned, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-PROT-READ')
@@ -445,7 +445,7 @@ def test_HM_REG_UNALIGNED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] |
 def test_HM_REG_PROT_READ(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Pageable memory the process may only read cannot be registered"""
     params, expect = case
-    checks.register_read_only(acl, expect=expect, **params)
+    acl.run(checks.register_read_only, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-NEIGHBOURS')
@@ -459,7 +459,7 @@ def test_HM_REG_PROT_READ(acl: Any, case: tuple[dict[str, Any], dict[str, Any] |
 def test_HM_REG_NEIGHBOURS(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Neighbouring aclrtMallocHost buffers register one after another"""
     params, expect = case
-    checks.register_neighbours(acl, expect=expect, **params)
+    acl.run(checks.register_neighbours, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-NEIGHBOURS-LARGE-PAGE')
@@ -473,7 +473,7 @@ def test_HM_REG_NEIGHBOURS(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 def test_HM_REG_NEIGHBOURS_LARGE_PAGE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """On a host with pages above 4 KiB, neighbouring aclrtMallocHost buffers register (docs) or the second is refused (svm v2 driver)"""
     params, expect = case
-    checks.register_neighbours(acl, expect=expect, **params)
+    acl.run(checks.register_neighbours, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-SECOND-DEVICE')
@@ -487,11 +487,11 @@ def test_HM_REG_NEIGHBOURS_LARGE_PAGE(acl: Any, case: tuple[dict[str, Any], dict
 def test_HM_REG_SECOND_DEVICE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """A range registered under one device is registered already for aclrtHostRegisterV2 under another"""
     params, expect = case
-    checks.register_second_device(acl, expect=expect, **params)
+    acl.run(checks.register_second_device, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-FORK-NOT-INHERITED')
 def test_HM_FORK_NOT_INHERITED(acl: Any) -> None:
     """A forked child does not inherit aclrtMallocHost memory"""
-    checks.fork_child_view(acl, expect=None)
+    acl.run(checks.fork_child_view, expect=None)
 

@@ -1,4 +1,4 @@
-# Generated from spec ea663d4f2ee386b6 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec f1f2f3f78af38bb2 by codegen; do not edit. Regenerate: python -m codegen generate
 """Product-support cases: each interface is available exactly where the support matrix says."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from conformance.checks import product_support as checks
 def test_HM_PROD_SUPPORT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Each interface is available exactly where the support matrix says"""
     params, expect = case
-    checks.product_support(acl, expect=expect, **params)
+    acl.run(checks.product_support, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PROD-TRAINING-REGISTER')
@@ -44,5 +44,5 @@ def test_HM_PROD_SUPPORT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | 
 def test_HM_PROD_TRAINING_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """The Atlas training series refuses registration (docs) though the source enables it"""
     params, expect = case
-    checks.registration_unsupported(acl, expect=expect, **params)
+    acl.run(checks.registration_unsupported, expect=expect, **params)
 

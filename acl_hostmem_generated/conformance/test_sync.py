@@ -1,4 +1,4 @@
-# Generated from spec ea663d4f2ee386b6 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec f1f2f3f78af38bb2 by codegen; do not edit. Regenerate: python -m codegen generate
 """Synchronisation cases: which calls wait for the device and which return at once."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from conformance.checks import sync as checks
 def test_HM_SYNC_MALLOC_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """aclrtMallocHost does not wait for the device"""
     params, expect = case
-    checks.alloc_no_sync(acl, expect=expect, **params)
+    acl.run(checks.alloc_no_sync, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-SYNC-MALLOC-CFG-NO-IMPLICIT')
@@ -37,7 +37,7 @@ def test_HM_SYNC_MALLOC_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[s
 def test_HM_SYNC_MALLOC_CFG_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """aclrtMallocHostWithCfg does not wait for the device"""
     params, expect = case
-    checks.alloc_no_sync(acl, expect=expect, **params)
+    acl.run(checks.alloc_no_sync, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-SYNC-FREE-NO-IMPLICIT')
@@ -52,7 +52,7 @@ def test_HM_SYNC_MALLOC_CFG_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], di
 def test_HM_SYNC_FREE_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """aclrtFreeHost does not wait for the device"""
     params, expect = case
-    checks.free_no_sync(acl, expect=expect, **params)
+    acl.run(checks.free_no_sync, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-SYNC-DEVSYNC-WAITS')
@@ -67,7 +67,7 @@ def test_HM_SYNC_FREE_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[str
 def test_HM_SYNC_DEVSYNC_WAITS(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """aclrtFreeHostWithDevSync waits for queued tasks that use the memory"""
     params, expect = case
-    checks.devsync_waits(acl, expect=expect, **params)
+    acl.run(checks.devsync_waits, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-SYNC-DEVSYNC-ALL-STREAMS')
@@ -84,11 +84,11 @@ def test_HM_SYNC_DEVSYNC_WAITS(acl: Any, case: tuple[dict[str, Any], dict[str, A
 def test_HM_SYNC_DEVSYNC_ALL_STREAMS(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """aclrtFreeHostWithDevSync synchronises every stream of the device"""
     params, expect = case
-    checks.devsync_all_streams(acl, expect=expect, **params)
+    acl.run(checks.devsync_all_streams, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-SYNC-DEVSYNC-CURRENT-DEVICE')
 def test_HM_SYNC_DEVSYNC_CURRENT_DEVICE(acl: Any) -> None:
     """aclrtFreeHostWithDevSync waits only for the current device"""
-    checks.devsync_current_device(acl, expect=None)
+    acl.run(checks.devsync_current_device, expect=None)
 

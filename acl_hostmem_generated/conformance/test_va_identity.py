@@ -1,4 +1,4 @@
-# Generated from spec ea663d4f2ee386b6 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec f1f2f3f78af38bb2 by codegen; do not edit. Regenerate: python -m codegen generate
 """VA identity cases: device addresses of registered memory, with and without the VA flag."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from conformance.checks import va_identity as checks
 def test_HM_VA_IDENTITY(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """With the VA flag, the device address equals the host address"""
     params, expect = case
-    checks.va_identity(acl, expect=expect, **params)
+    acl.run(checks.va_identity, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-VA-UNSUPPORTED')
@@ -35,7 +35,7 @@ def test_HM_VA_IDENTITY(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | N
 def test_HM_VA_UNSUPPORTED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """The VA flag is refused on products without VA identity"""
     params, expect = case
-    checks.va_unsupported(acl, expect=expect, **params)
+    acl.run(checks.va_unsupported, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-VA-DEVPTR-CONSISTENT')
@@ -51,7 +51,7 @@ def test_HM_VA_UNSUPPORTED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 def test_HM_VA_DEVPTR_CONSISTENT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """aclrtHostGetDevicePointer answers the address the registration produced"""
     params, expect = case
-    checks.devptr_consistent(acl, expect=expect, **params)
+    acl.run(checks.devptr_consistent, expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-VA-DEVPTR-INTERIOR')
@@ -65,5 +65,5 @@ def test_HM_VA_DEVPTR_CONSISTENT(acl: Any, case: tuple[dict[str, Any], dict[str,
 def test_HM_VA_DEVPTR_INTERIOR(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """A pointer inside a registered range never resolves to a wrong device address"""
     params, expect = case
-    checks.devptr_interior(acl, expect=expect, **params)
+    acl.run(checks.devptr_interior, expect=expect, **params)
 

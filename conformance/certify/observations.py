@@ -2,7 +2,8 @@
 
 Every recorded value must be declared for its rule, of the declared type and shape, and carry
 the provenance that the catalog gives it (recomputed, not trusted), so that a gate or fleet
-matrix built on the bundle reads drift correctly.
+matrix built on the bundle reads drift correctly. A PASS its own observations contradict
+(:mod:`conformance.results.consistency`) is a problem too.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..harness.observations import value_problem
+from ..results.consistency import contradictions
 from ..results.observations import observation_provenance
 from ..results.summary import SCHEMA
 
@@ -37,6 +39,11 @@ def check_observations(summary: Mapping[str, Any], catalog: Mapping[str, Any]) -
                 problem = _entry_problem(spec_rule, cases.get(case_id), name, entry)
                 if problem:
                     problems.append(f"summary.json: case {case_id}: observation {name!r}: {problem}")
+            if case.get("outcome") == "PASS":
+                values = {name: entry.get("value") for name, entry in observed.items() if isinstance(entry, Mapping)}
+                found = contradictions(spec_rule, cases.get(case_id), values)
+                if found:
+                    problems.append(f"summary.json: case {case_id} is PASS, but " + "; ".join(found))
     return problems
 
 

@@ -61,6 +61,7 @@ def categories_json() -> list[dict[str, Any]]:
     return [
         rule(Category.BLOCKED, ["broken", "failed"], messageRegex=r"(?s)^BLOCKED by .*"),
         rule(Category.INSTRUMENT, ["broken"], messageRegex=r"(?s).*the harness's .* failed.*"),
+        rule(Category.INCONSISTENT, ["broken"], messageRegex=r"(?s)^inconsistent: .*"),
         rule(Category.WAIVED, ["failed", "broken"], messageRegex=r"(?s)^waived .*"),
         rule(Category.CRASH, ["broken", "failed"], messageRegex=r"(?s)^\[crash\].*"),
         rule(Category.TIMEOUT, ["broken", "failed"], messageRegex=r"(?s)^\[timeout\].*"),
@@ -146,9 +147,17 @@ def tidy_results(results_dir: Path, results: Mapping[str, CaseResult]) -> int:
             data["labels"] = labels + [{"name": "outcome", "value": "BLOCKED"},
                                        {"name": "category", "value": "blocked"},
                                        {"name": "blocked_by", "value": str(result.blocked_by)}]
+        if result.category is Category.INCONSISTENT:
+            # pytest saw a pass; the judge did not believe it (its observations contradict it).
+            data["status"] = "broken"
+            labels = [label for label in data.get("labels") or [] if label.get("name") not in ("outcome", "category")]
+            data["labels"] = labels + [{"name": "outcome", "value": "ERROR"},
+                                       {"name": "category", "value": Category.INCONSISTENT.value}]
         if data.get("status") != "passed":
             trace = _attachment_text(results_dir, data, TRACE_ATTACHMENT)
             details = {"message": result.message or result.outcome.value}
+            if result.category in (Category.CRASH, Category.TIMEOUT):  # the buckets of categories_json
+                details["message"] = f"[{result.category.value}] {details['message']}"
             if trace:
                 details["trace"] = "ACL call trace:\n" + trace
             data["statusDetails"] = details

@@ -45,6 +45,7 @@ class Category(str, enum.Enum):
     DEADLINE = "deadline"
     BLOCKED = "blocked"
     INSTRUMENT = "instrument"
+    INCONSISTENT = "inconsistent"  # a PASS its own observations contradict (see results/consistency.py)
 
 
 # Worst first: a rule's outcome is the first of these that any of its cases has.
@@ -67,9 +68,10 @@ CATEGORY_TITLES: dict[Category, str] = {
     Category.DEADLINE: "Run deadline reached",
     Category.BLOCKED: "Blocked by another rule",
     Category.INSTRUMENT: "Harness instrument failed",
+    Category.INCONSISTENT: "Outcome contradicted by its observations",
 }
 #: Categories a waiver never turns into WAIVED: a call that must return and did not.
-UNWAIVABLE = frozenset({Category.TIMEOUT})
+UNWAIVABLE = frozenset({Category.TIMEOUT, Category.INCONSISTENT})
 
 
 @dataclass(frozen=True)

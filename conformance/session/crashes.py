@@ -19,16 +19,11 @@ from typing import Any
 from ..results.allure import allure_crash_result
 from ..results.files import write_json, write_text
 from ..results.outcomes import CaseResult, Category, Outcome, crash_result
-from .hangs import call_in_flight
+from ..executor.journal import call_in_flight
 from .state import RunState
 from .workerlog import TAIL_BYTES, log_path, tail
 
 GRACE_S = 0.5
-
-
-def journal_path(run_dir: Path, worker: str) -> Path:
-    """The call journal of xdist worker ``worker``."""
-    return run_dir / f"{worker}.calls"
 
 
 def promise_of_call(catalog: dict[str, Any], call: str | None) -> str | None:
@@ -38,15 +33,17 @@ def promise_of_call(catalog: dict[str, Any], call: str | None) -> str | None:
 
 
 def crashed_case(state: RunState, case_id: str, rule_id: str, elapsed: float | None, limit: float | None,
-                 worker: str) -> CaseResult:
-    """The result of a case whose worker died after ``elapsed`` seconds, its hard limit having been ``limit``.
+                 who: str, journal: Path | None = None, stderr: str | None = None) -> CaseResult:
+    """The result of a case whose process (an executor, or a judge worker ``who``) died after ``elapsed``
+    seconds, its limit having been ``limit``.
 
-    An ERROR (crash, timeout or deadline), unless the worker died in a call whose promise is
+    An ERROR (crash, timeout or deadline), unless the process died in a call whose promise is
     another rule's (a set-up step resting on it, or one of the calls that rule promises): then
-    the case is BLOCKED by that rule, which is where the deviation lies.
+    the case is BLOCKED by that rule, which is where the deviation lies. ``journal`` is the
+    dead process's call journal and ``stderr`` what it printed (else the worker's log is read).
     """
-    call, setup_rule = call_in_flight(journal_path(state.run_dir, worker)) if worker else (None, None)
-    detail = ", ".join(part for part in (f"worker {worker} died" if worker else "",
+    call, setup_rule = call_in_flight(journal) if journal is not None else (None, None)
+    detail = ", ".join(part for part in (f"{'executor of ' if journal is not None else 'worker '}{who} died" if who else "",
                                          f"in {call}" if call else "") if part)
     hard = state.settings.case_timeout
     killed = elapsed is not None and limit is not None and elapsed >= limit - GRACE_S
@@ -65,7 +62,8 @@ def crashed_case(state: RunState, case_id: str, rule_id: str, elapsed: float | N
         result = replace(result, outcome=Outcome.BLOCKED, category=Category.BLOCKED, blocked_by=root,
                          message=f"BLOCKED by {root}: the process died in {call}, whose promise is {root}'s\n"
                                  f"{result.message}")
-    stderr = tail(log_path(state.run_dir, worker)) if worker else ""
+    if stderr is None:
+        stderr = tail(log_path(state.run_dir, who)) if who else ""
     return replace(result, stderr=stderr) if stderr else result
 
 

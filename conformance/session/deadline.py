@@ -23,7 +23,10 @@ from ..results.outcomes import CaseResult, Category, Outcome
 
 WORKER_KEY = "acl_deadline_at"  # how :class:`~conformance.session.rundir.WorkerHandoff` hands it over
 ENV_AT = "ACL_DEADLINE_AT"  # set by the ``run`` command: the deadline counts from its start
-MIN_CASE_S = 1.0  # a case that starts just before the deadline still gets this long to fail cleanly
+MIN_CASE_S = 1.0
+#: pytest-timeout's limit lies this far past the case's own: the judge ends a case's wait itself
+#: (killing its executor), and pytest-timeout only stops a judge that is itself stuck.
+JUDGE_BACKSTOP_S = 10.0  # a case that starts just before the deadline still gets this long to fail cleanly
 # Cases stop this long before the deadline, to leave time for stopping the workers and writing the reports:
 # 15 % of it, at least 3 s and at most 10 s (measured: about 1.5 s on a 2-core machine).
 RESERVE_MIN_S, RESERVE_MAX_S, RESERVE_SHARE = 3.0, 10.0, 0.15
@@ -68,7 +71,7 @@ class RunDeadline:
 
     def cut_timeout(self, item: pytest.Item, hard_timeout: float) -> None:
         """Replace the case's timeout marker (pytest-timeout reads it when the case starts) by :meth:`case_limit`."""
-        limit = self.case_limit(hard_timeout)
+        limit = self.case_limit(hard_timeout) + JUDGE_BACKSTOP_S
         marks = [m for m in item.own_markers if m.name == "timeout"]
         if marks and (not marks[0].args or float(marks[0].args[0]) <= limit):
             return

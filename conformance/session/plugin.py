@@ -23,33 +23,32 @@ from typing import Any
 
 import pytest
 
-from ..harness.backend import Backend, finalize_backend, open_backend
-from ..harness.context import AclContext, Release
 from ..harness.options import add_options, raw_values, settings_from_config
-from ..harness.product import applicability, not_supported_reason
 from ..harness.resources import catalog_path
-from ..harness.simstats import leaked, leaked_counters
-from ..harness.support import fails_cleanly
-from ..harness.untrusted_text import capped_output
-from ..harness.violations import BackendLeak, Blocked, CallHung, HarnessError, InstrumentFailed, SpecViolation
+from ..harness.untrusted_text import OUTPUT_CAP, capped_output
+from ..harness.violations import Blocked, CallHung, HarnessError, SpecViolation
 from ..results.allure import TRACE_ATTACHMENT, allure_marks
 from ..results.environment import static_facts
 from ..results.files import save_attachments
 from ..results.identity import case_id_for_item
-from ..results.outcomes import CaseResult, Finding, PhaseResult, classify, exception_kind
-from .crashes import journal_path, promise_of_call
+from ..results.consistency import contradictions, inconsistency_message
+from ..results.outcomes import Category, CaseResult, Finding, Outcome, PhaseResult, classify, exception_kind
+from .crashes import crashed_case
 from .deadline import WORKER_KEY as DEADLINE_KEY
-from .deadline import RunDeadline
-from .hangs import CallJournal, HungCalls
+from .deadline import JUDGE_BACKSTOP_S, RunDeadline
+from .executors import Executor, ExecutorError
+from .hangs import HANGS_BEFORE_GIVING_UP, HungCalls
 from .preflight import Problem, SetupError, preflight, remove_stale_reports
 from .reporter import CASE_PROPERTY, FACTS_PROPERTY, Reporter, write_reports
 from .reportlock import held_by_parent, lock_report_dir
 from .rundir import RUN_DIR_KEY, WorkerHandoff, remove_run_dir, run_dir_for_process
 from .selection import case_params, keep_rules, label_item, marker_names, selected_case_ids, selection_requested
+from .remote import CaseRecords, ExecutorLost, RemoteCase
 from .state import (
     ATTACHMENTS,
     CODE_SUSPECT,
     FINDINGS,
+    LOST,
     OBSERVED,
     PHASES,
     PREFLIGHT,
@@ -173,7 +172,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             continue
         label_item(item, rule)
         if not item.get_closest_marker("timeout"):
-            item.add_marker(pytest.mark.timeout(state.settings.case_timeout, method="thread"))
+            item.add_marker(pytest.mark.timeout(state.settings.case_timeout + JUDGE_BACKSTOP_S, method="thread"))
     keep_rules(items, lambda item: _rule_of(state, item), state.settings.rules, config)
 
 
@@ -206,105 +205,94 @@ def _rule_of(state: RunState, item: pytest.Item) -> dict[str, Any] | None:
                                                 "applies": {}, "cases": []}
 
 
-# --------------------------------------------------------------------------- the backend
+# --------------------------------------------------------------------------- the executor
 
 
-def _backend(state: RunState) -> Backend:
-    """This process's backend, opened on first use; a failure to open is remembered and re-raised."""
-    if state.backend is not None:
-        return state.backend
-    if state.backend_error is not None:
-        raise HarnessError(state.backend_error)
+def _executor(state: RunState) -> Executor:
+    """This process's executor, started on first use; a library that cannot be opened is remembered."""
+    if state.executor is None:
+        settings = state.settings
+        start = {"worker_index": state.worker_index, "settings": {
+            "lib": str(settings.lib) if settings.lib else None, "device": settings.device,
+            "product": settings.product, "timeout": settings.timeout, "kernel": settings.kernel,
+            "explore_steps": settings.explore_steps, "explore_seed": settings.explore_seed,
+            "host_page": settings.host_page, "host_alloc": settings.host_alloc,
+            "sync_window": settings.sync_window, "cann_release": settings.cann_release}}
+        state.executor = Executor(start, state.worker_id or "serial", state.run_dir)
+    return state.executor
+
+
+def _send(state: RunState, item: pytest.Item, rule: dict[str, Any], case_id: str) -> Any:
+    """The function a RemoteCase hands its program to: bounded by the case's limit, never blocking the judge."""
+
+    def send(program: dict[str, Any]) -> dict[str, Any]:
+        executor = _executor(state)
+        try:
+            executor.ensure()
+        except ExecutorError as exc:
+            raise HarnessError(f"could not open {state.settings.lib}: {exc}") from None
+        if executor.error:
+            raise HarnessError(executor.error)
+        if not state.facts_learned:
+            state.facts = dict(state.facts, **executor.facts)
+            state.facts_learned = True
+        program = dict(program, given_up=state.hung.given_up(), hangs=HANGS_BEFORE_GIVING_UP,
+                       seed=state.settings.explore_seed)
+        limit = state.deadline.case_limit(state.settings.case_timeout)
+        answer = executor.run(program, limit)
+        if answer.record is None:
+            stderr = capped_output(answer.stderr)
+            result = crashed_case(state, case_id, rule["id"], limit if answer.lost == "timeout" else answer.elapsed,
+                                  limit, executor.name, executor.journal, stderr)
+            item.stash[LOST] = result
+            _attach_stderr(stderr)
+            raise ExecutorLost(f"[{result.category.value if result.category else ''}] {result.message}")
+        record = dict(answer.record, stdout=answer.stdout, stderr=answer.stderr)
+        _keep(item, RemoteCase.records(record))
+        return record
+
+    return send
+
+
+def _keep(item: pytest.Item, kept: CaseRecords) -> None:
+    """What the case's record holds for the report, stashed before any report hook reads it."""
+    item.stash[TRACE] = kept.trace
+    item.stash[OBSERVED] = kept.observed
+    item.stash[FINDINGS] = kept.findings
+    item.stash[ATTACHMENTS] = kept.attachments
+    item.stash[RESTS_ON] = kept.rests_on
+
+
+def _attach_stderr(stderr: str) -> None:
+    """What a lost executor printed last, as an attachment of the case's Allure result."""
+    if not stderr:
+        return
     try:
-        backend = open_backend(state.settings, state.catalog, state.worker_index)
-    except HarnessError as exc:
-        state.backend_error = str(exc)
-        raise
-    state.facts = dict(state.facts, **backend.facts)
-    backend.facts = state.facts
-    if state.role == "worker":  # a worker that dies leaves the call it was in behind
-        state.journal = CallJournal(journal_path(state.run_dir, state.worker_id))
-        state.journal.watch(backend.lib, state.catalog["interfaces"])
-    state.backend = backend
-    return backend
+        import allure
+    except ImportError:
+        return
+    allure.attach(stderr, name=f"stderr of the executor (last {OUTPUT_CAP // 1024} KiB)",
+                  attachment_type=allure.attachment_type.TEXT)
 
 
 # --------------------------------------------------------------------------- the fixture
 
 
-def _check_applicable(ctx: AclContext, state: RunState, rule: dict[str, Any], backend: Backend,
-                      item: pytest.Item) -> None:
-    """Skip (NOT_APPLICABLE) or fail the case before it runs, per the catalog."""
-    product = backend.product
-    case_id = case_id_for_item(rule["id"], item)
-    case = next((c for c in rule.get("cases", []) if c["case_id"] == case_id), None)
-    verdict = applicability(state.catalog, rule, backend.family, product.machine, case)
-    if verdict.unsupported:
-        for interface in verdict.probe:
-            problem = fails_cleanly(ctx, interface)
-            if problem:
-                # The support matrix is the support rule's promise: this case's rule is not what broke.
-                owner = ctx.promise_of("supported")
-                if owner == rule["id"]:
-                    raise SpecViolation(problem)
-                raise Blocked(owner, "the support matrix", problem)
-        pytest.skip(not_supported_reason(state.catalog, verdict.unsupported[0], backend.family, product.release))
-    if verdict.skip_reason:
-        pytest.skip(f"NOT_APPLICABLE: {verdict.skip_reason}")
-
-
 @pytest.fixture
 def acl(request: pytest.FixtureRequest) -> Iterator[Any]:
-    """A fresh :class:`~conformance.harness.context.AclContext` for one case, released at teardown."""
+    """A :class:`~conformance.session.remote.RemoteCase` for one case: its check runs in the executor."""
     state = request.config.stash[STATE]
     item = request.node
     rule = _rule_of(state, item)
     if rule is None:
         raise HarnessError("the case has no @pytest.mark.acl_rule marker")
     state.deadline.check()  # before the backend is touched: it may be what hangs
-    backend = _backend(state)
-    state.hung.apply(backend.lib, lambda call: promise_of_call(state.catalog, call))
-    before = backend.counters.read() if backend.counters else None
-    ctx = AclContext(backend.lib, backend.product, device=backend.device, timeout=state.settings.timeout,
-                     catalog=state.catalog, observations=rule.get("observations", []),
-                     explore_steps=state.settings.explore_steps, explore_seed=state.settings.explore_seed,
-                     rule_id=rule["id"], needs=rule.get("needs", []), sync_window=state.settings.sync_window)
+    case_id = case_id_for_item(rule["id"], item)
+    case = RemoteCase(rule, case_id, _send(state, item, rule, case_id))
     _allure_parameters(item, rule["id"])
-    try:
-        _check_applicable(ctx, state, rule, backend, item)
-        yield ctx
-    finally:
-        problems = ctx.release()
-        item.stash[TRACE] = [entry.line() for entry in ctx.trace]
-        item.stash[OBSERVED] = ctx.observed.to_json()
-        item.stash[FINDINGS] = [Finding(n.severity, n.message, n.code) for n in ctx.findings]
-        item.stash[ATTACHMENTS] = list(ctx.attachments)
-        item.stash[RESTS_ON] = ctx.rests_on
-        if problems:
-            raise _teardown_verdict(ctx, problems)
-        if before is not None:
-            after = backend.counters.read()
-            kept = leaked(before, after)
-            if "live_registrations" in leaked_counters(before, after):
-                ctx.leaked_registrations()
-            if kept:
-                raise _teardown_verdict(ctx, [Release("after the case released everything", promise,
-                                                      f"the backend still holds {what} (aclsimGetStats)")
-                                              for what, promise in kept], leak=True)
-
-
-def _teardown_verdict(ctx: AclContext, problems: list[Release], leak: bool = False) -> Exception:
-    """What a failed release makes of the case: its own rule's leak, BLOCKED by the rule that
-    promises the release, or an ERROR of the harness's instruments."""
-    text = "; ".join(f"{p.what}: {p.problem}" for p in problems)
-    rules = [ctx.promise_of(p.promise) for p in problems if p.promise != "instrument"]
-    if ctx.rule_id in rules:
-        return BackendLeak(("leak: " if leak else "teardown could not release what the case held: ") + text)
-    if rules:
-        return Blocked(rules[0], "teardown" if not leak else "after teardown", text)
-    if leak:
-        return InstrumentFailed(f"the harness's instruments leaked: {text}")
-    return HarnessError("teardown could not release everything (leak?): " + text)
+    yield case
+    if case.teardown is not None:
+        raise case.teardown
 
 
 def _allure_parameters(item: pytest.Item, rule_id: str) -> None:
@@ -363,6 +351,10 @@ def _code_name(code: int) -> str:
 
 
 def _case_result(state: RunState, item: pytest.Item, rule: dict[str, Any]) -> CaseResult:
+    lost = item.stash.get(LOST, None)
+    if lost is not None:  # the executor died or hung: the judge decided the case already
+        facts = state.facts
+        return state.waive(lost, facts.get("product_family"), facts.get("soc"), facts.get("cann_version"))
     result = classify(item.stash.get(PHASES, []), case_id_for_item(rule["id"], item), rule["id"], _code_name,
                       findings=item.stash.get(FINDINGS, ()))
     rests_on = tuple(item.stash.get(RESTS_ON, ()))
@@ -370,6 +362,12 @@ def _case_result(state: RunState, item: pytest.Item, rule: dict[str, Any]) -> Ca
     if suspect and suspect not in rests_on:
         rests_on += (suspect,)
     result = replace(result, observations=item.stash.get(OBSERVED, {}), rests_on=rests_on)
+    if result.outcome is Outcome.PASS:
+        case = next((c for c in rule.get("cases", []) if c["case_id"] == result.case_id), None)
+        found = contradictions(rule, case, result.observations)
+        if found:
+            result = replace(result, outcome=Outcome.ERROR, category=Category.INCONSISTENT,
+                             message=inconsistency_message(found))
     facts = state.facts
     return state.waive(result, facts.get("product_family"), facts.get("soc"), facts.get("cann_version"))
 
@@ -397,7 +395,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
         item.stash[CODE_SUSPECT] = suspect
     if report.when == "teardown":
         report.user_properties.append((CASE_PROPERTY, json.dumps(_case_result(state, item, rule).to_json())))
-        if state.backend is not None and not state.facts_sent:
+        if state.facts_learned and not state.facts_sent:
             report.user_properties.append((FACTS_PROPERTY, json.dumps(state.facts)))
             state.facts_sent = True
 
@@ -446,9 +444,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     state = session.config.stash[STATE]
     if state.role == "worker":
         session.config.workeroutput["acl_facts"] = state.facts  # type: ignore[attr-defined]
-    if state.role in ("worker", "serial") and state.backend is not None:
-        finalize_backend(state.backend, state.settings.timeout)
-        state.backend = None
+    if state.role in ("worker", "serial") and state.executor is not None:
+        state.executor.stop()
+        state.executor = None
     if state.reporter and not session.config.option.collectonly:
         write_reports(state)
     if state.owns_run_dir:

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from ..harness.backend import Backend
 from ..harness.options import Settings
 from ..results.outcomes import CaseResult, Finding, PhaseResult, apply_waiver
 from .deadline import RunDeadline
-from .hangs import CallJournal, HungCalls
+from .executors import Executor
+from .hangs import HungCalls
 
 
 @dataclass
@@ -25,8 +25,8 @@ class RunState:
     catalog: dict[str, Any]
     role: str  # "serial" | "controller" | "worker"
     expectations: Any = None
-    backend: Backend | None = None
-    backend_error: str | None = None
+    executor: Executor | None = None  # the process that runs this judge's cases against the library
+    facts_learned: bool = False  # the executor's facts (SoC, family, release) are in ``facts``
     results: dict[str, CaseResult] = field(default_factory=dict)
     started: dict[str, float] = field(default_factory=dict)
     facts: dict[str, Any] = field(default_factory=dict)
@@ -36,7 +36,6 @@ class RunState:
     owns_run_dir: bool = False
     deadline: RunDeadline | None = None
     hung: HungCalls | None = None
-    journal: CallJournal | None = None
     limits: dict[str, float] = field(default_factory=dict)  # nodeid -> the hard limit the case started with
     collected: set[str] = field(default_factory=set)  # node IDs of the selected cases (reporting process)
 
@@ -87,3 +86,5 @@ PREFLIGHT = pytest.StashKey[dict[str, Any]]()
 #: The report directory's lock a plain pytest run holds (``run`` holds it for its pytest child).
 REPORT_LOCK = pytest.StashKey[Any]()
 FINDINGS = pytest.StashKey[list[Finding]]()
+#: The result the judge decided for a case whose executor died or did not answer.
+LOST = pytest.StashKey[CaseResult]()

@@ -21,11 +21,12 @@ STAGES: dict[str, int] = {
     "harness": 0,
     "checks": 1,
     "results": 2,
-    "session": 3,
-    "certify": 4,
-    "gate": 4,
-    "fleet": 5,
-    "selftest": 5,
+    "executor": 3,
+    "session": 4,
+    "certify": 5,
+    "gate": 5,
+    "fleet": 6,
+    "selftest": 6,
 }
 TOP_LEVEL = {"__init__.py", "__main__.py", "cli.py"}
 

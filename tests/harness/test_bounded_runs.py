@@ -81,7 +81,7 @@ def test_a_crashed_workers_stderr_stays_with_its_case_and_in_allure(sim_built, t
     results = tmp_path / "r" / "allure-results"
     crash = next(json.loads(p.read_text()) for p in results.glob("*-result.json")
                  if json.loads(p.read_text()).get("name") == "HM-PAIR-REG-UNREG[api=v1]")
-    attachment = next(a for a in crash["attachments"] if a["name"].startswith("stderr of the worker"))
+    attachment = next(a for a in crash["attachments"] if a["name"].startswith("stderr of the executor"))
     assert (results / attachment["source"]).read_text() == stderr
 
 

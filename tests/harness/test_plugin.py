@@ -74,7 +74,8 @@ def test_unsupported_interface_that_works_is_the_support_rules_deviation(sim_bui
 
 
 def test_crash_and_hang_are_isolated(sim_built, fake_suite, tmp_path):
-    crash = run_fake(fake_suite, tmp_path / "c", "-n", "2", env=child_env(ACLSIM_FAULTS="crash_in_register"))
+    crash = run_fake(fake_suite, tmp_path / "c", "-n", "2", "--alluredir", str(tmp_path / "c" / "allure-results"),
+                     env=child_env(ACLSIM_FAULTS="crash_in_register"))
     cases = crash.ran()
     assert (cases[REG]["outcome"], cases[REG]["category"]) == ("ERROR", "crash"), cases[REG]
     assert all(c["outcome"] == "PASS" for cid, c in cases.items() if cid != REG) and len(cases) == 6

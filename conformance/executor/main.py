@@ -1,0 +1,80 @@
+"""The executor's loop: open the library once, then run case programs until told to stop.
+
+Started by :class:`conformance.session.executors.Executor` with :data:`~.protocol.BOOTSTRAP`
+as its only code on the command line; the start-up code it reads from the command pipe
+puts the kit on ``sys.path`` and calls :func:`serve`.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..harness.backend import Backend, finalize_backend, open_backend
+from ..harness.options import Settings
+from ..harness.resources import catalog_path
+from ..harness.violations import HarnessError
+from .case import exception_record, run_case
+from .journal import CallJournal, refuse_given_up
+from .protocol import COMMAND_FD, RECORD_FD, ProtocolError, read_frame, write_frame
+
+
+def settings_from_json(data: dict[str, Any]) -> Settings:
+    """The run's settings as the judge sent them (only what a case needs)."""
+    lib = data.get("lib")
+    return Settings(lib=Path(lib) if lib else None, device=data.get("device"), product=data.get("product"),
+                    timeout=float(data["timeout"]), kernel=str(data["kernel"]), expectations=(),
+                    report_dir=Path("."), explore_steps=int(data["explore_steps"]),
+                    explore_seed=int(data["explore_seed"]), host_page=int(data["host_page"]),
+                    host_alloc=str(data["host_alloc"]), sync_window=float(data["sync_window"]),
+                    cann_release=data.get("cann_release"))
+
+
+def _promise_of_call(catalog: dict[str, Any], call: str) -> str | None:
+    step = (catalog.get("promise_calls") or {}).get(call)
+    return (catalog.get("setup_promises") or {}).get(step) if step else None
+
+
+def serve(command_fd: int = COMMAND_FD, record_fd: int = RECORD_FD) -> int:
+    """Answer the judge's frames; returns the exit status."""
+    faulthandler.enable()  # a crash in the library leaves its Python stack on stderr, which the judge keeps
+    start = read_frame(command_fd)
+    if start is None or start.get("t") != "start":
+        return 2
+    nonce = start["nonce"]
+    settings = settings_from_json(start["settings"])
+    catalog = json.loads(catalog_path().read_text(encoding="utf-8"))
+    backend: Backend | None = None
+    try:
+        backend = open_backend(settings, catalog, int(start.get("worker_index", 0)))
+        journal = CallJournal(Path(start["journal"]))
+        journal.watch(backend.lib, catalog["interfaces"])
+        write_frame(record_fd, {"t": "ready", "nonce": nonce, "seq": 0, "facts": backend.facts})
+    except HarnessError as exc:
+        write_frame(record_fd, {"t": "ready", "nonce": nonce, "seq": 0, "error": str(exc)})
+    while True:
+        try:
+            program = read_frame(command_fd)
+        except ProtocolError:
+            return 2
+        if program is None or program.get("t") == "stop":
+            break
+        seq = program.get("seq")
+        if backend is None:
+            record: dict[str, Any] = {"setup": exception_record(HarnessError("the backend is not open"))}
+        else:
+            refuse_given_up(backend.lib, program.get("given_up") or (),
+                            lambda call: _promise_of_call(catalog, call), int(program.get("hangs", 2)))
+            record = run_case(backend, settings, catalog, program)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        write_frame(record_fd, dict(record, t="result", nonce=nonce, seq=seq))
+    if backend is not None:
+        finalize_backend(backend, settings.timeout)
+        write_frame(record_fd, {"t": "stopped", "nonce": nonce})
+    sys.stdout.flush()
+    os._exit(0)  # no interpreter teardown: the library's destructors may hang (the judge bounds the wait)

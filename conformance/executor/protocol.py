@@ -1,0 +1,104 @@
+"""The frames between judge and executor: length-prefixed JSON, tagged with the judge's nonce.
+
+Each frame is a 4-byte big-endian length and that many bytes of a JSON object. The judge
+picks the run's nonce and the sequence number of every case; each record an executor sends
+carries both, and the judge drops (and counts as a protocol error) any record that does
+not carry the nonce and the sequence number it expects next.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from typing import Any
+
+#: A frame larger than this is a protocol error (a case's trace and attachments stay far below it).
+MAX_FRAME = 32 * 1024 * 1024
+HEADER = struct.Struct(">I")
+#: The executor's descriptors: case programs arrive on COMMAND_FD, records leave on RECORD_FD.
+COMMAND_FD, RECORD_FD = 3, 4
+#: The argv of an executor's interpreter: it reads its start-up code from COMMAND_FD and names nothing.
+BOOTSTRAP_BYTES = 4096
+BOOTSTRAP = f"import os;exec(os.read({COMMAND_FD},{BOOTSTRAP_BYTES}))"
+
+
+class ProtocolError(Exception):
+    """A frame that is not what the protocol allows (too large, not JSON, wrong nonce or sequence)."""
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One frame holding ``message``."""
+    body = json.dumps(message, separators=(",", ":"), default=str).encode()
+    if len(body) > MAX_FRAME:
+        raise ProtocolError(f"a frame of {len(body)} bytes is larger than {MAX_FRAME}")
+    return HEADER.pack(len(body)) + body
+
+
+def write_frame(fd: int, message: dict[str, Any]) -> None:
+    """Write one frame to ``fd`` completely (blocking)."""
+    view = memoryview(encode(message))
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def read_exact(fd: int, size: int) -> bytes | None:
+    """``size`` bytes from a blocking ``fd``; None at end of file."""
+    chunks, left = [], size
+    while left:
+        chunk = os.read(fd, left)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_frame(fd: int) -> dict[str, Any] | None:
+    """The next frame from a blocking ``fd`` (the executor's side); None at end of file."""
+    header = read_exact(fd, HEADER.size)
+    if header is None:
+        return None
+    (size,) = HEADER.unpack(header)
+    if size > MAX_FRAME:
+        raise ProtocolError(f"a frame of {size} bytes is larger than {MAX_FRAME}")
+    body = read_exact(fd, size)
+    if body is None:
+        return None
+    return decode(body)
+
+
+def decode(body: bytes) -> dict[str, Any]:
+    """The JSON object of one frame's body."""
+    try:
+        message = json.loads(body)
+    except (ValueError, RecursionError) as exc:
+        raise ProtocolError(f"a frame that is not JSON: {exc}") from None
+    if not isinstance(message, dict):
+        raise ProtocolError("a frame that is not a JSON object")
+    return message
+
+
+class FrameBuffer:
+    """The judge's side: bytes as they arrive from a non-blocking pipe, cut into frames."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+
+    def feed(self, chunk: bytes) -> None:
+        """Add what a read returned."""
+        self.data += chunk
+
+    def next_frame(self) -> dict[str, Any] | None:
+        """The next complete frame, or None while it is incomplete."""
+        if len(self.data) < HEADER.size:
+            return None
+        (size,) = HEADER.unpack_from(self.data)
+        if size > MAX_FRAME:
+            raise ProtocolError(f"a frame of {size} bytes is larger than {MAX_FRAME}")
+        if len(self.data) < HEADER.size + size:
+            return None
+        body = bytes(self.data[HEADER.size:HEADER.size + size])
+        del self.data[:HEADER.size + size]
+        return decode(body)

@@ -1,0 +1,302 @@
+"""The judge's side of an executor: start it neutral, hand it case programs, bound every wait.
+
+The judge (a pytest process) never loads the library under test. Each judge process that
+runs cases starts one executor (:mod:`conformance.executor`) and keeps it while it answers;
+a case whose executor dies or does not answer within the case's limit loses only that
+executor, which is killed with everything it started, and the next case gets a fresh one.
+
+An executor carries nothing that names the kit, pytest or the case: its argv is the bare
+:data:`~conformance.executor.protocol.BOOTSTRAP`, its environment is the user's without
+:data:`KIT_VARIABLES` and without anything mentioning the kit, and its temporary directory is
+its own, removed when it ends. Its output is read as it comes and capped per case (head
+and tail), so a library that prints without end costs the run nothing.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import secrets
+import selectors
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..executor.protocol import BOOTSTRAP, BOOTSTRAP_BYTES, COMMAND_FD, RECORD_FD, FrameBuffer, ProtocolError, write_frame
+from ..harness.untrusted_text import OUTPUT_CAP
+from .containment import become_subreaper, kill_tree, parents
+
+#: Variables of the kit and of pytest that never reach an executor (prefixes).
+KIT_VARIABLES = ("PYTEST", "PYTHON", "ACL_", "XDIST", "COV_", "VIRTUAL_ENV", "_PYTEST", "PY_COLORS")
+#: A variable whose value mentions one of these is left out too (a path of the kit, a test's name).
+KIT_WORDS = re.compile(r"pytest|conformance|acl_hostmem|xdist|execnet", re.IGNORECASE)
+#: How long an executor may take to open the library (aclInit, a device, the family).
+START_LIMIT_S = 60.0
+#: How long a stopping executor may take for aclFinalize and its exit.
+STOP_LIMIT_S = 12.0
+POLL_S = 0.1
+READ_CHUNK = 1 << 16
+
+
+def neutral_environment(env: Mapping[str, str], tmpdir: str) -> dict[str, str]:
+    """The environment of an executor: ``env`` without the kit's and pytest's traces, TMPDIR its own."""
+    kept = {name: value for name, value in env.items()
+            if not name.upper().startswith(KIT_VARIABLES) and not KIT_WORDS.search(name)
+            and not KIT_WORDS.search(value)}
+    kept.update(TMPDIR=tmpdir, TMP=tmpdir, TEMP=tmpdir)
+    return kept
+
+
+class CappedText:
+    """What one stream printed during a case: the first and the last ``cap // 2`` bytes, and the count cut."""
+
+    def __init__(self, cap: int = OUTPUT_CAP) -> None:
+        self.half = cap // 2
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.cut = 0
+
+    def add(self, chunk: bytes) -> None:
+        """Keep what fits of ``chunk``."""
+        room = self.half - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+        if chunk:
+            self.tail += chunk
+            if len(self.tail) > self.half:
+                self.cut += len(self.tail) - self.half
+                del self.tail[:len(self.tail) - self.half]
+
+    def text(self) -> str:
+        """What was kept, with the cut said in between."""
+        middle = f"\n[... {self.cut} bytes cut ...]\n" if self.cut else ""
+        return (bytes(self.head).decode(errors="replace") + middle + bytes(self.tail).decode(errors="replace"))
+
+
+@dataclass
+class Answer:
+    """What came back for one case program: its record, or how the executor was lost."""
+
+    record: dict[str, Any] | None
+    lost: str | None = None  # "crash" or "timeout" when no record came
+    elapsed: float = 0.0
+    stdout: str = ""
+    stderr: str = ""
+    problems: list[str] = field(default_factory=list)  # records dropped for a wrong nonce or sequence
+
+
+class ExecutorError(Exception):
+    """An executor could not be started (it died or did not answer while opening the library)."""
+
+
+class Executor:
+    """One executor process, started on first use and replaced after it is lost."""
+
+    def __init__(self, start: Mapping[str, Any], name: str, run_dir: Path) -> None:
+        self.start_message = dict(start)
+        self.name = name
+        self.run_dir = run_dir
+        self.nonce = secrets.token_hex(16)
+        self.seq = secrets.randbelow(1 << 30)
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.facts: dict[str, Any] = {}
+        self.error: str | None = None
+        self.tmpdir: str | None = None
+        self.command_fd = -1
+        self.record_fd = -1
+        self.buffer = FrameBuffer()
+        self.keep: set[int] = set()
+        become_subreaper()
+
+    @property
+    def journal(self) -> Path:
+        """The call journal the executor keeps (see :mod:`conformance.executor.journal`)."""
+        return self.run_dir / f"{self.name}.calls"
+
+    # ---- starting and stopping ----
+    def ensure(self) -> None:
+        """Start the executor unless one is running; raises ExecutorError when it cannot start."""
+        if self.proc is not None and self.proc.poll() is None:
+            return
+        self.close()
+        self._spawn()
+        answer = self._await(0, START_LIMIT_S, kind="ready")
+        if answer.record is None:
+            detail = answer.stderr.strip().splitlines()[-1:] if answer.stderr.strip() else []
+            self.close()
+            raise ExecutorError(f"the executor {'did not answer within %.0f s' % START_LIMIT_S if answer.lost == 'timeout' else 'died'} "
+                                f"while opening the library{': ' + detail[0] if detail else ''}")
+        self.error = answer.record.get("error")
+        self.facts = dict(answer.record.get("facts") or {})
+
+    def _spawn(self) -> None:
+        self.tmpdir = tempfile.mkdtemp()
+        command_r, command_w = os.pipe()
+        record_r, record_w = os.pipe()
+        env = neutral_environment(os.environ, self.tmpdir)
+        before = set(pid for pid, parent in parents().items() if parent == os.getpid())
+
+        def descriptors() -> None:
+            # Out of the way first: either pipe may itself sit on the other's target number.
+            command, record = fcntl.fcntl(command_r, fcntl.F_DUPFD, 10), fcntl.fcntl(record_w, fcntl.F_DUPFD, 10)
+            os.dup2(command, COMMAND_FD)
+            os.dup2(record, RECORD_FD)
+
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-I", "-c", BOOTSTRAP], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, env=env, cwd=self.tmpdir, preexec_fn=descriptors,  # noqa: PLW1509
+                pass_fds=(COMMAND_FD, RECORD_FD), close_fds=True)
+        finally:
+            os.close(command_r)
+            os.close(record_w)
+        self.keep = before
+        self.command_fd, self.record_fd = command_w, record_r
+        self.buffer = FrameBuffer()
+        os.set_blocking(self.record_fd, False)
+        for stream in (self.proc.stdout, self.proc.stderr):
+            assert stream is not None
+            os.set_blocking(stream.fileno(), False)
+        kit = str(Path(__file__).resolve().parents[2])
+        code = f"import sys;sys.path.insert(0,{kit!r});from conformance.executor.main import serve;serve()"
+        if len(code.encode()) > BOOTSTRAP_BYTES:
+            raise ExecutorError(f"the kit's path is too long for an executor's start-up code: {kit}")
+        # Exactly BOOTSTRAP_BYTES in one write (atomic on a pipe): the read takes this code and nothing after it.
+        os.write(self.command_fd, code.encode().ljust(BOOTSTRAP_BYTES))
+        start = dict(self.start_message, t="start", nonce=self.nonce, journal=str(self.journal))
+        write_frame(self.command_fd, start)
+
+    def stop(self) -> None:
+        """Ask the executor to finalize and end; whatever is left after :data:`STOP_LIMIT_S` is killed."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            try:
+                write_frame(self.command_fd, {"t": "stop"})
+                self._await(None, STOP_LIMIT_S, kind="stopped")
+            except OSError:
+                pass
+        self.close()
+
+    def close(self) -> None:
+        """Kill the executor and every process it started; close its pipes; remove its temporary directory."""
+        if self.proc is not None:
+            # A reaped executor's pid may be someone else's by now: only its orphans are looked for then.
+            kill_tree(self.proc.pid if self.proc.returncode is None else None, self.keep)
+            try:
+                self.proc.wait(timeout=1.0)
+            except subprocess.TimeoutExpired:
+                pass
+            for stream in (self.proc.stdout, self.proc.stderr):
+                if stream is not None:
+                    stream.close()
+            self.proc = None
+        for fd in (self.command_fd, self.record_fd):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self.command_fd = self.record_fd = -1
+        if self.tmpdir:
+            shutil.rmtree(self.tmpdir, ignore_errors=True)
+            self.tmpdir = None
+
+    # ---- one case ----
+    def run(self, program: Mapping[str, Any], limit: float) -> Answer:
+        """Hand one case program over and wait at most ``limit`` seconds for its record."""
+        self.ensure()
+        self.seq += 1
+        try:
+            write_frame(self.command_fd, dict(program, t="case", seq=self.seq))
+        except OSError:
+            answer = Answer(None, "crash")
+            self.close()
+            return answer
+        answer = self._await(self.seq, limit, kind="result")
+        if answer.record is None:
+            self.close()
+        return answer
+
+    def _await(self, seq: int | None, limit: float, kind: str) -> Answer:
+        """Read records and output until the record of ``kind`` (and ``seq``) arrives, the executor
+        dies, or ``limit`` passes; nothing here blocks longer than :data:`POLL_S`."""
+        assert self.proc is not None and self.proc.stdout is not None and self.proc.stderr is not None
+        out, err = CappedText(), CappedText()
+        streams = {self.proc.stdout.fileno(): out, self.proc.stderr.fileno(): err}
+        started = time.monotonic()
+        answer = Answer(None)
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.record_fd, selectors.EVENT_READ, None)
+            for fd, sink in streams.items():
+                selector.register(fd, selectors.EVENT_READ, sink)
+            open_fds = {self.record_fd, *streams}
+            while True:
+                left = limit - (time.monotonic() - started)
+                if answer.record is not None:
+                    # The executor flushed its output before the record: what is in the pipes is the case's.
+                    if self._pump(selector, open_fds, 0.0, answer):
+                        continue
+                    break
+                if left <= 0:
+                    answer.lost = "timeout"
+                    break
+                if not self._pump(selector, open_fds, min(POLL_S, left), answer, seq, kind) \
+                        and self.proc.poll() is not None and answer.record is None:
+                    self._pump(selector, open_fds, 0.0, answer, seq, kind)
+                    if answer.record is None:
+                        answer.lost = "crash"
+                    break
+        answer.elapsed = time.monotonic() - started
+        answer.stdout, answer.stderr = out.text(), err.text()
+        return answer
+
+    def _pump(self, selector: selectors.BaseSelector, open_fds: set[int], timeout: float, answer: Answer,
+              seq: int | None = None, kind: str = "") -> bool:
+        """One wait for input; True when something was read."""
+        got = False
+        for key, _ in selector.select(timeout):
+            fd = int(key.fd)
+            try:
+                chunk = os.read(fd, READ_CHUNK)
+            except BlockingIOError:
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                selector.unregister(fd)
+                open_fds.discard(fd)
+                continue
+            got = True
+            if key.data is not None:
+                key.data.add(chunk)
+                continue
+            self.buffer.feed(chunk)
+            self._frames(answer, seq, kind)
+        return got
+
+    def _frames(self, answer: Answer, seq: int | None, kind: str) -> None:
+        while True:
+            try:
+                frame = self.buffer.next_frame()
+            except ProtocolError as exc:
+                answer.problems.append(str(exc))
+                self.buffer = FrameBuffer()
+                return
+            if frame is None:
+                return
+            if frame.get("nonce") != self.nonce or frame.get("t") != kind \
+                    or (seq is not None and frame.get("seq") != seq):
+                answer.problems.append(f"a {str(frame.get('t'))[:20]!r} record that does not carry this case's "
+                                       "nonce and sequence number was dropped")
+                continue
+            if answer.record is None:
+                answer.record = frame
