@@ -22,6 +22,7 @@ import datetime
 import json
 import os
 import re
+import selectors
 import shutil
 import subprocess
 import sys
@@ -30,18 +31,21 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from ..harness import resources
+from ..harness.options import DEFAULT_DEADLINE, OptionError, seconds
 from ..results.expectations import ExpectationError, load_expectations
 from ..results.history import carry_history, check_history, run_dir
 from ..results.signing import SIGNATURE, sign_manifest
 from ..results.summary import env_family, load_json
 from ..results.terminal import format_duration
 from ..results.untrusted import UntrustedFileError
-from ..session.command import expectation_paths, option_arguments
+from ..session.command import WATCHDOG_GRACE_S, expectation_paths, option_arguments
 from ..session.reporter import RUN_COMMAND_ENV
+from ..session.seal import SEAL_FD_ENV, SEAL_LIMIT, parse, seal_problems
 from .bundle import file_digests, is_bundle, write_sums
 from .certificate import render_html, render_markdown
 from .manifest import build_manifest
@@ -49,6 +53,8 @@ from .verdict import CERTIFIED, NOT_CERTIFIED, Assessment, assess
 from .verify import check_integrity, verify
 
 DEFAULT_OUT = Path("reports") / "certification"
+#: How long rendering the HTML report and the summary may take after the run's watchdog.
+RENDER_MARGIN_S = 300.0
 PROGRESS_STEP = 10  # percent of the cases between two progress lines
 _PERCENT = re.compile(r"\[\s*(\d{1,3})%\]\s*$")
 
@@ -101,24 +107,78 @@ def _unique(path: Path) -> Path:
     return candidate
 
 
-def follow(command: list[str], log: Path, env: dict[str, str]) -> int:
-    """Run ``command`` with its output into ``log``, printing a progress line with an ETA as cases finish."""
+def follow(command: list[str], log: Path, env: dict[str, str], limit: float | None = None) -> tuple[int, bytes]:
+    """Run ``command`` with its output into ``log``, printing a progress line with an ETA as cases finish;
+    (its exit status, what the judge wrote to the seal pipe).
+
+    The seal pipe is opened here and handed down (``ACL_SEAL_FD``); both pipes are read as
+    data arrive, and nothing is waited for past ``limit`` seconds: the run is then killed.
+    """
     started = time.monotonic()
     shown = -PROGRESS_STEP
+    seal_r, seal_w = os.pipe()
+    sealed = bytearray()
     with open(log, "w", encoding="utf-8") as out:
-        proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            proc = subprocess.Popen(command, env={**env, SEAL_FD_ENV: str(seal_w)}, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, pass_fds=(seal_w,))
+        finally:
+            os.close(seal_w)
         assert proc.stdout is not None
-        for line in proc.stdout:
-            out.write(line)
-            match = _PERCENT.search(line)
-            if match and int(match.group(1)) >= shown + PROGRESS_STEP:
-                shown = int(match.group(1))
-                elapsed = time.monotonic() - started
-                left = elapsed * (100 - shown) / shown if shown else None
-                eta = f", ETA {format_duration(left)}" if left and shown < 100 else ""
-                print(f"certify: {shown:3d}% of the cases run ({format_duration(elapsed)} elapsed{eta})",
-                      file=sys.stderr, flush=True)
-        return proc.wait()
+        pending = b""
+        with selectors.DefaultSelector() as selector:
+            selector.register(proc.stdout.fileno(), selectors.EVENT_READ, "out")
+            selector.register(seal_r, selectors.EVENT_READ, "seal")
+            open_streams = 2
+            while open_streams:
+                left = None if limit is None else limit - (time.monotonic() - started)
+                if left is not None and left <= 0:
+                    proc.kill()
+                    break
+                for key, _ in selector.select(timeout=1.0 if left is None else min(1.0, left)):
+                    chunk = os.read(int(key.fd), 1 << 16)
+                    if not chunk:
+                        selector.unregister(key.fd)
+                        open_streams -= 1
+                    elif key.data == "seal":
+                        if len(sealed) < SEAL_LIMIT:
+                            sealed += chunk
+                    else:
+                        pending += chunk
+                        *lines, pending = pending.split(b"\n")
+                        for raw in lines:
+                            shown = _progress(out, raw.decode(errors="replace") + "\n", started, shown)
+                if proc.poll() is not None and open_streams and not selector.select(timeout=0):
+                    break  # the run ended; a descriptor some leftover holds says nothing more
+            if pending:
+                out.write(pending.decode(errors="replace"))
+        os.close(seal_r)
+        proc.stdout.close()
+        return proc.wait(), bytes(sealed)
+
+
+def _progress(out: Any, line: str, started: float, shown: int) -> int:
+    """Log one line of the run's output; print a progress line when another tenth of the cases is done."""
+    out.write(line)
+    match = _PERCENT.search(line.rstrip("\n"))
+    if match and int(match.group(1)) >= shown + PROGRESS_STEP:
+        shown = int(match.group(1))
+        elapsed = time.monotonic() - started
+        left = elapsed * (100 - shown) / shown if shown else None
+        eta = f", ETA {format_duration(left)}" if left and shown < 100 else ""
+        print(f"certify: {shown:3d}% of the cases run ({format_duration(elapsed)} elapsed{eta})",
+              file=sys.stderr, flush=True)
+    return shown
+
+
+def _run_limit(args: argparse.Namespace) -> float:
+    """How long certify waits for its run: the run's own deadline and its watchdog's grace, and a margin."""
+    try:
+        deadline = seconds("--acl-deadline", getattr(args, "acl_deadline", None) or os.environ.get("ACL_DEADLINE"),
+                           DEFAULT_DEADLINE)
+    except OptionError:
+        deadline = DEFAULT_DEADLINE
+    return deadline + WATCHDOG_GRACE_S + RENDER_MARGIN_S
 
 
 def baseline_problem(baseline: Path, trusted: object = None) -> str | None:
@@ -187,9 +247,10 @@ def certify(
             raise CertifyError(f"--baseline {baseline}: nothing carried from it: {exc}") from None
         run = run_command(args, extra, staging)
         env = {**os.environ, RUN_COMMAND_ENV: json.dumps(list(command) or run)}
-        returncode = follow(run, staging / "run.log", env)
+        returncode, sealed = follow(run, staging / "run.log", env, _run_limit(args))
         if not (staging / "summary.json").is_file():
             raise CertifyError(f"the run exited {returncode} without a summary.json; see {staging / 'run.log'}")
+        tampered = seal_problems(staging, parse(sealed))
         bundle = package_bundle(staging, out_root, args, list(command) or run, created, catalog_path, copied,
                                 list(extra), signing_key)
     except BaseException:
@@ -199,6 +260,7 @@ def certify(
     assessment = assess(load_json(bundle / "summary.json"), load_json(catalog_path))
     html = (bundle / "allure-report" / "index.html").is_file()
     problems = verify(bundle, catalog_path) if assessment.verdict == CERTIFIED else []
+    problems = tampered + problems  # a report changed behind the judge's back is said whatever the verdict
     if problems:
         assessment = withdraw(bundle, assessment, problems, signing_key)
     return Certification(bundle, assessment, returncode, html, problems)

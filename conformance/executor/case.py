@@ -40,7 +40,7 @@ def check_function(name: str, path: str | None = None) -> Any:
     if module_name == CHECK_PACKAGE or module_name.startswith(CHECK_PACKAGE + "."):
         module = importlib.import_module(module_name)
     elif path:
-        module = _module_from_file(path)
+        module = module_from_file(path)
     else:
         raise HarnessError(f"a case program names {name!r} without the file that defines it")
     found = getattr(module, function, None)
@@ -49,7 +49,8 @@ def check_function(name: str, path: str | None = None) -> Any:
     return found
 
 
-def _module_from_file(path: str) -> Any:
+def module_from_file(path: str) -> Any:
+    """The Python module in the file ``path``, imported once under a private name."""
     key = f"_judge_checks_{abs(hash(path))}"
     if key in sys.modules:
         return sys.modules[key]

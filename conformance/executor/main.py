@@ -18,7 +18,7 @@ from ..harness.backend import Backend, finalize_backend, open_backend
 from ..harness.options import Settings
 from ..harness.resources import catalog_path
 from ..harness.violations import HarnessError
-from .case import exception_record, run_case
+from .case import exception_record, module_from_file, run_case
 from .journal import CallJournal, refuse_given_up
 from .protocol import COMMAND_FD, RECORD_FD, ProtocolError, read_frame, write_frame
 
@@ -53,6 +53,8 @@ def serve(command_fd: int = COMMAND_FD, record_fd: int = RECORD_FD) -> int:
         backend = open_backend(settings, catalog, int(start.get("worker_index", 0)))
         journal = CallJournal(Path(start["journal"]))
         journal.watch(backend.lib, catalog["interfaces"])
+        for path in start.get("preload") or ():
+            module_from_file(str(path)).acl_executor_setup()
         write_frame(record_fd, {"t": "ready", "nonce": nonce, "seq": 0, "facts": backend.facts})
     except HarnessError as exc:
         write_frame(record_fd, {"t": "ready", "nonce": nonce, "seq": 0, "error": str(exc)})

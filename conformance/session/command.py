@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -20,10 +21,13 @@ from pathlib import Path
 from ..harness.options import DEFAULT_DEADLINE, OPTIONS, OptionError, env_value, seconds
 from ..harness.resources import generated_dir, suite_dir
 from ..results.terminal import Style
+from .containment import become_subreaper, kill_tree
 from .deadline import ENV_AT as DEADLINE_AT
 from .preflight import SETUP_EXIT_CODES, STALE_REPORTS, Problem, SetupError
 from .reporter import RUN_COMMAND_ENV
 from .reportlock import HELD_ENV, lock_report_dir
+from .seal import SEAL_FD_ENV
+from .seal import emit as emit_seal
 
 PLUGIN = "conformance.session.plugin"
 EXIT_BAD_EXPECTATIONS = 2
@@ -186,6 +190,40 @@ def invoked_command() -> list[str]:
     return head + sys.argv[1:]
 
 
+#: How long past its deadline ``run`` waits for pytest before it kills it and everything below it.
+WATCHDOG_GRACE_S = 10.0
+
+
+def supervise(command: list[str], env: dict[str, str], limit: float) -> int:
+    """Run ``command`` in its own process group, for at most ``limit`` seconds; its exit status.
+
+    The watchdog of a run: ``run`` never loads the library, so a stopped or wedged controller
+    (a daemon of the library may SIGSTOP it) cannot stop it from ending the run at the
+    deadline. As a subreaper it also outlives and kills whatever the run left behind: workers
+    of a killed controller, executors, the library's helpers. A Ctrl-C is passed on to the group.
+    """
+    become_subreaper()
+    fd = os.environ.get(SEAL_FD_ENV, "")
+    keep = (int(fd),) if fd.isdigit() else ()
+    proc = subprocess.Popen(command, env=env, start_new_session=True, pass_fds=keep)
+    try:
+        try:
+            return proc.wait(timeout=limit)
+        except KeyboardInterrupt:
+            os.killpg(proc.pid, signal.SIGINT)
+            return proc.wait(timeout=WATCHDOG_GRACE_S)
+    except subprocess.TimeoutExpired:
+        print(f"error: the run did not end within {limit:.0f} s of its start (its deadline and "
+              f"{WATCHDOG_GRACE_S:.0f} s); it was killed", file=sys.stderr, flush=True)
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        return proc.wait()
+    finally:
+        kill_tree(proc.pid if proc.returncode is None else None)
+
+
 def run_suite(args: argparse.Namespace, extra: list[str]) -> int:
     """``run``: pytest under xdist, then HTML, then the printed summary; returns the exit status."""
     bad = check_expectations(args)
@@ -217,7 +255,7 @@ def _run_locked(args: argparse.Namespace, extra: list[str], report_dir: Path, de
     env = {**os.environ, RUN_COMMAND_ENV: os.environ.get(RUN_COMMAND_ENV) or json.dumps(invoked_command()),
            DEADLINE_AT: str(time.time() + deadline),  # the run's deadline counts from here
            HELD_ENV: str(report_dir)}
-    status = subprocess.run(command, env=env, check=False).returncode
+    status = supervise(command, env, deadline + WATCHDOG_GRACE_S)
     summary_path = report_dir / "summary.json"
     if status in SETUP_EXIT_CODES:
         return status  # the plugin has said what to fix
@@ -230,5 +268,7 @@ def _run_locked(args: argparse.Namespace, extra: list[str], report_dir: Path, de
 
     summary = json.loads(summary_path.read_text(encoding="utf-8"))
     location = None if args.no_html else render_html(args, report_dir, summary)
+    if location:
+        emit_seal(report_dir, "allure-report", "history.jsonl")  # what rendering wrote after the judge
     print(format_summary(summary, location or str(summary_path), style))
     return exit_status(summary)

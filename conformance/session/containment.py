@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import ctypes
 import os
+import selectors
 import signal
+import subprocess
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
@@ -132,3 +135,57 @@ def adopted_orphans(known: Iterable[int]) -> set[int]:
     mine = os.getpid()
     skip = set(known)
     return {pid for pid, parent in parents().items() if parent == mine and pid not in skip}
+
+
+@dataclass(frozen=True)
+class Finished:
+    """What a bounded child process left: its exit status (None when it was killed at its limit) and output."""
+
+    returncode: int | None
+    stdout: str
+    stderr: str
+
+
+def run_bounded(command: Sequence[str], timeout: float, env: Mapping[str, str] | None = None,
+                cap: int = 1 << 20) -> Finished:
+    """Run ``command`` for at most ``timeout`` seconds; then kill it and everything it started.
+
+    Unlike ``subprocess.run``, the wait ends when the process does, not at end-of-file on its
+    pipes: a helper it forked that keeps them open cannot hold the caller. Each stream keeps
+    at most ``cap`` bytes.
+    """
+    become_subreaper()
+    before = {pid for pid, parent in parents().items() if parent == os.getpid()}
+    proc = subprocess.Popen(list(command), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=dict(env) if env is not None else None)
+    assert proc.stdout is not None and proc.stderr is not None
+    kept = {proc.stdout.fileno(): bytearray(), proc.stderr.fileno(): bytearray()}
+    started = time.monotonic()
+    with selectors.DefaultSelector() as selector:
+        for fd in kept:
+            os.set_blocking(fd, False)
+            selector.register(fd, selectors.EVENT_READ)
+        while kept and time.monotonic() - started < timeout:
+            exited = proc.poll() is not None
+            events = selector.select(timeout=0 if exited else 0.05)
+            for key, _ in events:
+                try:
+                    chunk = os.read(int(key.fd), 1 << 16)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    selector.unregister(key.fd)
+                    continue
+                buffer = kept[int(key.fd)]
+                buffer += chunk[: max(0, cap - len(buffer))]
+            if exited and not events:
+                break
+    returncode = proc.poll()
+    kill_tree(proc.pid if returncode is None else None, before)
+    out, err = (bytes(kept[proc.stdout.fileno()]).decode(errors="replace"),
+                bytes(kept[proc.stderr.fileno()]).decode(errors="replace"))
+    proc.stdout.close()
+    proc.stderr.close()
+    if returncode is None:
+        proc.wait()
+    return Finished(returncode, out, err)

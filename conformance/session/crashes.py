@@ -16,10 +16,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ..executor.journal import call_in_flight
 from ..results.allure import allure_crash_result
 from ..results.files import write_json, write_text
 from ..results.outcomes import CaseResult, Category, Outcome, crash_result
-from ..executor.journal import call_in_flight
 from .state import RunState
 from .workerlog import TAIL_BYTES, log_path, tail
 
@@ -43,8 +43,8 @@ def crashed_case(state: RunState, case_id: str, rule_id: str, elapsed: float | N
     dead process's call journal and ``stderr`` what it printed (else the worker's log is read).
     """
     call, setup_rule = call_in_flight(journal) if journal is not None else (None, None)
-    detail = ", ".join(part for part in (f"{'executor of ' if journal is not None else 'worker '}{who} died" if who else "",
-                                         f"in {call}" if call else "") if part)
+    process = f"{'executor of ' if journal is not None else 'worker '}{who} died" if who else ""
+    detail = ", ".join(part for part in (process, f"in {call}" if call else "") if part)
     hard = state.settings.case_timeout
     killed = elapsed is not None and limit is not None and elapsed >= limit - GRACE_S
     if killed and limit is not None and limit < hard - GRACE_S:

@@ -29,7 +29,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..executor.protocol import BOOTSTRAP, BOOTSTRAP_BYTES, COMMAND_FD, RECORD_FD, FrameBuffer, ProtocolError, write_frame
+from ..executor.protocol import (
+    BOOTSTRAP,
+    BOOTSTRAP_BYTES,
+    COMMAND_FD,
+    RECORD_FD,
+    FrameBuffer,
+    ProtocolError,
+    write_frame,
+)
 from ..harness.untrusted_text import OUTPUT_CAP
 from .containment import become_subreaper, kill_tree, parents
 
@@ -132,8 +140,8 @@ class Executor:
         if answer.record is None:
             detail = answer.stderr.strip().splitlines()[-1:] if answer.stderr.strip() else []
             self.close()
-            raise ExecutorError(f"the executor {'did not answer within %.0f s' % START_LIMIT_S if answer.lost == 'timeout' else 'died'} "
-                                f"while opening the library{': ' + detail[0] if detail else ''}")
+            how = f"did not answer within {START_LIMIT_S:.0f} s" if answer.lost == "timeout" else "died"
+            raise ExecutorError(f"the executor {how} while opening the library{': ' + detail[0] if detail else ''}")
         self.error = answer.record.get("error")
         self.facts = dict(answer.record.get("facts") or {})
 

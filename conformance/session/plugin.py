@@ -14,8 +14,10 @@ Everything a process needs lives in one :class:`~conformance.session.state.RunSt
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
+import types
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -28,22 +30,23 @@ from ..harness.resources import catalog_path
 from ..harness.untrusted_text import OUTPUT_CAP, capped_output
 from ..harness.violations import Blocked, CallHung, HarnessError, SpecViolation
 from ..results.allure import TRACE_ATTACHMENT, allure_marks
+from ..results.consistency import contradictions, inconsistency_message
 from ..results.environment import static_facts
 from ..results.files import save_attachments
 from ..results.identity import case_id_for_item
-from ..results.consistency import contradictions, inconsistency_message
-from ..results.outcomes import Category, CaseResult, Finding, Outcome, PhaseResult, classify, exception_kind
+from ..results.outcomes import CaseResult, Category, Outcome, PhaseResult, classify, exception_kind
+from .containment import refuse_tracing
 from .crashes import crashed_case
-from .deadline import WORKER_KEY as DEADLINE_KEY
 from .deadline import JUDGE_BACKSTOP_S, RunDeadline
+from .deadline import WORKER_KEY as DEADLINE_KEY
 from .executors import Executor, ExecutorError
 from .hangs import HANGS_BEFORE_GIVING_UP, HungCalls
 from .preflight import Problem, SetupError, preflight, remove_stale_reports
+from .remote import CaseRecords, ExecutorLost, RemoteCase
 from .reporter import CASE_PROPERTY, FACTS_PROPERTY, Reporter, write_reports
 from .reportlock import held_by_parent, lock_report_dir
 from .rundir import RUN_DIR_KEY, WorkerHandoff, remove_run_dir, run_dir_for_process
 from .selection import case_params, keep_rules, label_item, marker_names, selected_case_ids, selection_requested
-from .remote import CaseRecords, ExecutorLost, RemoteCase
 from .state import (
     ATTACHMENTS,
     CODE_SUSPECT,
@@ -117,6 +120,7 @@ def pytest_cmdline_main(config: pytest.Config) -> int | None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     """Register the markers, resolve the options and set up this process's state."""
+    refuse_tracing()  # a judge: no process of the user (a daemon of the library) may ptrace it or read its memory
     settings = settings_from_config(config)
     catalog = json.loads(catalog_path().read_text(encoding="utf-8"))
     config.addinivalue_line("markers", "acl_rule(rule_id): the catalog rule a generated case checks")
@@ -218,8 +222,21 @@ def _executor(state: RunState) -> Executor:
             "explore_steps": settings.explore_steps, "explore_seed": settings.explore_seed,
             "host_page": settings.host_page, "host_alloc": settings.host_alloc,
             "sync_window": settings.sync_window, "cann_release": settings.cann_release}}
+        start["preload"] = executor_setups(state.config)
         state.executor = Executor(start, state.worker_id or "serial", state.run_dir)
     return state.executor
+
+
+def executor_setups(config: pytest.Config) -> list[str]:
+    """The files of the pytest plugins that define ``acl_executor_setup()``: the executor imports each and
+    calls it before the first case (how a plugin changes what runs next to the library)."""
+    found = []
+    for plugin in config.pluginmanager.get_plugins():
+        if isinstance(plugin, types.ModuleType) and callable(getattr(plugin, "acl_executor_setup", None)):
+            path = inspect.getsourcefile(plugin)
+            if path:
+                found.append(path)
+    return sorted(found)
 
 
 def _send(state: RunState, item: pytest.Item, rule: dict[str, Any], case_id: str) -> Any:

@@ -16,7 +16,6 @@ import difflib
 import enum
 import json
 import os
-import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,6 +27,7 @@ from ..harness.product import family_by_id, family_for_soc
 from ..harness.release import ReleaseError, judge_release, read_versions
 from ..harness.resources import default_sim_lib, source_checkout
 from ..harness.sanitizer import asan_runtime_missing
+from .containment import run_bounded
 from .selection import unknown_rule_patterns
 
 #: Entry points the harness calls to open any backend; a library without them cannot be tested.
@@ -126,12 +126,10 @@ def probe_command(lib: Path, device: int | None) -> list[str]:
 
 def probe_library(lib: Path, device: int | None, timeout: float = PROBE_TIMEOUT_S) -> dict[str, Any]:
     """Open ``lib`` in a child process: symbols, aclInit, device, SoC; raises SetupError on a problem."""
-    try:
-        proc = subprocess.run(probe_command(lib, device), capture_output=True, text=True, timeout=timeout,
-                              check=False)
-    except subprocess.TimeoutExpired:
+    proc = run_bounded(probe_command(lib, device), timeout)
+    if proc.returncode is None:
         raise SetupError(Problem.INIT_FAILED, f"opening {lib} (aclInit, aclrtSetDevice) did not finish within "
-                         f"{timeout:.0f} s.\nFix: check the driver and device (npu-smi info).") from None
+                         f"{timeout:.0f} s.\nFix: check the driver and device (npu-smi info).")
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if not lines:
         detail = (proc.stderr.strip().splitlines() or [f"exit status {proc.returncode}"])[-1][:200]

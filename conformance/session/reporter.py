@@ -26,6 +26,7 @@ from ..results.summary import build_summary
 from ..results.waiver_use import unused_expectations
 from .crashes import crashed_case, write_crash_allure
 from .deadline import deadline_result
+from .seal import emit as emit_seal
 from .state import SUMMARY, RunState
 
 CASE_PROPERTY = "acl_case"
@@ -154,3 +155,4 @@ def write_reports(state: RunState) -> None:
         write_json(Path(allure_dir) / "categories.json", categories_json())
         tidy_results(Path(allure_dir), state.results)
     state.config.stash[SUMMARY] = summary
+    emit_seal(settings.report_dir)  # certify compares the directory with these digests before it seals

@@ -22,7 +22,7 @@ def test_the_spec_declares_observations_and_the_catalog_carries_them() -> None:
     rules = {r["id"]: r for r in catalog["rules"]}
     assert rules["HM-PAIR-DOUBLE-UNREGISTER"]["observations"] == [
         {"name": "code", "type": "code", "meaning": "The code the second unregister returned.", "evidence": "expect",
-         "values": [], "key": None, "many": False}]
+         "values": [], "key": None, "many": False, "expect": "refused"}]
     assert rules["HM-PROD-SUPPORT"]["observations"] == []
     assert "| `HM-CAP-QUERY-ALL` | `answer` | enum of ACL\\_RT\\_HOST\\_MEM\\_MAP\\_NOT\\_SUPPORTED" in (
         ROOT / "acl_hostmem_generated" / "traceability.md").read_text(encoding="utf-8")

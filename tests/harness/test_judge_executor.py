@@ -1,0 +1,162 @@
+"""The judge never shares a process, a file or an environment with the library (issue 19).
+
+Each test builds a hostile wrapper of the simulator (``hostile/hostile_lib.c``) that plays
+one of the tricks a vendor could play on a kit that runs the library inside the process that
+judges it, and shows that the trick no longer certifies a faulty library:
+
+- a defeat device that behaves only while pytest's environment is visible;
+- an in-process injection that swallows the checks' failures;
+- a daemon that rewrites the report directory;
+- a helper process that holds the inherited pipes (F4).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conformance.executor.protocol import BOOTSTRAP
+from conformance.session.executors import Executor
+
+ROOT = Path(__file__).resolve().parents[2]
+SIM = ROOT / "build" / "sim" / "libascendcl.so"
+SOURCE = Path(__file__).parent / "hostile" / "hostile_lib.c"
+FAULTED = "HM-PAIR-DOUBLE-UNREGISTER"
+
+
+def hostile(tmp_path: Path, trick: str) -> Path:
+    """Build the wrapper playing ``trick`` into its own folder; the library's path."""
+    if not SIM.is_file():
+        pytest.fail(f"{SIM} is not built: run `make sim` first")
+    out = tmp_path / trick.lower() / "libascendcl.so"
+    out.parent.mkdir(parents=True)
+    cc = os.environ.get("CC", "cc")
+    subprocess.run([cc, "-shared", "-fPIC", "-O1", f"-DTRICK_{trick}", str(SOURCE), "-o", str(out),
+                    "-L", str(SIM.parent), "-Wl,--no-as-needed", "-l:libascendcl.so", f"-Wl,-rpath,{SIM.parent}", "-ldl"], check=True)
+    return out
+
+
+def environment() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.startswith(("ACL_", "ACLSIM_"))}
+
+
+def certify(lib: Path, out: Path) -> tuple[int, dict, dict]:
+    """Certify ``lib`` through the CLI; (exit status, the bundle's summary, its manifest)."""
+    done = subprocess.run([sys.executable, "-m", "conformance", "certify", "--acl-lib", str(lib), "--out-dir",
+                           str(out), "-n", "2", "--no-html"], cwd=ROOT, env=environment(), capture_output=True,
+                          text=True, timeout=600)
+    bundles = [p for p in out.iterdir() if not p.name.startswith(".")]
+    assert len(bundles) == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    return (done.returncode, json.loads((bundles[0] / "summary.json").read_text()),
+            json.loads((bundles[0] / "manifest.json").read_text()))
+
+
+def faulted_cases(summary: dict) -> dict[str, dict]:
+    return summary["rules"][FAULTED]["cases"]
+
+
+def test_an_executor_sees_no_trace_of_the_kit_pytest_or_the_case(tmp_path):
+    settings = {"lib": str(SIM), "device": None, "product": None, "timeout": 5.0, "kernel": "5.10",
+                "explore_steps": 10, "explore_seed": 1, "host_page": 4096, "host_alloc": "svm", "sync_window": 0.2,
+                "cann_release": None}
+    executor = Executor({"settings": settings, "worker_index": 0}, "t", tmp_path)
+    try:
+        executor.ensure()
+        assert executor.proc is not None
+        pid = executor.proc.pid
+        environ = Path(f"/proc/{pid}/environ").read_bytes().decode(errors="replace")
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")[:-1]
+        maps = Path(f"/proc/{pid}/maps").read_text()
+    finally:
+        executor.stop()
+    assert os.environ.get("PYTEST_CURRENT_TEST")  # this process has it; the executor must not
+    for word in ("PYTEST", "pytest", "conformance", "acl_hostmem", "xdist", "ACL_"):
+        assert word not in environ, word
+    assert argv[1:] == ["-I", "-c", BOOTSTRAP] and "conformance" not in BOOTSTRAP
+    assert str(SIM) in maps  # the executor holds the library ...
+    assert str(SIM) not in Path("/proc/self/maps").read_text()  # ... and this (judging) process never does
+
+
+def test_a_defeat_device_keyed_on_pytest_is_not_certified(tmp_path):
+    code, summary, _ = certify(hostile(tmp_path, "DEFEAT"), tmp_path / "out")
+    assert code == 1 and summary["verdict"] != "PASS"
+    assert {c["outcome"] for c in faulted_cases(summary).values()} == {"FAIL"}
+
+
+def test_swallowed_check_failures_are_inconsistent_and_not_certified(tmp_path):
+    code, summary, _ = certify(hostile(tmp_path, "INJECT"), tmp_path / "out")
+    assert code == 1
+    cases = faulted_cases(summary)
+    assert {(c["outcome"], c["category"]) for c in cases.values()} == {("ERROR", "inconsistent")}, cases
+    assert all("observation 'code' is 0 (success)" in c["message"] for c in cases.values())
+
+
+def test_a_daemon_of_the_library_dies_with_its_executor_and_rewrites_nothing(tmp_path):
+    code, summary, _ = certify(hostile(tmp_path, "TAMPER"), tmp_path / "out")
+    assert code == 1
+    assert {c["outcome"] for c in faulted_cases(summary).values()} == {"FAIL"}
+    time.sleep(0.5)
+    assert not _processes_mapping(tmp_path / "tamper")
+
+
+def test_a_report_changed_after_the_judge_sealed_it_is_not_certified(tmp_path, monkeypatch):
+    """A writer the containment cannot see (another process of the user) changes summary.json between
+    the run and the seal: certify compares the directory with the judge's seal and withdraws."""
+    from conformance.certify import runner
+    from conformance.cli import build_parser
+
+    real_follow = runner.follow
+
+    def follow_then_tamper(command, log, env, limit=None):
+        result = real_follow(command, log, env, limit)
+        summary = log.parent / "summary.json"
+        summary.write_text(summary.read_text().replace('"FAIL"', '"PASS"'))
+        return result
+
+    monkeypatch.setattr(runner, "follow", follow_then_tamper)
+    args = build_parser()[0].parse_args(["certify", "--acl-lib", str(SIM), "--no-html", "-n", "2",
+                                      "--out-dir", str(tmp_path / "out")])
+    monkeypatch.setenv("ACLSIM_FAULTS", "double_unregister_ok")
+    result = runner.certify(args, out_root=tmp_path / "out")
+    assert not result.certified
+    assert "summary.json was changed after the judge wrote it (its sha256 differs from the judge's seal)" \
+        in result.problems, result.problems
+
+
+def _processes_mapping(folder: Path) -> list[int]:
+    """Processes that have a file of ``folder`` mapped (the hostile library)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if str(folder) in (entry / "maps").read_text():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def test_a_helper_holding_the_pipes_cannot_hold_the_run_past_its_deadline(tmp_path):
+    lib = hostile(tmp_path, "HELPER")
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "conformance", "run", "--acl-lib", str(lib), "--acl-deadline", "20",
+                           "--no-html", "-n", "2", "--acl-report-dir", str(tmp_path / "r")], cwd=ROOT,
+                          env={**environment(), "TMPDIR": str(scratch)}, capture_output=True, text=True, timeout=120)
+    took = time.monotonic() - started
+    assert took < 30, (took, done.stdout[-1500:], done.stderr[-1500:])
+    summary = json.loads((tmp_path / "r" / "summary.json").read_text())
+    cases = [c for r in summary["rules"].values() for c in r["cases"].values()]
+    assert len(cases) == 254 and not [c for c in cases if c["outcome"] == "ERROR"], done.stdout[-1500:]
+    time.sleep(0.5)
+    assert not _processes_mapping(lib.parent)
+    assert not [p for p in scratch.iterdir() if not p.name.startswith("pytest-of-")]  # pytest's own basetemp
+    shutil.rmtree(tmp_path / "r")
