@@ -54,6 +54,7 @@ from .certificate import (
 from .evidence import check_allure
 from .manifest import SCHEMA as MANIFEST_SCHEMA
 from .observations import check_observations
+from .runlog import check_run_log
 from .verdict import OUTCOMES, aggregate, assess
 
 #: Fields of a waiver that identify its expectation entry (``where`` is the file it came from).
@@ -394,6 +395,7 @@ def verify(bundle: Path, catalog_path: Path = DEFAULT_CATALOG, trusted: Any = No
     problems += check_release(summary, catalog)
     problems += check_severities(summary, catalog)
     problems += check_observations(summary, catalog)
+    problems += check_run_log(bundle, summary, catalog)
     problems += check_waivers(bundle, summary, manifest)
     problems += check_allure(bundle, summary)
     problems += check_verdicts(bundle, summary, manifest, catalog)

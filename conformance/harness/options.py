@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("--acl-explore-seed", "ACL_EXPLORE_SEED", "acl_explore_seed", "seed of the run's random choices: "
                "the explorer's call sequences and the sizes drawn from every power-of-two class "
                f"(default {DEFAULT_EXPLORE_SEED}: the same every run)", "N"),
+    OptionSpec("--acl-shuffle", "ACL_SHUFFLE", "acl_shuffle", "shuffle the order of the cases with this seed, and "
+               "draw the explorer's seed from it too, so that a library cannot learn the run's sequence in "
+               "advance (the seed is recorded in the summary and the bundle; default: no shuffle)", "SEED"),
     OptionSpec("--acl-host-page", "ACL_HOST_PAGE", "acl_host_page", "the host kernel's page size in bytes, which "
                "the driver aligns and rounds registrations to (default: this machine's, os.sysconf; 65536 "
                "on a 64 KiB-page arm64 server)", "BYTES"),
@@ -114,6 +118,7 @@ class Settings:
     host_alloc: str = "svm"
     sync_window: float = DEFAULT_SYNC_WINDOW
     cann_release: str | None = None
+    shuffle: int | None = None  # --acl-shuffle: the seed of the case order (and of the explorer's seed)
 
     @property
     def case_timeout(self) -> float:
@@ -242,12 +247,20 @@ def settings_from_values(values: dict[str, Any]) -> Settings:
         rules=tuple(values.get("acl_rule") or ()),
         deadline=deadline,
         explore_steps=whole("--acl-explore-steps", values.get("acl_explore_steps"), DEFAULT_EXPLORE_STEPS, 1),
-        explore_seed=whole("--acl-explore-seed", values.get("acl_explore_seed"), DEFAULT_EXPLORE_SEED, 0),
+        explore_seed=_explore_seed(values),
         host_page=host_page_size("--acl-host-page", values.get("acl_host_page")),
         host_alloc=choice("--acl-host-alloc", values.get("acl_host_alloc"), HOST_ALLOC_CHOICES),
         sync_window=seconds("--acl-sync-window", values.get("acl_sync_window"), DEFAULT_SYNC_WINDOW),
         cann_release=values.get("acl_cann_release") or None,
+        shuffle=whole("--acl-shuffle", values.get("acl_shuffle"), 0, 0) if values.get("acl_shuffle") else None,
     )
+
+
+def _explore_seed(values: dict[str, Any]) -> int:
+    """--acl-explore-seed, or, under --acl-shuffle without one, a seed drawn from the shuffle's."""
+    if values.get("acl_shuffle") and not values.get("acl_explore_seed"):
+        return random.Random(whole("--acl-shuffle", values["acl_shuffle"], 0, 0)).randrange(1 << 31)
+    return whole("--acl-explore-seed", values.get("acl_explore_seed"), DEFAULT_EXPLORE_SEED, 0)
 
 
 def settings_from_config(config: pytest.Config) -> Settings:

@@ -24,9 +24,14 @@ def write_json(path: Path, data: Any) -> None:
 ARTIFACTS_DIR = "artifacts"
 
 
+def artifact_folder_name(case_id: str) -> str:
+    """The folder of ``artifacts/`` that holds a case's attachments."""
+    return "".join(ch if ch.isalnum() or ch in "-_.=," else "_" for ch in case_id)
+
+
 def save_attachments(report_dir: Path, case_id: str, attachments: list[Any]) -> Path:
     """Write a case's attachments (objects with ``name`` and ``text``) to ``artifacts/<case>/``; returns the folder."""
-    folder = Path(report_dir) / ARTIFACTS_DIR / "".join(ch if ch.isalnum() or ch in "-_.=," else "_" for ch in case_id)
+    folder = Path(report_dir) / ARTIFACTS_DIR / artifact_folder_name(case_id)
     for attachment in attachments:
         write_text(folder / attachment.name, attachment.text)
     return folder

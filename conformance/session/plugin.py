@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import random
 import sys
 import types
 from collections.abc import Iterator
@@ -129,7 +130,7 @@ def pytest_configure(config: pytest.Config) -> None:
     state = RunState(config, settings, catalog, _role(config))
     state.expectations = _load_expectations(settings.expectations)
     state.facts = dict(static_facts(settings.lib, settings.kernel, catalog.get("spec_hash", "")),
-                       **config.stash.get(PREFLIGHT, {}))
+                       **config.stash.get(PREFLIGHT, {}), shuffle=settings.shuffle, explore_seed=settings.explore_seed)
     _bound_the_run(config, state)
     config.stash[STATE] = state
     if state.reporter:
@@ -178,6 +179,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if not item.get_closest_marker("timeout"):
             item.add_marker(pytest.mark.timeout(state.settings.case_timeout + JUDGE_BACKSTOP_S, method="thread"))
     keep_rules(items, lambda item: _rule_of(state, item), state.settings.rules, config)
+    if state.settings.shuffle is not None:  # every xdist worker draws the same order from the same seed
+        random.Random(state.settings.shuffle).shuffle(items)
 
 
 @pytest.hookimpl(trylast=True)

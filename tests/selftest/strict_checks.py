@@ -12,7 +12,7 @@ from typing import Any
 
 
 def acl_executor_setup() -> None:
-    """In the executor, before any case: replace ``failed`` in every check module with a version where each code decides."""
+    """In the executor, before any case: every check module's ``failed`` lets each code decide."""
     from conformance.checks import invalid_argument, pairing, va_identity, verdicts
 
     original = verdicts.failed
