@@ -1,5 +1,6 @@
 """Benchmarks: code generation, the suite's wall time (serial vs parallel), a fleet merge, the
-generated wrappers' cost per call against raw cffi calls, and the explorer's calls per second.
+generated wrappers' cost per call against raw cffi calls, the explorer's calls per second, and what the
+judge/executor split costs (a case's round trip; the suite before and after it, side by side).
 
 Speed claims in README come from here. Each figure is the median of several repetitions
 (the per-call costs the fastest of many, interleaved), and comparisons are made within one
@@ -18,6 +19,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import split  # bench/split.py, beside this file
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,6 +65,8 @@ def bench_suite(repeats: int, lib: str) -> dict[str, float]:
     return {"suite_serial_s": serial, "suite_parallel_s": parallel, "parallel_speedup": serial / parallel}
 
 
+#: The last commit whose judge loaded the library itself (issue 19 split them after it).
+SPLIT_BEFORE = "ec35ab5"
 MERGE_RUNS = 500
 MERGE_LIMIT_S = 2.0
 
@@ -130,12 +135,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3, help="repetitions per figure (median is kept)")
     parser.add_argument("--acl-lib", default=str(ROOT / "build" / "sim" / "libascendcl.so"))
     parser.add_argument("--explore-steps", type=int, default=5000, help="actions of the explorer run (default 5000)")
-    parser.add_argument("--only", choices=("generate", "suite", "merge", "calls"), help="run one benchmark only")
+    parser.add_argument("--only", choices=("generate", "suite", "merge", "calls", "split"),
+                        help="run one benchmark only")
+    parser.add_argument("--before", default=SPLIT_BEFORE, help="the commit whose suite the split is compared with "
+                        f"(default {SPLIT_BEFORE}, the last one that ran the library inside the judge)")
     args = parser.parse_args(argv)
     benches = {"generate": lambda: bench_generate(args.repeats * 2),
                "suite": lambda: bench_suite(args.repeats, args.acl_lib),
                "merge": lambda: bench_merge(args.repeats),
-               "calls": lambda: bench_calls(args.acl_lib, args.explore_steps, args.repeats)}
+               "calls": lambda: bench_calls(args.acl_lib, args.explore_steps, args.repeats),
+               "split": lambda: {**split.case_round_trip(Path(args.acl_lib)),
+                                 **split.suite_before_after(Path(args.acl_lib), args.before, args.repeats)}}
     figures: dict[str, Any] = {}
     for name, bench in benches.items():
         if args.only in (None, name):

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from ..harness.loaded import mapped_files
 from ..results.allure import categories_json, environment_properties, tidy_results
 from ..results.files import write_json, write_text
 from ..results.identity import case_id_from_nodeid
@@ -139,6 +140,8 @@ def write_reports(state: RunState) -> None:
     """Write summary.json (every rule and case of the catalog) and the Allure run files."""
     settings = state.settings
     _unstarted_after_deadline(state)
+    # The judge's own word that it never mapped the library (its executors did).
+    state.facts["judge_mapped_library"] = bool(settings.lib) and str(settings.lib) in mapped_files()
     state.results = attribute_findings(state.catalog, state.results)
     expired = [e.to_json() for e in state.expectations.expired(state.today())] if state.expectations else []
     summary = build_summary(state.catalog, state.results, environment=state.facts,

@@ -11,6 +11,7 @@ from typing import Any
 from conformance.certify import runner as certify_mod
 from conformance.certify.bundle import DEFAULT_CATALOG, file_digests, write_sums
 from conformance.results.environment import sha256_file
+from conformance.results.observations import observation_provenance
 from conformance.results.rootcause import root_causes
 from conformance.results.signing import SIGNATURE
 from conformance.results.summary import SCHEMA as SUMMARY_SCHEMA
@@ -26,6 +27,31 @@ PASSING_PAIR_RULE = "HM-PAIR-DOUBLE-FREE"
 FAKE_LIB = SIM_LIB if SIM_LIB.is_file() else Path(sys.executable)
 #: pytest -k expression selecting the pairing family's generated tests (a subset run).
 PAIRING_ONLY = ["-k", "test_HM_PAIR_"]
+
+
+def implied_observations(rule: dict[str, Any], case: dict[str, Any]) -> dict[str, Any]:
+    """The observations a PASS of ``case`` records (those the spec states an ``expect`` of), as the
+    summary carries them: what a synthetic PASS needs to be consistent."""
+    found = {}
+    for declared in rule.get("observations") or ():
+        expect = declared.get("expect")
+        if expect is None:
+            continue
+        if expect == "refused":
+            value: Any = (case.get("expect") or {}).get("value", 1)  # the expected code, or any refusal
+        elif "equals" in expect:
+            value = expect["equals"]
+        elif "at_least" in expect:
+            value = expect["at_least"]
+        else:
+            value = expect["one_of"][0]
+        if declared.get("many"):
+            value = [value]
+        elif declared.get("key"):
+            value = {"0": value}
+        found[declared["name"]] = {"value": value, "type": declared["type"],
+                                   "provenance": observation_provenance(rule, case, declared)}
+    return found
 
 
 def build_summary(catalog: dict[str, Any], outcomes: dict[str, Any] | None = None, **env: Any) -> dict[str, Any]:
@@ -48,7 +74,8 @@ def build_summary(catalog: dict[str, Any], outcomes: dict[str, Any] | None = Non
                 "observed_code": fields.get("observed_code"),
                 "duration_s": 0.01,
                 "waiver": fields.get("waiver"),
-                "observations": fields.get("observations", {}),
+                "observations": fields.get("observations", implied_observations(rule, case) if outcome == "PASS"
+                                           else {}),
             }
             for extra in ("blocked_by", "rests_on"):  # written only when there is something, as the plugin does
                 if fields.get(extra):

@@ -82,7 +82,15 @@ def test_an_executor_sees_no_trace_of_the_kit_pytest_or_the_case(tmp_path):
         assert word not in environ, word
     assert argv[1:] == ["-I", "-c", BOOTSTRAP] and "conformance" not in BOOTSTRAP
     assert str(SIM) in maps  # the executor holds the library ...
-    assert str(SIM) not in Path("/proc/self/maps").read_text()  # ... and this (judging) process never does
+
+
+def test_the_judge_never_maps_the_library(tmp_path):
+    """... and the judge of a run never does: its own /proc/self/maps at the end of the run, in the summary."""
+    done = subprocess.run([sys.executable, "-m", "conformance", "run", "--acl-lib", str(SIM), "--acl-rule",
+                           "HM-PAIR-DOUBLE-FREE", "--no-html", "-n", "0", "--acl-report-dir", str(tmp_path / "r")],
+                          cwd=ROOT, env=environment(), capture_output=True, text=True, timeout=120)
+    facts = json.loads((tmp_path / "r" / "summary.json").read_text())["environment"]
+    assert facts["judge_mapped_library"] is False, done.stdout[-800:]
 
 
 def test_a_defeat_device_keyed_on_pytest_is_not_certified(tmp_path):
@@ -161,3 +169,24 @@ def test_a_helper_holding_the_pipes_cannot_hold_the_run_past_its_deadline(tmp_pa
     assert not _processes_mapping(lib.parent)
     assert not [p for p in scratch.iterdir() if not p.name.startswith("pytest-of-")]  # pytest's own basetemp
     shutil.rmtree(tmp_path / "r")
+
+
+def _collected(*args: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "conformance.session.plugin", "-p", "no:cacheprovider",
+                           "-o", "addopts=", "--collect-only", "-q", "--acl-lib", str(SIM), *args,
+                           str(ROOT / "acl_hostmem_generated" / "conformance")], cwd=ROOT, env=environment(),
+                          capture_output=True, text=True, timeout=120)
+    return [line for line in done.stdout.splitlines() if "::" in line]
+
+
+def test_shuffle_orders_cases_and_is_recorded(tmp_path):
+    plain, seven, again, eight = (_collected(), _collected("--acl-shuffle", "7"), _collected("--acl-shuffle", "7"),
+                                  _collected("--acl-shuffle", "8"))
+    assert len(plain) == 254 and sorted(seven) == sorted(plain)
+    assert seven == again and seven != plain and seven != eight  # one seed, one order
+    done = subprocess.run([sys.executable, "-m", "conformance", "run", "--acl-lib", str(SIM), "--acl-shuffle", "7",
+                           "--acl-rule", "HM-PAIR-DOUBLE-FREE", "--no-html", "-n", "1", "--acl-report-dir",
+                           str(tmp_path / "r")], cwd=ROOT, env=environment(), capture_output=True, text=True,
+                          timeout=120)
+    environment_facts = json.loads((tmp_path / "r" / "summary.json").read_text())["environment"]
+    assert environment_facts["shuffle"] == 7 and environment_facts["explore_seed"] != 1, done.stdout[-800:]
