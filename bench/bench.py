@@ -19,9 +19,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import split  # bench/split.py, beside this file
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
