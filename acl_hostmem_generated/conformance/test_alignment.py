@@ -1,4 +1,4 @@
-# Generated from spec f1f2f3f78af38bb2 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 13eb5702b035619f by codegen; do not edit. Regenerate: python -m codegen generate
 """Alignment cases: every successful host allocation is 64-byte aligned."""
 
 from __future__ import annotations

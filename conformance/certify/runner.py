@@ -43,6 +43,7 @@ from ..results.signing import SIGNATURE, sign_manifest
 from ..results.summary import env_family, load_json
 from ..results.terminal import format_duration
 from ..results.untrusted import UntrustedFileError
+from ..session.containment import refuse_tracing
 from ..session.command import WATCHDOG_GRACE_S, expectation_paths, option_arguments
 from ..session.reporter import RUN_COMMAND_ENV
 from ..session.seal import SEAL_FD_ENV, SEAL_LIMIT, parse, seal_problems
@@ -227,6 +228,7 @@ def certify(
     is malformed or over-broad, or the baseline does not verify (checked before the run).
     """
     catalog_path = catalog_path or resources.catalog_path()
+    refuse_tracing()  # certify seals: no process of the user may ptrace it or read its memory
     try:
         load_expectations([p.resolve() for p in expectation_paths(args)])
     except ExpectationError as exc:

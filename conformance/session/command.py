@@ -21,7 +21,7 @@ from pathlib import Path
 from ..harness.options import DEFAULT_DEADLINE, OPTIONS, OptionError, env_value, seconds
 from ..harness.resources import generated_dir, suite_dir
 from ..results.terminal import Style
-from .containment import become_subreaper, kill_tree
+from .containment import become_subreaper, kill_tree, refuse_tracing
 from .deadline import ENV_AT as DEADLINE_AT
 from .preflight import SETUP_EXIT_CODES, STALE_REPORTS, Problem, SetupError
 from .reporter import RUN_COMMAND_ENV
@@ -203,6 +203,7 @@ def supervise(command: list[str], env: dict[str, str], limit: float) -> int:
     of a killed controller, executors, the library's helpers. A Ctrl-C is passed on to the group.
     """
     become_subreaper()
+    refuse_tracing()
     fd = os.environ.get(SEAL_FD_ENV, "")
     keep = (int(fd),) if fd.isdigit() else ()
     proc = subprocess.Popen(command, env=env, start_new_session=True, pass_fds=keep)

@@ -64,6 +64,68 @@ def parents() -> dict[int, int]:
     return table
 
 
+def children(pid: int) -> set[int] | None:
+    """The children of ``pid`` from /proc/PID/task/*/children (cheap); None where the kernel has no such file."""
+    found: set[int] = set()
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return set()
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children", "rb") as handle:
+                found.update(int(word) for word in handle.read().split())
+        except FileNotFoundError:
+            return None
+        except OSError:
+            continue
+    return found
+
+
+def stray_processes(executor: int, known: Iterable[int]) -> set[int]:
+    """What an executor started and left running: every process below it, and this process's
+    children other than ``known`` and the executor (orphans reparented to a subreaper)."""
+    mine = children(os.getpid())
+    if mine is None:  # no children files: walk the whole process table
+        return (descendants({executor}) | adopted_orphans(set(known) | {executor})) - {executor}
+    found: set[int] = set()
+    frontier = {executor} | (mine - set(known) - {executor})
+    found |= frontier - {executor}
+    while frontier:
+        below: set[int] = set()
+        for pid in frontier:
+            below |= children(pid) or set()
+        below -= found | {executor}
+        found |= below
+        frontier = below
+    return found
+
+
+def living(pids: Iterable[int]) -> set[int]:
+    """Those of ``pids`` that still run (not zombies waiting for their parent)."""
+    alive = set()
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as handle:
+                text = handle.read(1024)
+        except OSError:
+            continue
+        if text[text.rfind(b")") + 2:][:1] not in (b"Z", b"X"):
+            alive.add(pid)
+    return alive
+
+
+def kill_now(pids: Iterable[int]) -> None:
+    """SIGKILL every one of ``pids`` (stopped ones die too) and reap those that are this process's children."""
+    pids = set(pids)
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    reap(pids, time.monotonic() + REAP_LIMIT_S)
+
+
 def descendants(roots: Iterable[int]) -> set[int]:
     """Every process below ``roots`` (not the roots themselves)."""
     table = parents()

@@ -39,7 +39,7 @@ from ..executor.protocol import (
     write_frame,
 )
 from ..harness.untrusted_text import OUTPUT_CAP
-from .containment import become_subreaper, kill_tree, parents
+from .containment import become_subreaper, kill_now, kill_tree, living, parents, stray_processes
 
 #: Variables of the kit and of pytest that never reach an executor (prefixes).
 KIT_VARIABLES = ("PYTEST", "PYTHON", "ACL_", "XDIST", "COV_", "VIRTUAL_ENV", "_PYTEST", "PY_COLORS")
@@ -232,6 +232,12 @@ class Executor:
         answer = self._await(self.seq, limit, kind="result")
         if answer.record is None:
             self.close()
+        elif self.proc is not None:
+            # Nothing the library started outlives its case (a helper, a daemon that double-forked).
+            stray = living(stray_processes(self.proc.pid, self.keep))
+            if stray:
+                kill_now(stray)
+                answer.problems.append(f"{len(stray)} process(es) the library started during the case were killed")
         return answer
 
     def _await(self, seq: int | None, limit: float, kind: str) -> Answer:

@@ -260,6 +260,8 @@ def _send(state: RunState, item: pytest.Item, rule: dict[str, Any], case_id: str
                        seed=state.settings.explore_seed)
         limit = state.deadline.case_limit(state.settings.case_timeout)
         answer = executor.run(program, limit)
+        for problem in answer.problems:  # shown with the case's output
+            print(f"acl: {problem}", file=sys.stderr)
         if answer.record is None:
             stderr = capped_output(answer.stderr)
             result = crashed_case(state, case_id, rule["id"], limit if answer.lost == "timeout" else answer.elapsed,

@@ -67,7 +67,7 @@ def test_a_backend_leak_is_a_fail_of_the_rule_that_leaked(sim_built, tmp_path):
     assert set(leaked) == {"HM-PAIR-MALLOC-FREE[alloc=malloc,free=free_devsync]",
                            "HM-PAIR-MALLOC-FREE[alloc=malloc_cfg,free=free_devsync]"}
     assert all(c["outcome"] == "FAIL" and "still holds" in c["message"] and "host allocation" in c["message"]
-               for c in leaked.values())
+               for c in leaked.values()), {cid: (c["outcome"], c["message"]) for cid, c in leaked.items()}
     assert all(c["outcome"] == "PASS" for cid, c in cases.items() if cid not in leaked)
 
 

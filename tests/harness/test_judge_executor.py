@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -91,6 +92,67 @@ def test_the_judge_never_maps_the_library(tmp_path):
                           cwd=ROOT, env=environment(), capture_output=True, text=True, timeout=120)
     facts = json.loads((tmp_path / "r" / "summary.json").read_text())["environment"]
     assert facts["judge_mapped_library"] is False, done.stdout[-800:]
+
+
+def test_what_the_library_starts_during_a_case_does_not_outlive_the_case(tmp_path):
+    lib = hostile(tmp_path, "HELPER")
+    settings = {"lib": str(lib), "device": None, "product": None, "timeout": 5.0, "kernel": "5.10",
+                "explore_steps": 10, "explore_seed": 1, "host_page": 4096, "host_alloc": "svm", "sync_window": 0.2,
+                "cann_release": None}
+    executor = Executor({"settings": settings, "worker_index": 0}, "t", tmp_path)
+    program = {"rule_id": "HM-PAIR-DOUBLE-FREE", "case_id": "HM-PAIR-DOUBLE-FREE[free=free]",
+               "check": "conformance.checks.pairing:double_free", "kwargs": {"free": "free", "expect": None}}
+    try:
+        first = executor.run(program, 30.0)
+        second = executor.run(program, 30.0)
+        assert executor.proc is not None and executor.proc.poll() is None  # the executor itself stays
+    finally:
+        executor.stop()
+    assert first.record is not None and second.record is not None
+    assert first.problems == ["1 process(es) the library started during the case were killed"]
+    assert second.problems == []
+    assert not _processes_mapping(lib.parent)
+
+
+def test_the_watchdog_ends_a_run_whose_controller_is_stopped(tmp_path):
+    """A daemon of the library may SIGSTOP the controller; ``run`` still ends at the deadline plus its grace."""
+    from conformance.session.command import WATCHDOG_GRACE_S
+
+    started = time.monotonic()
+    run = subprocess.Popen([sys.executable, "-m", "conformance", "run", "--acl-lib", str(SIM), "--acl-deadline", "6",
+                            "--no-html", "-n", "2", "--acl-report-dir", str(tmp_path / "r")], cwd=ROOT,
+                           env={**environment(), "ACLSIM_FAULTS": "hang_in_malloc"}, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+    controller = None
+    while controller is None and time.monotonic() - started < 30:
+        found = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and _parent(p) == run.pid]
+        controller = found[0] if found else None
+        time.sleep(0.05)
+    assert controller is not None
+    time.sleep(1.0)
+    os.kill(controller, signal.SIGSTOP)
+    output, _ = run.communicate(timeout=60)
+    took = time.monotonic() - started
+    assert took < 6 + WATCHDOG_GRACE_S + 8, (took, output[-1500:])
+    assert run.returncode == 3 and "it was killed" in output, output[-1500:]
+    time.sleep(0.5)
+    assert not [p for p in Path("/proc").iterdir() if p.name.isdigit() and str(tmp_path) in _cmdline(p)]
+
+
+def _parent(proc: Path) -> int | None:
+    try:
+        text = (proc / "stat").read_bytes()
+    except OSError:
+        return None
+    fields = text[text.rfind(b")") + 2:].split()
+    return int(fields[1]) if len(fields) > 1 else None
+
+
+def _cmdline(proc: Path) -> str:
+    try:
+        return (proc / "cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
 
 
 def test_a_defeat_device_keyed_on_pytest_is_not_certified(tmp_path):
