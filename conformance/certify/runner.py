@@ -43,8 +43,8 @@ from ..results.signing import SIGNATURE, sign_manifest
 from ..results.summary import env_family, load_json
 from ..results.terminal import format_duration
 from ..results.untrusted import UntrustedFileError
-from ..session.containment import refuse_tracing
 from ..session.command import WATCHDOG_GRACE_S, expectation_paths, option_arguments
+from ..session.containment import refuse_tracing
 from ..session.reporter import RUN_COMMAND_ENV
 from ..session.seal import SEAL_FD_ENV, SEAL_LIMIT, parse, seal_problems
 from .bundle import file_digests, is_bundle, write_sums
