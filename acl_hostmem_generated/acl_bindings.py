@@ -1,4 +1,4 @@
-# Generated from spec 13eb5702b035619f by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 33186190046b2156 by codegen; do not edit. Regenerate: python -m codegen generate
 """cffi ABI-mode bindings of the ACL host-memory interfaces and the harness calls.
 
 ``load(path)`` opens a library (the real libascendcl.so or the simulator) and returns an
@@ -20,7 +20,7 @@ from typing import Any
 
 from cffi import FFI
 
-SPEC_HASH = '13eb5702b035619f'
+SPEC_HASH = '33186190046b2156'
 
 # The declarations have one home, acl_hostmem.cdef beside this module (generated from the
 # same spec); no prose from the spec is embedded in this file's source.

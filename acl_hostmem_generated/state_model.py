@@ -1,4 +1,4 @@
-# Generated from spec 13eb5702b035619f by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 33186190046b2156 by codegen; do not edit. Regenerate: python -m codegen generate
 """The state model of the host-memory interfaces, generated from spec/state_model.yaml.
 
 :func:`predict` answers, for one call and the facts of the abstract state it meets, the
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-SPEC_HASH = '13eb5702b035619f'
+SPEC_HASH = '33186190046b2156'
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 generated wrappers' cost per call against raw cffi calls, the explorer's calls per second, and what the
 judge/executor split costs (a case's round trip; the suite before and after it, side by side).
 
-Speed claims in README come from here. Each figure is the median of several repetitions
+Speed claims in docs/measurements.md come from here. Each figure is the median of several repetitions
 (the per-call costs the fastest of many, interleaved), and comparisons are made within one
 invocation, because absolute times on shared machines drift between runs; ratios measured
 side by side are what to compare. ``--only`` picks one part.

@@ -29,7 +29,6 @@ from .state_model import EXPLORER_FAMILY, StateModelReferences
 from .yamlload import format_path, locate
 
 SCHEMA_DIR = Path(__file__).parent / "schema"
-IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 RESERVED_C_WORDS = frozenset(
     "auto break case char const continue default do double else enum extern float for goto if "
     "inline int long register restrict return short signed sizeof static struct switch typedef "

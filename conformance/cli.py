@@ -44,7 +44,6 @@ SUBCOMMANDS: dict[str, str] = {
     "certify": "conformance.cli:CERTIFY",
     "verify": "conformance.certify.command:verify_main",
     "gate": "conformance.gate.command:main",
-    "compare": "conformance.gate.command:main",
     "merge": "conformance.fleet.command:main",
     "selftest": "conformance.selftest.command:main",
     "report": "conformance.cli:report_main",
@@ -60,7 +59,6 @@ SUBCOMMANDS: dict[str, str] = {
 HELP_LINES: dict[str, str] = {
     "verify": "check a certification bundle: checksums, completeness, verdicts",
     "gate": "compare two runs or bundles case by case; exit 1 on a regression",
-    "compare": "the same as gate",
     "selftest": "prove the suite on the simulator: no false alarm, every fault caught",
     "report": "render the HTML report of a run or bundle (needs Node.js; installs the renderer)",
     "build-sim": "build the reference simulator from the shipped C sources (needs make and cc)",

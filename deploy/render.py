@@ -4,7 +4,7 @@
 shared storage, one certify Job per node requesting its Ascend device-plugin resource) and
 ``DIR/merge.yaml`` (one Job merging every uploaded bundle into the fleet matrix). The fleet
 file is checked first; a problem is reported as ``file:line: field: message`` and nothing
-is written. See README, "Running on a fleet".
+is written. See docs/fleet.md, "Running on a fleet".
 """
 
 from __future__ import annotations

@@ -58,8 +58,6 @@ def configure_certify(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sign", type=Path, metavar="KEY", help="sign manifest.json with this Ed25519 private key "
                         "(PEM, e.g. from `openssl genpkey -algorithm ed25519`); check it with verify --trust")
     # Names of earlier versions, kept so that existing scripts keep working.
-    parser.add_argument("--expectations", dest="acl_expectations", action="append", help=argparse.SUPPRESS)
-    parser.add_argument("--jobs", dest="numprocesses", help=argparse.SUPPRESS)
 
 
 def build_parser() -> argparse.ArgumentParser:

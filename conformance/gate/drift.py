@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 DRIFT = "drift"
-PROVENANCES = ("documented", "runtime-source", "conflict", "field-report", "unspecified")
+PROVENANCES = ("documented", "runtime-source", "driver-source", "conflict", "unspecified")
 DRIFT_CLASSES = (DRIFT, *(f"{DRIFT}:{p}" for p in PROVENANCES))
 
 #: case ID -> (rule ID, observation name -> {"value", "type", "provenance"})

@@ -123,7 +123,10 @@ def kill_now(pids: Iterable[int]) -> None:
             os.kill(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-    reap(pids, time.monotonic() + REAP_LIMIT_S)
+    deadline = time.monotonic() + REAP_LIMIT_S
+    reap(pids, deadline)
+    while living(pids) and time.monotonic() < deadline:  # gone, or a zombie its own parent has to reap
+        time.sleep(0.002)
 
 
 def descendants(roots: Iterable[int]) -> set[int]:

@@ -5,7 +5,7 @@
 while loading cannot take the run with it): it must load, export the ACL entry points the
 harness needs, initialise (``aclInit``, ``aclrtSetDevice``) and name a SoC of a known product
 family. Each kind of mistake raises :class:`SetupError` with its own exit status
-(:class:`Problem`, documented in README) and a message of at most three lines that says what
+(:class:`Problem`, documented in docs/running.md) and a message of at most three lines that says what
 to fix. No verdict is written for such a run.
 """
 

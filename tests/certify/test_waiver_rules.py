@@ -48,7 +48,7 @@ def test_an_accepted_wildcard_waiver_stops_run_and_certify_with_exit_2(tmp_path)
     waivers = tmp_path / "everything.yaml"
     waivers.write_text("expectations:\n  - rule: '*'\n    families: [atlas_a2]\n    reason: ship it\n"
                        "    tracking: T-1\n    expires: 2099-12-31\n    accepted: true\n", encoding="utf-8")
-    for command in (["run", "--acl-expectations"], ["certify", "--acl-lib", str(SIM_LIB), "--expectations"]):
+    for command in (["run", "--acl-expectations"], ["certify", "--acl-lib", str(SIM_LIB), "--acl-expectations"]):
         done = subprocess.run([sys.executable, "-m", "conformance", *command, str(waivers)], cwd=REPO,
                               env=sim_env(), capture_output=True, text=True, timeout=120)
         assert done.returncode == 2, done.stdout + done.stderr

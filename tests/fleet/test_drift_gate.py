@@ -28,7 +28,7 @@ def test_a_changed_allocator_grain_is_exactly_grain_drift(tmp_path, capsys, cata
         recorded = {name for case in summary["rules"][rule["id"]]["cases"].values() for name in case["observations"]}
         assert recorded == ({o["name"] for o in rule["observations"]} if ran else set()), rule["id"]
     out = ["--markdown", str(tmp_path / "gate.md"), "--json", str(tmp_path / "gate.json")]
-    assert cli_main(["compare", str(base), str(cand), *out]) == 0  # default --fail-on regression
+    assert cli_main(["gate", str(base), str(cand), *out]) == 0  # default --fail-on regression
     report = read_json(tmp_path / "gate.json")
     assert all(not changes for changes in report["classes"].values()), report["classes"]
     drift = report["drift"]
@@ -51,6 +51,6 @@ def test_a_changed_allocator_grain_is_exactly_grain_drift(tmp_path, capsys, cata
         cid for cid in before if "size=1048" in cid or "size=2097152" in cid or "size=67108864" in cid}
     assert "## Behaviour drift" in (tmp_path / "gate.md").read_text()
     capsys.readouterr()
-    assert cli_main(["compare", str(base), str(cand), *out, "--fail-on", "drift"]) == 1
+    assert cli_main(["gate", str(base), str(cand), *out, "--fail-on", "drift"]) == 1
     assert f"gating class drift: {len(drift)} observation(s) changed" in capsys.readouterr().out
-    assert cli_main(["compare", str(base), str(cand), *out, "--fail-on", "regression,drift:documented"]) == 0
+    assert cli_main(["gate", str(base), str(cand), *out, "--fail-on", "regression,drift:documented"]) == 0

@@ -39,7 +39,8 @@ def hostile(tmp_path: Path, trick: str) -> Path:
     out = tmp_path / trick.lower() / "libascendcl.so"
     out.parent.mkdir(parents=True)
     cc = os.environ.get("CC", "cc")
-    subprocess.run([cc, "-shared", "-fPIC", "-O1", f"-DTRICK_{trick}", str(SOURCE), "-o", str(out),
+    subprocess.run([cc, "-shared", "-fPIC", "-O1", f"-DTRICK_{trick}", f'-DSCOPE="{tmp_path}"', str(SOURCE),
+                    "-o", str(out),
                     "-L", str(SIM.parent), "-Wl,--no-as-needed", "-l:libascendcl.so", f"-Wl,-rpath,{SIM.parent}",
                     "-ldl"], check=True)
     return out

@@ -9,8 +9,8 @@
  *   TRICK_INJECT  break double unregister and, from inside the process, wrap every pairing
  *                 check so that its failure is swallowed
  *   TRICK_TAMPER  break double unregister and leave a daemon that finds the report directory
- *                 (--acl-report-dir on a command line) and rewrites FAIL to PASS in its
- *                 summary.json once it appears
+ *                 (--acl-report-dir on a command line, under the folder SCOPE) and rewrites
+ *                 FAIL to PASS in its summary.json once it appears
  *   TRICK_HELPER  fork a helper that keeps every inherited descriptor and sleeps (F4)
  */
 #define _GNU_SOURCE
@@ -42,8 +42,11 @@ static int report_dir(char *out, size_t size) {
         fclose(f);
         args[n] = 0;
         for (size_t i = 0; i < n; i += strlen(args + i) + 1) {
-            if (strcmp(args + i, "--acl-report-dir") == 0 && i + strlen(args + i) + 1 < n) {
-                snprintf(out, size, "%s", args + i + strlen(args + i) + 1);
+            const char *dir = args + i + strlen(args + i) + 1;
+            /* Only runs under SCOPE: the test's own, never another test's running beside it. */
+            if (strcmp(args + i, "--acl-report-dir") == 0 && i + strlen(args + i) + 1 < n &&
+                strncmp(dir, SCOPE, strlen(SCOPE)) == 0) {
+                snprintf(out, size, "%s", dir);
                 found = 1;
                 break;
             }
