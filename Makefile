@@ -40,9 +40,10 @@ generate: $(STAMP) ## regenerate acl_hostmem_generated/ from spec/ and the templ
 check-generated: $(STAMP) ## fail when acl_hostmem_generated/ is stale
 	$(PY) -m codegen check
 
-lint: $(STAMP) ## validate the spec and run ruff
+lint: $(STAMP) ## validate the spec, run ruff and the type checker (mypy)
 	$(PY) -m codegen lint
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 sim: ## build the reference simulator into build/sim/libascendcl.so
 	$(MAKE) -C sim

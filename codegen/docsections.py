@@ -296,10 +296,10 @@ def _align(old: list[DocLine], new: list[DocLine]) -> tuple[list[LineChange], li
     removed: list[DocLine] = []
     added: list[DocLine] = []
     changed: list[LineChange] = []
-    for tag, gone, came in blocks:
+    for kind, gone, came in blocks:
         gone = [d for d in gone if id(d) in left_old]
         came = [d for d in came if id(d) in left_new]
-        if tag == "replace":
+        if kind == "replace":
             pairs, gone, came = _pair_similar(gone, came)
             # A pair with the same text is a line that moved within the edit, not a changed one.
             changed.extend(LineChange("moved" if a.norm == b.norm else "changed", a, b) for a, b in pairs)

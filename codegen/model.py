@@ -371,6 +371,23 @@ class ErrorExpectation:
             (self.when.param, self.when.kind, self.when.value)
 
 
+#: Rule family -> the docstring of its generated test module (acl_hostmem_generated/conformance/test_<family>.py).
+RULE_FAMILY_DOCS: dict[str, str] = {
+    'alignment': 'Alignment cases: every successful host allocation is 64-byte aligned.',
+    'capability': 'Capability cases: aclrtHostMemMapCapabilities over every device and HAC type.',
+    'content': ('Content cases: full-range access, aclrtMemset initialisation, content '
+        'untouched by registration and by freeing neighbours.'),
+    'explorer': ('Explorer cases: random interleavings of the calls, judged '
+        'step by step against the generated state model.'),
+    'invalid_argument': ('Invalid-argument cases: each bad argument gets its '
+        'documented error, with every other argument valid.'),
+    'pairing': 'Pairing and lifecycle cases: allocate/free and register/unregister pairs and their misuse.',
+    'product_support': 'Product-support cases: each interface is available exactly where the support matrix says.',
+    'sync': 'Synchronisation cases: which calls wait for the device and which return at once.',
+    'va_identity': 'VA identity cases: device addresses of registered memory, with and without the VA flag.',
+}
+
+
 @dataclass(frozen=True)
 class Observation:
     """A fact a rule's cases record next to their outcome (spec/observations.yaml)."""
@@ -515,7 +532,7 @@ class Spec:
         found = [rule.since.release] if rule.since else []
         found += [err.since.release for err in rule.errors if err.since and err.matches(params)]
         found += [claim.release for key, value, claim in rule.matrix_since if str(params.get(key)) == value]
-        found += [named[n].since.release for n in calls if n in named and named[n].since]
+        found += [since.release for n in calls if n in named and (since := named[n].since)]
         return self._latest(found)
 
     def _latest(self, names: list[str]) -> str | None:

@@ -104,6 +104,7 @@ class ReleaseChecks:
         for i, fault in enumerate(faults.data.get("faults", []) if faults else []):
             if fault.get("since") and str(fault["since"]) not in self.by_name:
                 known = ", ".join(self.by_name) or "none"
+                assert faults is not None  # the loop runs only over a faults document
                 self.issues.append(SpecIssue(faults.where(["faults", i, "since"]),
                                              f"unknown release {fault['since']!r}; the spec knows {known}"))
 

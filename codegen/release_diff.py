@@ -474,9 +474,9 @@ class Follower:
         # git may pair the lines with a look-alike elsewhere (one of two variants of a macro), or show a
         # moved function as deleted and re-added: the same text anywhere in the file is where it went.
         near = min(hits) if hits else (map_line(hunks, home.first - 1) or 0) + 1
-        found = _find_text(_says(cited, home.doc), new_lines, home.doc, near)
-        if found is not None:
-            first, last = found
+        same_text = _find_text(_says(cited, home.doc), new_lines, home.doc, near)
+        if same_text is not None:
+            first, last = same_text
             return Place(path, first, last, new_lines[first - 1:last], True, how)
         if not hits:
             return None
@@ -805,7 +805,7 @@ def _split_at(at: str) -> tuple[str, int]:
 def uncovered(sections: list[SectionDiff], changes: list[Change], coverage: Coverage,
               spec: SpecView) -> list[dict[str, Any]]:
     """What is new or changed at NEW on the sections and in the headers that no citation covers."""
-    out = []
+    out: list[dict[str, Any]] = []
     for diff in sections:
         if diff.new is None:
             continue
@@ -819,15 +819,15 @@ def uncovered(sections: list[SectionDiff], changes: list[Change], coverage: Cove
             if line is not None and not coverage.covers(path, line):
                 out.append({"what": "product support", "name": diff.name, "at": f"{path}:{line}",
                             "text": f"{entry['product']}: {entry['old']} -> {entry['new']}", "known_to_spec": None})
-    for change in changes:
-        if change.change == "removed" or not change.new_at:
+    for header in changes:
+        if header.change == "removed" or not header.new_at:
             continue
-        path, line = _split_at(change.new_at)
+        path, line = _split_at(header.new_at)
         if not coverage.covers(path, line):
             # The spec transcribes C prototypes, never the C++ overloads of acl_rt_api.h.
-            known = "[C++]" not in change.name and change.name.split(".")[-1] in spec.known
-            out.append({"what": f"header {change.what} ({change.change})", "name": change.name, "at": change.new_at,
-                        "text": change.new, "known_to_spec": known})
+            known = "[C++]" not in header.name and header.name.split(".")[-1] in spec.known
+            out.append({"what": f"header {header.what} ({header.change})", "name": header.name, "at": header.new_at,
+                        "text": header.new, "known_to_spec": known})
     return out
 
 

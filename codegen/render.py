@@ -16,7 +16,7 @@ import jinja2
 from .cases import Case, all_cases
 from .escape import c_comment, c_string, md, md_code, md_url, py_docstring, py_literal
 from .evidence import Release
-from .model import Spec
+from .model import RULE_FAMILY_DOCS, Spec
 from .pyview import output_cells, py_wrapper
 from .state_model import EXPLORER_FAMILY
 
@@ -169,8 +169,8 @@ def render_all(spec: Spec) -> dict[str, str]:
     }
     for family in spec.rule_families:
         rules = [r for r in spec.rules if r.family == family]
-        template = env.get_template(f"cases/{family}.py.j2")
-        files[f"conformance/test_{family}.py"] = template.render(ctx, family=family, rules=rules)
+        files[f"conformance/test_{family}.py"] = env.get_template("cases/module.py.j2").render(
+            ctx, family=family, doc=RULE_FAMILY_DOCS[family], rules=rules)
     exports = env.get_template("release_exports.map.j2")
     for release in spec.releases[:-1]:  # the newest release's build is the plain simulator
         files[f"sim/exports-{release.name}.map"] = exports.render(ctx, release=release,

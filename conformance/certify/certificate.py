@@ -151,7 +151,7 @@ def sections(assessment: Assessment, summary: dict[str, Any]) -> list[Section]:
         (f"{e.get('rule') or e.get('case')} expired {e.get('expires')} ({e.get('where')})", "", [str(e.get("reason"))])
         for e in assessment.expired
     ]
-    missing = [(rid, "", []) for rid in assessment.missing_rules]
+    missing: list[tuple[str, str, list[str]]] = [(rid, "", []) for rid in assessment.missing_rules]
     return [
         Section("Failing or waived mandatory rules", "These decide the verdict.", blocking),
         Section("Mandatory rules under accepted waivers", "Do not block certification.", accepted),

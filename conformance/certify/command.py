@@ -103,11 +103,11 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
     elif trusted is not None:
         print("certify: --trust checks the signature of a --baseline bundle; no --baseline given", file=sys.stderr)
         return EXIT_NO_VERDICT
-    problem = check_expectations(args)
-    if problem is None:
-        problem = _setup_problem(args, catalog)
-    if problem is not None:
-        return problem
+    status = check_expectations(args)
+    if status is None:
+        status = _setup_problem(args, catalog)
+    if status is not None:
+        return status
     style = Style.for_stream(sys.stdout)
     out_root = args.out_dir or report_dir_of(args) / "certification"
     try:

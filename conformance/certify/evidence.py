@@ -61,7 +61,7 @@ def read_results(directory: Path, problems: list[str], root: Path | None = None)
     Each is read as an untrusted file inside ``root`` (by default the folder above ``directory``,
     the bundle): a link, FIFO, device, oversized or too deeply nested result is a problem.
     """
-    found = []
+    found: list[tuple[str, dict[str, Any]]] = []
     if directory.is_symlink():
         problems.append(f"{directory.name}: is a symbolic link (not followed)")
         return found

@@ -22,22 +22,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..results.expectations import certification_problem
-from ..results.outcomes import SEVERITY_ORDER
+from ..results.outcomes import DECIDING_SEVERITY, FAILING_VALUES, OUTCOME_ORDER, worst_value
 
 CERTIFIED = "CERTIFIED"
 NOT_CERTIFIED = "NOT CERTIFIED"
 
-#: Outcomes from worst to best; a rule's outcome is the worst of its cases.
-OUTCOME_ORDER = tuple(o.value for o in SEVERITY_ORDER)
 OUTCOMES = frozenset(OUTCOME_ORDER)
-FAILING = frozenset({"FAIL", "ERROR", "BLOCKED"})
-DECIDING_SEVERITY = "mandatory"
-
-
-def aggregate(outcomes: list[str]) -> str | None:
-    """The worst outcome of ``outcomes`` in :data:`OUTCOME_ORDER`; None for no outcomes."""
-    ranked = [OUTCOME_ORDER.index(o) for o in outcomes if o in OUTCOMES]
-    return OUTCOME_ORDER[min(ranked)] if ranked else None
+FAILING = FAILING_VALUES
+aggregate = worst_value  # a rule's outcome is the worst of its cases
 
 
 def waiver_accepted(case: dict[str, Any]) -> bool:

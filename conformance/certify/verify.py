@@ -172,7 +172,7 @@ def check_release(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]
         return [f"summary.json: the run names the release {str(release)[:40]!r}, which the spec does not know "
                 f"({', '.join(names)})"]
     problems = []
-    detail = env.get("release") if isinstance(env.get("release"), dict) else {}
+    detail: dict[str, Any] = env["release"] if isinstance(env.get("release"), dict) else {}
     if detail.get("source") == "library":
         try:
             judged = judge_release(catalog, str(detail.get("reported") or ""))
@@ -293,7 +293,7 @@ def check_waivers(bundle: Path, summary: dict[str, Any], manifest: dict[str, Any
         problems.append(str(exc).replace(str(bundle) + "/", ""))
     known = {_waiver_key(e.to_json()): e for e in entries}
     env = summary["environment"]
-    family = env.get("family") or env.get("product_family") or ""
+    family = env_family(env) or ""
     for rule_id, rule in sorted(summary["rules"].items()):
         for case_id, case in sorted(rule["cases"].items()):
             if case.get("outcome") not in ("WAIVED", "XPASS"):

@@ -19,6 +19,7 @@ def va_identity(ctx: AclContext, *, size: int | str, expect: dict[str, Any] | No
     pointer, so one page more is allocated and the page-aligned range inside it is registered.
     """
     cfg = config_variant(ctx, "va_flag_1")
+    assert cfg is not None  # a named variant, not the NULL config
     for each in sizes_of(ctx, size):
         code, block = ctx.lib.aclrtMallocHostWithCfg(each + ctx.page, cfg.ptr, raw=True)
         if code != 0:
@@ -58,6 +59,7 @@ def _identity(ctx: AclContext, ptr: int, size: int) -> None:
 def va_unsupported(ctx: AclContext, *, size: int, expect: dict[str, Any] | None) -> None:
     """Without VA support, VA_FLAG=1 is refused and plain allocation still works."""
     cfg = config_variant(ctx, "va_flag_1")
+    assert cfg is not None  # a named variant, not the NULL config
     code, ptr = ctx.lib.aclrtMallocHostWithCfg(size, cfg.ptr, raw=True)
     if code == 0:
         ctx.track_host(ptr)

@@ -74,8 +74,8 @@ def exception_record(exc: BaseException) -> dict[str, Any]:
             "step": getattr(exc, "step", None) if isinstance(exc, Blocked) else None}
 
 
-def _check_applicable(ctx: AclContext, catalog: Mapping[str, Any], rule: Mapping[str, Any],
-                      case: Mapping[str, Any] | None, backend: Backend) -> None:
+def _check_applicable(ctx: AclContext, catalog: dict[str, Any], rule: dict[str, Any],
+                      case: dict[str, Any] | None, backend: Backend) -> None:
     """Skip (NOT_APPLICABLE) or fail the case before it runs, per the catalog."""
     product = backend.product
     verdict = applicability(catalog, rule, backend.family, product.machine, case)
@@ -107,7 +107,7 @@ def teardown_verdict(ctx: AclContext, problems: list[Release], leak: bool = Fals
     return HarnessError("teardown could not release everything (leak?): " + text)
 
 
-def run_case(backend: Backend, settings: Settings, catalog: Mapping[str, Any], program: Mapping[str, Any]
+def run_case(backend: Backend, settings: Settings, catalog: dict[str, Any], program: Mapping[str, Any]
              ) -> dict[str, Any]:
     """Run one case program; the records of what happened (nothing here decides its outcome)."""
     rules = {rule["id"]: rule for rule in catalog["rules"]}

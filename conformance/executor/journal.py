@@ -70,7 +70,8 @@ def call_in_flight(path: Path) -> tuple[str | None, str | None]:
         return None, None
     entries = [entry.partition(":") for entry in text.split(",") if ":" in entry]
     main = [name for where, _, name in entries if where == "main"]
-    found = (main or [name for _, _, name in entries] or [None])[0]
+    candidates: list[str | None] = [*main, *(name for _, _, name in entries), None]
+    found = candidates[0]
     if found is None:
         return None, None
     call, _, rule = found.partition("@")

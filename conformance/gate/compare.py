@@ -39,12 +39,13 @@ from typing import Any
 from ..harness.release import outside_contract
 from ..results import untrusted
 from ..results.integrity import bundle_of, check_integrity, integrity_problem
+from ..results.outcomes import FAILING_VALUES
 from ..results.summary import env_family, summary_problem
 from .drift import Drift, gating_drift, observation_drift
 
 SCHEMA = "acl-conformance-gate/1"
 PASSED = frozenset({"PASS", "XPASS"})
-FAILING = frozenset({"FAIL", "ERROR", "BLOCKED"})
+FAILING = FAILING_VALUES
 CODED = frozenset({"FAIL", "ERROR", "WAIVED"})
 EXPECTATION_OUTCOMES = frozenset({"WAIVED", "XPASS"})
 GATE_CLASSES = ("regression", "coverage-loss", "new-failure", "removed", "code-change", "waiver-change")
@@ -61,7 +62,7 @@ class CompareError(ValueError):
 
 
 @dataclass(frozen=True)
-class CaseResult:
+class ComparedCase:
     """One case of one run, flattened out of summary.json."""
 
     case_id: str
@@ -138,12 +139,12 @@ def summary_path(run: Path) -> Path:
     raise ValueError(f"{run}: no summary.json (expected a bundle, a report directory or a summary.json)")
 
 
-def flatten(summary: dict[str, Any]) -> dict[str, CaseResult]:
+def flatten(summary: dict[str, Any]) -> dict[str, ComparedCase]:
     """Every case of a summary by case ID."""
     cases = {}
     for rule_id, rule in (summary.get("rules") or {}).items():
         for case_id, case in (rule.get("cases") or {}).items():
-            cases[case_id] = CaseResult(
+            cases[case_id] = ComparedCase(
                 case_id,
                 rule_id,
                 str(rule.get("family", "")),
@@ -155,7 +156,7 @@ def flatten(summary: dict[str, Any]) -> dict[str, CaseResult]:
     return cases
 
 
-def classify(old: CaseResult | None, new: CaseResult | None) -> list[str]:
+def change_classes(old: ComparedCase | None, new: ComparedCase | None) -> list[str]:
     """The classes a case's change belongs to (possibly none)."""
     if old is None and new is not None:
         return ["new", "new-failure"] if new.outcome in FAILING else ["new"]
@@ -217,7 +218,7 @@ def compare_summaries(
             old.code if old else None,
             new.code if new else None,
         )
-        for name in classify(old, new):
+        for name in change_classes(old, new):
             result.classes[name].append(change)
     rules = {c.rule_id for c in result.classes["regression"]}
     old_rules, new_rules = baseline.get("rules") or {}, candidate.get("rules") or {}

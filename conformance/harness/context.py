@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import mmap
 import threading
 import time
@@ -585,25 +586,25 @@ class AclContext:
         for ptr in reversed(self._registered):
             before = len(problems)
             attempt(f"aclrtHostUnregister({ptr:#x})", self._unregister_promise.get(ptr, "unregister"),
-                    lambda p=ptr: self.lib.aclrtHostUnregister(p))
+                    functools.partial(self.lib.aclrtHostUnregister, ptr))
             if len(problems) > before and ptr not in stuck:
                 stuck.append(ptr)
         self._drain([ptr for ptr in self._extents if ptr not in stuck])
         for ptr in stuck:
             remember_stuck(ptr, self._extents.get(ptr, self.page), self.page)
         for stream in self._streams:
-            attempt("aclrtSynchronizeStream", "instrument", lambda s=stream: self.lib.aclrtSynchronizeStream(s))
+            attempt("aclrtSynchronizeStream", "instrument", functools.partial(self.lib.aclrtSynchronizeStream, stream))
         for ptr in reversed(self._host):
             if any(self._holds(ptr, registered) for registered in stuck):
                 # A registration that could not be removed still covers this memory: freeing it would
                 # hand the same addresses to the next case, whose registrations would then collide.
                 _STUCK_HOST.append(ptr)
                 continue
-            attempt(f"aclrtFreeHost({ptr:#x})", "free", lambda p=ptr: self.lib.aclrtFreeHost(p))
+            attempt(f"aclrtFreeHost({ptr:#x})", "free", functools.partial(self.lib.aclrtFreeHost, ptr))
         for ptr in reversed(self._device_mem):
-            attempt(f"aclrtFree({ptr:#x})", "instrument", lambda p=ptr: self.lib.aclrtFree(p))
+            attempt(f"aclrtFree({ptr:#x})", "instrument", functools.partial(self.lib.aclrtFree, ptr))
         for stream in self._streams:
-            attempt("aclrtDestroyStream", "instrument", lambda s=stream: self.lib.aclrtDestroyStream(s))
+            attempt("aclrtDestroyStream", "instrument", functools.partial(self.lib.aclrtDestroyStream, stream))
         for thread in self._threads:
             thread.join(self.timeout)
             if thread.is_alive():

@@ -10,10 +10,12 @@ spec, so it lives here rather than in the generated bindings.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import cffi
 
+from .resources import shipped_dir
 from .symbols import exported
 
 #: Counters that must not grow across a case, what each counts, and the set-up promise (spec
@@ -25,11 +27,19 @@ COUNTERS = {
     "live_streams": ("stream(s)", "instrument"),
     "live_device_allocs": ("device allocation(s)", "instrument"),
 }
-_CDEF = (
-    "typedef struct { uint64_t live_host_allocs; uint64_t live_host_bytes; uint64_t live_registrations;"
-    " uint64_t live_streams; uint64_t live_device_allocs; uint64_t unlocked_host_allocs; } aclsimStats;"
-    " int aclsimGetStats(aclsimStats *out);"
-)
+def stats_declaration(header: Path | None = None) -> str:
+    """The ``aclsimStats`` struct and ``aclsimGetStats`` as cffi declarations, read from the simulator's
+    own header (``sim/aclsim.h``): the layout is declared once, in C."""
+    text = (header or shipped_dir("sim") / "aclsim.h").read_text(encoding="utf-8")
+    found = re.search(r"typedef struct \{(?P<body>[^}]*)\} aclsimStats;", text)
+    if found is None:
+        raise RuntimeError("sim/aclsim.h declares no aclsimStats struct")
+    fields = re.findall(r"^\s*(uint64_t\s+[a-z_]+);", found.group("body"), re.MULTILINE)
+    return "typedef struct { " + " ".join(f"{field};" for field in fields) + " } aclsimStats;" \
+        " int aclsimGetStats(aclsimStats *out);"
+
+
+_CDEF = stats_declaration()
 
 
 class SimCounters:

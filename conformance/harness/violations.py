@@ -1,7 +1,7 @@
 """The harness's verdict types: how a check says the backend broke a rule, or the harness failed.
 
-The outcome model (:mod:`conformance.results.outcomes`) classifies a case by the name of the
-exception it raised, so these names are part of the contract between checks and results.
+The outcome model (:mod:`conformance.results.outcomes`) classifies a case by the type of the
+exception it raised, so these types are part of the contract between checks and results.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class MissingFunction(SpecViolation):
     """The library does not export a function of the spec that its product family supports."""
 
 
-class AbsentAsDocumented(pytest.skip.Exception):
+class AbsentAsDocumented(pytest.skip.Exception):  # type: ignore[name-defined]  # pytest's Skipped
     """The library does not export a function its product family does not support: not applicable.
 
     A skip whose reason starts with NOT_APPLICABLE, so pytest, Allure and the outcome model

@@ -76,7 +76,7 @@ def allure_crash_result(result: CaseResult, rule: Mapping[str, Any], nodeid: str
                         environment: Mapping[str, Any]) -> dict[str, Any]:
     """An Allure result for a case whose process died (no worker was left to write one)."""
     now = int(time.time() * 1000)
-    case = next((c for c in rule.get("cases", []) if c["case_id"] == result.case_id), {})
+    case: dict[str, Any] = next((c for c in rule.get("cases", []) if c["case_id"] == result.case_id), {})
     params = case.get("params") or {}
     labels = allure_labels(rule, environment.get("product_family"), params)
     labels += [("outcome", result.outcome.value), ("category", result.category.value if result.category else ""),

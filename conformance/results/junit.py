@@ -45,7 +45,7 @@ def _first_line(text: str | None, limit: int = 500) -> str:
 def case_properties(rule: Mapping[str, Any], case_id: str, case: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(name, value) facts of one case, in a fixed order."""
     params = next((c.get("params") for c in rule.get("cases", []) if c.get("case_id") == case_id), None)
-    waiver = case.get("waiver") if isinstance(case.get("waiver"), Mapping) else {}
+    waiver: Mapping[str, Any] = case["waiver"] if isinstance(case.get("waiver"), Mapping) else {}
     facts = [
         ("rule", str(rule.get("id") or "")),
         ("severity", str(rule.get("severity") or "")),

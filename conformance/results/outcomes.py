@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from ..harness import violations
+
 NA_PREFIX = "NOT_APPLICABLE"
 
 
@@ -54,6 +56,15 @@ SEVERITY_ORDER: tuple[Outcome, ...] = (
 )
 #: Outcomes that keep a mandatory rule from passing (a WAIVED one is judged by certification).
 FAILING_OUTCOMES = frozenset({Outcome.FAIL, Outcome.ERROR, Outcome.BLOCKED})
+#: The same as the strings summary.json carries, for the stages that read summaries.
+FAILING_VALUES = frozenset(o.value for o in FAILING_OUTCOMES)
+#: A rule's own failure: BLOCKED is the failure of the rule that blocked it, not of the rule itself.
+OWN_FAILURE_VALUES = frozenset({Outcome.FAIL.value, Outcome.ERROR.value})
+#: Every outcome, worst first, as strings.
+OUTCOME_ORDER: tuple[str, ...] = tuple(o.value for o in SEVERITY_ORDER)
+#: Severities in order of weight; only the first decides a run's verdict and a certification.
+SEVERITIES: tuple[str, ...] = ("mandatory", "recommended", "advisory", "informational")
+DECIDING_SEVERITY = SEVERITIES[0]
 
 CATEGORY_TITLES: dict[Category, str] = {
     Category.SPEC_VIOLATION: "Spec violation",
@@ -153,14 +164,17 @@ class CaseResult:
         )
 
 
+#: The harness's violation types the classifier knows, subclasses before their bases.
+VIOLATIONS: tuple[type[BaseException], ...] = (
+    violations.Blocked, violations.InstrumentFailed, violations.MissingFunction, violations.BackendLeak,
+    violations.DeadlineReached, violations.CallHung, violations.CallTimeout, violations.WrongErrorCode,
+    violations.SpecViolation, violations.HarnessError)
+
+
 def exception_kind(exc: BaseException) -> str:
-    """The name the classifier keys on: the harness's violation types by name, else the type name."""
-    names = [cls.__name__ for cls in type(exc).__mro__]
-    for known in ("Blocked", "InstrumentFailed", "MissingFunction", "BackendLeak", "DeadlineReached", "CallHung",
-                  "CallTimeout", "WrongErrorCode", "SpecViolation", "HarnessError"):
-        if known in names:
-            return known
-    return type(exc).__name__
+    """The kind the classifier keys on: the first of :data:`VIOLATIONS` that ``exc`` is an instance of
+    (by type, not by name), else the name of its own type."""
+    return next((kind.__name__ for kind in VIOLATIONS if isinstance(exc, kind)), type(exc).__name__)
 
 
 _FAILURES: dict[str, tuple[Outcome, Category]] = {
@@ -198,6 +212,8 @@ def classify(phases: Iterable[PhaseResult], case_id: str, rule_id: str, code_nam
     namer = code_name or (lambda c: str(c))
     primary: tuple[Outcome, Category | None, str, int | None] = (Outcome.PASS, None, "", None)
     blocked_by: str | None = None
+    outcome: Outcome
+    category: Category | None
     teardown_note = "".join(f"teardown: {p.message}" for p in phases
                             if p.when == "teardown" and p.outcome == "failed")
     for phase in phases:
@@ -294,6 +310,17 @@ def worst(outcomes: Iterable[Outcome]) -> Outcome | None:
     """The worst outcome by :data:`SEVERITY_ORDER` (None for no outcomes)."""
     present = set(outcomes)
     return next((o for o in SEVERITY_ORDER if o in present), None)
+
+
+def worst_value(outcomes: Iterable[str]) -> str | None:
+    """:func:`worst` of outcomes given as summary.json's strings; unknown strings are left out."""
+    found = worst(Outcome(o) for o in outcomes if o in OUTCOME_ORDER)
+    return found.value if found else None
+
+
+def decides(severity: object) -> bool:
+    """Whether a rule of ``severity`` decides the verdict (a rule without one is mandatory)."""
+    return (severity or DECIDING_SEVERITY) == DECIDING_SEVERITY
 
 
 def count(outcomes: Iterable[Outcome]) -> dict[str, int]:

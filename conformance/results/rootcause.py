@@ -18,12 +18,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from .outcomes import CaseResult, Category, Outcome
+from .outcomes import SEVERITIES, CaseResult, Category, Outcome
 
 #: Outcomes a rule can fail on by itself (BLOCKED and WAIVED are not its own deviation).
 OWN_FAILURES = frozenset({Outcome.FAIL, Outcome.ERROR})
 EXPLORER_FAMILY = "explorer"
-SEVERITY_FIRST = {"mandatory": 0, "recommended": 1, "advisory": 2, "informational": 3}
+SEVERITY_FIRST = {severity: rank for rank, severity in enumerate(SEVERITIES)}
 
 
 def attribute_findings(catalog: Mapping[str, Any], results: Mapping[str, CaseResult]) -> dict[str, CaseResult]:
@@ -64,7 +64,7 @@ def root_causes(rules: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
         for case_id, case in (rule.get("cases") or {}).items():
             if isinstance(case, Mapping) and case.get("outcome") == Outcome.BLOCKED.value and case.get("blocked_by"):
                 blocked.setdefault(str(case["blocked_by"]), []).append(str(case_id))
-    causes = []
+    causes: list[dict[str, Any]] = []
     for rule_id, rule in rules.items():
         cases = [c for c in (rule.get("cases") or {}).values() if isinstance(c, Mapping)]
         failing = sum(1 for c in cases if c.get("outcome") in (Outcome.FAIL.value, Outcome.ERROR.value))
@@ -79,8 +79,8 @@ def root_causes(rules: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
         blocks = blocked[rule_id]
         causes.append({"rule": rule_id, "severity": None, "title": None, "outcome": None, "failing_cases": 0,
                        "blocked_cases": len(blocks), "blocked_rules": sorted({c.partition("[")[0] for c in blocks})})
-    causes.sort(key=lambda c: (SEVERITY_FIRST.get(str(c["severity"]), 4), -(c["failing_cases"] + c["blocked_cases"]),
-                               c["rule"]))
+    causes.sort(key=lambda c: (SEVERITY_FIRST.get(str(c["severity"]), 4),
+                               -(int(c["failing_cases"]) + int(c["blocked_cases"])), str(c["rule"])))
     return causes
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from ..harness.untrusted_text import terminal_text
 from .identity import case_interfaces
 from .observations import case_observations
-from .outcomes import FAILING_OUTCOMES, CaseResult, Category, Outcome, count, worst
+from .outcomes import FAILING_OUTCOMES, CaseResult, Category, Outcome, count, decides, worst
 from .rootcause import root_cause_line, root_causes
 from .terminal import Style
 
@@ -137,7 +137,7 @@ def run_verdict(rules: Mapping[str, Mapping[str, Any]]) -> str:
     all. Waivers do not count here (certification judges them); ``verify`` recomputes this.
     """
     for rule in rules.values():
-        if rule.get("severity", "mandatory") != "mandatory":
+        if not decides(rule.get("severity")):
             continue
         outcomes = [Outcome(c["outcome"]) for c in (rule.get("cases") or {}).values()
                     if isinstance(c, Mapping) and c.get("outcome") in OUTCOME_VALUES]
@@ -183,8 +183,9 @@ def load_json(path: Path) -> dict[str, Any]:
 
 
 def env_family(environment: Mapping[str, Any]) -> str | None:
-    """The product family of a run's environment (``family``, or the plugin's ``product_family``)."""
-    return environment.get("family") or environment.get("product_family")
+    """The product family of a run's environment (``product_family``; "family" alone means a rule family)."""
+    value = environment.get("product_family")
+    return str(value) if value is not None else None
 
 
 def format_summary(summary: Mapping[str, Any], report_location: str | None = None, style: Style | None = None) -> str:

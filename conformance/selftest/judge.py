@@ -5,16 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..harness.product import Machine, applicability
+from ..results.outcomes import DECIDING_SEVERITY
 from .plan import FAILING, NOT_PASSING, SEQUENCE_FAMILY, Run, family_record
 
-DECIDING = "mandatory"
+DECIDING = DECIDING_SEVERITY
 EXPLORER_FAMILY = SEQUENCE_FAMILY
 
 
 def predicted_not_applicable(catalog: dict[str, Any], family_id: str, machine: Machine) -> set[str]:
     """Case IDs the spec says are NOT_APPLICABLE on a family and machine."""
     family = family_record(catalog, family_id)
-    out = set()
+    out: set[str] = set()
     for rule in catalog["rules"]:
         out.update(c["case_id"] for c in rule["cases"]
                    if not applicability(catalog, rule, family, machine, c).applies)

@@ -29,6 +29,7 @@ from acl_hostmem_generated.state_model import EXPLORER_RULES
 from ..harness.product import Machine, family_for_soc
 from ..harness.release import outside_reason
 from ..harness.resources import catalog_path, default_sim_lib, generated_dir, suite_dir
+from ..results.outcomes import FAILING_VALUES, OWN_FAILURE_VALUES
 
 CATALOG = catalog_path()
 SUITE = suite_dir()
@@ -43,8 +44,8 @@ SHORT_SYNC_WINDOW = "0.05"
 # it; the explorer is there for its collateral), against the default's 2000.
 SHORT_EXPLORE_STEPS = "300"
 DEVICES = 2
-FAILING = ("FAIL", "ERROR")  # a rule's own failure (what kills a fault)
-NOT_PASSING = ("FAIL", "ERROR", "BLOCKED")  # what a faithful or legal run may not show in a mandatory rule
+FAILING = OWN_FAILURE_VALUES  # a rule's own failure (what kills a fault)
+NOT_PASSING = FAILING_VALUES  # what a faithful or legal run may not show in a mandatory rule
 SEQUENCE_FAMILY = "explorer"  # faults that only show after a history (spec/faults.yaml)
 
 

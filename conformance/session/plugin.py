@@ -19,7 +19,7 @@ import json
 import random
 import sys
 import types
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,7 @@ from ..results.consistency import contradictions, inconsistency_message
 from ..results.environment import static_facts
 from ..results.files import save_attachments
 from ..results.identity import case_id_for_item
-from ..results.outcomes import CaseResult, Category, Outcome, PhaseResult, classify, exception_kind
+from ..results.outcomes import CaseResult, Category, Finding, Outcome, PhaseResult, classify, exception_kind
 from .containment import refuse_tracing
 from .crashes import crashed_case
 from .deadline import JUDGE_BACKSTOP_S, RunDeadline
@@ -377,9 +377,10 @@ def _case_result(state: RunState, item: pytest.Item, rule: dict[str, Any]) -> Ca
     if lost is not None:  # the executor died or hung: the judge decided the case already
         facts = state.facts
         return state.waive(lost, facts.get("product_family"), facts.get("soc"), facts.get("cann_version"))
-    result = classify(item.stash.get(PHASES, []), case_id_for_item(rule["id"], item), rule["id"], _code_name,
-                      findings=item.stash.get(FINDINGS, ()))
-    rests_on = tuple(item.stash.get(RESTS_ON, ()))
+    phases: list[PhaseResult] = item.stash.get(PHASES, [])
+    findings: list[Finding] = item.stash.get(FINDINGS, [])
+    result = classify(phases, case_id_for_item(rule["id"], item), rule["id"], _code_name, findings=findings)
+    rests_on: tuple[str, ...] = item.stash.get(RESTS_ON, ())
     suspect = item.stash.get(CODE_SUSPECT, None)
     if suspect and suspect not in rests_on:
         rests_on += (suspect,)
@@ -395,7 +396,7 @@ def _case_result(state: RunState, item: pytest.Item, rule: dict[str, Any]) -> Ca
 
 
 @pytest.hookimpl(hookwrapper=True, trylast=True, specname="pytest_runtest_makereport")
-def cap_library_output(item: pytest.Item, call: pytest.CallInfo[Any]) -> Iterator[None]:
+def cap_library_output(item: pytest.Item, call: pytest.CallInfo[Any]) -> Generator[None, Any, None]:
     """Cap what the library printed before any reporter (Allure, JUnit) reads it: innermost, so first."""
     outcome = yield
     report: pytest.TestReport = outcome.get_result()
@@ -403,7 +404,7 @@ def cap_library_output(item: pytest.Item, call: pytest.CallInfo[Any]) -> Iterato
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Iterator[None]:
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Generator[None, Any, None]:
     """Classify each phase; on teardown attach the case's final result to the report."""
     outcome = yield
     report: pytest.TestReport = outcome.get_result()

@@ -80,7 +80,7 @@ def rebuild(record: Mapping[str, Any]) -> BaseException:
     name = str(record.get("type") or kind)
     name = name if _NAME.fullmatch(name) else "RemoteException"
     rebuilt = type(name, (RemoteException,), {})(message)
-    rebuilt.code = code  # type: ignore[attr-defined]
+    rebuilt.code = code
     return rebuilt
 
 

@@ -53,14 +53,14 @@ class Reporter:
         if report.when == "teardown":
             for name, value in report.user_properties:
                 if name == CASE_PROPERTY:
-                    result = CaseResult.from_json(json.loads(value))
+                    result = CaseResult.from_json(json.loads(str(value)))
                     self.state.results[result.case_id] = result
                     report.user_properties.append(("acl_outcome", result.outcome.value))
                     if result.category:
                         report.user_properties.append(("acl_category", result.category.value))
                 elif name == FACTS_PROPERTY and self.state.facts.get("product_family") is None:
                     # The worker's facts add to the controller's (its preflight saw what the library loaded).
-                    self.state.facts = {**self.state.facts, **json.loads(value)}
+                    self.state.facts = {**self.state.facts, **json.loads(str(value))}
             report.user_properties[:] = [(n, v) for n, v in report.user_properties
                                          if n not in (CASE_PROPERTY, FACTS_PROPERTY)]
         elif report.when == "???":  # xdist: the worker died while running this case

@@ -58,4 +58,4 @@ def lock_report_dir(report_dir: Path) -> ReportDirLock:
 def held_by_parent(report_dir: Path) -> bool:
     """Whether the ``run`` that started this process holds the directory's lock for it."""
     held = os.environ.get(HELD_ENV)
-    return bool(held) and Path(held).resolve() == report_dir.resolve()
+    return held is not None and bool(held) and Path(held).resolve() == report_dir.resolve()

@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 
 from ..results.identity import case_id_for_item, case_id_from_nodeid, case_interfaces
+from ..results.outcomes import SEVERITIES
 
-SEVERITY_MARKS = ("mandatory", "recommended", "advisory", "informational")
+SEVERITY_MARKS = SEVERITIES
 
 
 def marker_names(catalog: Mapping[str, Any]) -> dict[str, str]:
@@ -54,7 +55,8 @@ def keep_rules(items: list[pytest.Item], rule_of: Any, patterns: tuple[str, ...]
     """Deselect every case whose rule matches none of ``patterns`` (``--acl-rule``)."""
     if not patterns:
         return
-    kept, dropped = [], []
+    kept: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
     for item in items:
         rule = rule_of(item)
         matches = rule is not None and any(fnmatch.fnmatchcase(rule["id"], p) for p in patterns)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,8 +35,9 @@ class RunState:
     selected: set[str] | None = None  # case IDs of a run that selected cases; None: every case
     run_dir: Path = field(default_factory=Path)  # scratch files shared with the workers (session/rundir.py)
     owns_run_dir: bool = False
-    deadline: RunDeadline | None = None
-    hung: HungCalls | None = None
+    # Both are set by the plugin's configure hook (session/plugin.py, _bound_the_run) before any case.
+    deadline: RunDeadline = field(default_factory=lambda: RunDeadline(float("inf"), float("inf")))
+    hung: HungCalls = field(default_factory=lambda: HungCalls(Path(os.devnull)))
     limits: dict[str, float] = field(default_factory=dict)  # nodeid -> the hard limit the case started with
     collected: set[str] = field(default_factory=set)  # node IDs of the selected cases (reporting process)
 

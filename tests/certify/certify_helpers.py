@@ -101,7 +101,7 @@ def build_summary(catalog: dict[str, Any], outcomes: dict[str, Any] | None = Non
         "library": str(FAKE_LIB.resolve()),
         "library_sha256": sha256_file(FAKE_LIB),
         "soc": "Ascend910B3",
-        "family": "atlas_a2",
+        "product_family": "atlas_a2",
         "cann_version": "8.0.RC3",
         # The release the run was judged against (a synthetic run names it, as --acl-cann-release does).
         "cann_release": catalog["releases"][-1]["name"],

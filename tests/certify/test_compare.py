@@ -129,7 +129,7 @@ def test_pass_to_not_applicable_is_coverage_loss_and_fails_the_default_gate(cata
 
 def test_another_family_is_refused_unless_allowed_and_then_reported(catalog, make_summary, tmp_path, capsys):
     base = save(tmp_path, "base", make_summary())
-    other = make_summary(family="atlas_inference", soc="Ascend310P3")
+    other = make_summary(product_family="atlas_inference", soc="Ascend310P3")
     for rule in other["rules"].values():  # registration is unsupported there: the cases are NOT_APPLICABLE
         for case in rule["cases"].values():
             case["outcome"] = "NOT_APPLICABLE"

@@ -28,7 +28,7 @@ def runs(catalog, make_summary, tmp_path, old, new):
         summary = make_summary({
             first_case(catalog, RULE): {"outcome": "PASS", **observed(code)},
             first_case(catalog, GRAIN_RULE): {"outcome": "PASS", **observed(grain, "int")},
-        }, family="atlas_a2", soc="Ascend910B3", cann_version="8.5.0")
+        }, product_family="atlas_a2", soc="Ascend910B3", cann_version="8.5.0")
         path = tmp_path / name / "summary.json"
         path.parent.mkdir(parents=True)
         path.write_text(json.dumps(summary))

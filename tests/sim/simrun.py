@@ -18,15 +18,11 @@ import cffi
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from acl_hostmem_generated import acl_bindings as acl  # noqa: E402  (the repository root is not on the path)
+from conformance.harness.simstats import stats_declaration  # noqa: E402
 
 GENERATED_CDEF = ROOT / "acl_hostmem_generated" / "acl_hostmem.cdef"
 
-ACLSIM_CDEF = """
-typedef struct {
-    uint64_t live_host_allocs; uint64_t live_host_bytes; uint64_t live_registrations;
-    uint64_t live_streams; uint64_t live_device_allocs; uint64_t unlocked_host_allocs;
-} aclsimStats;
-aclError aclsimGetStats(aclsimStats *out);
+ACLSIM_CDEF = stats_declaration().replace("int aclsimGetStats", "aclError aclsimGetStats") + """
 const char *aclsimActiveFaults(void);
 const char *aclsimFamilyName(void);
 const char *aclsimDriverName(void);

@@ -40,7 +40,7 @@ QUIET = Observation()
 """What a call observes when no stream is blocked."""
 
 
-class CallHung(Exception):
+class ThreadCallHung(Exception):
     """A call on the second thread did not return within the bound."""
 
 
@@ -172,7 +172,7 @@ class SecondThread:
         self._thread.start()
 
     def run(self, fn: Callable[[], Any], timeout: float) -> Any:
-        """Run ``fn`` on the thread and return its result; CallHung when it takes longer than ``timeout``."""
+        """Run ``fn`` on the thread and return its result; ThreadCallHung when it takes longer than ``timeout``."""
         self._sent += 1
         self._jobs.put((self._sent, fn))
         deadline = time.monotonic() + timeout
@@ -180,7 +180,7 @@ class SecondThread:
             try:
                 number, result = self._results.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
-                raise CallHung(f"the call on the second thread did not return within {timeout:.1f} s") from None
+                raise ThreadCallHung(f"the call on the second thread did not return within {timeout:.1f} s") from None
             if number == self._sent:
                 break
         if isinstance(result, BaseException):

@@ -19,7 +19,7 @@ from acl_hostmem_generated import state_model as model
 
 from ...harness.context import DRAIN_TRIES, keep_for_good, reclaim, remember_stuck
 from .calls import OUTPUT, Request, Step, const, handle
-from .driver import CallHung
+from .driver import ThreadCallHung
 from .facts import Facts
 from .outputs import CHECKS, Observation
 from .session import Failure, Mismatch, Session
@@ -83,7 +83,7 @@ class Example:
         self.session.in_flight = (self, req, prediction, release, watch, probe)
         try:
             rc, out, obs = self.driver.call(req, release=release, watch=watch)
-        except CallHung as exc:
+        except ThreadCallHung as exc:
             step = self._step(req, prediction, None, [], release, watch, probe)
             raise self._fail(step, str(exc), "hang", prediction.evidence, prediction) from None
         finally:

@@ -115,7 +115,8 @@ def explore(lib: Any, product: ProductFacts, device: int, *, paths: str, budget:
         try:
             # The explorer's main thread is this one: it starts on the case's device, as the case's thread does.
             lib.aclrtSetDevice(device, raw=True)
-            run_state_machine_as_test(seed(seed_value)(factory), settings=hypothesis_settings(budget))
+            run_state_machine_as_test(seed(seed_value)(factory),  # type: ignore[arg-type]  # any machine factory
+                                      settings=hypothesis_settings(budget))
         except Mismatch:
             pass
         except Flaky:
