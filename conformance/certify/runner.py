@@ -43,7 +43,7 @@ from ..results.signing import SIGNATURE, sign_manifest
 from ..results.summary import env_family, load_json
 from ..results.terminal import format_duration
 from ..results.untrusted import UntrustedFileError
-from ..session.command import WATCHDOG_GRACE_S, expectation_paths, option_arguments
+from ..session.command import expectation_paths, option_arguments, watchdog_grace
 from ..session.containment import refuse_tracing
 from ..session.reporter import RUN_COMMAND_ENV
 from ..session.seal import SEAL_FD_ENV, SEAL_LIMIT, parse, seal_problems
@@ -179,7 +179,7 @@ def _run_limit(args: argparse.Namespace) -> float:
                            DEFAULT_DEADLINE)
     except OptionError:
         deadline = DEFAULT_DEADLINE
-    return deadline + WATCHDOG_GRACE_S + RENDER_MARGIN_S
+    return deadline + watchdog_grace(deadline) + RENDER_MARGIN_S
 
 
 def baseline_problem(baseline: Path, trusted: object = None) -> str | None:

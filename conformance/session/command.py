@@ -190,8 +190,15 @@ def invoked_command() -> list[str]:
     return head + sys.argv[1:]
 
 
-#: How long past its deadline ``run`` waits for pytest before it kills it and everything below it.
+#: How long past its deadline ``run`` waits for pytest before it kills it and everything below it: the
+#: time the reporting process needs to write the reports (the deadline's own reserve is kept for
+#: stopping the cases), a quarter of the deadline, at least 3 s and at most 10 s.
 WATCHDOG_GRACE_S = 10.0
+
+
+def watchdog_grace(deadline: float) -> float:
+    """The grace ``run`` gives a run of ``deadline`` seconds past it."""
+    return min(WATCHDOG_GRACE_S, max(3.0, deadline / 4))
 
 
 def supervise(command: list[str], env: dict[str, str], limit: float) -> int:
@@ -212,10 +219,10 @@ def supervise(command: list[str], env: dict[str, str], limit: float) -> int:
             return proc.wait(timeout=limit)
         except KeyboardInterrupt:
             os.killpg(proc.pid, signal.SIGINT)
-            return proc.wait(timeout=WATCHDOG_GRACE_S)
+            return proc.wait(timeout=WATCHDOG_GRACE_S)  # the run's own Ctrl-C handling writes its reports
     except subprocess.TimeoutExpired:
-        print(f"error: the run did not end within {limit:.0f} s of its start (its deadline and "
-              f"{WATCHDOG_GRACE_S:.0f} s); it was killed", file=sys.stderr, flush=True)
+        print(f"error: the run did not end within {limit:.0f} s of its start (its deadline and a grace); "
+              "it was killed", file=sys.stderr, flush=True)
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except ProcessLookupError:
@@ -256,7 +263,7 @@ def _run_locked(args: argparse.Namespace, extra: list[str], report_dir: Path, de
     env = {**os.environ, RUN_COMMAND_ENV: os.environ.get(RUN_COMMAND_ENV) or json.dumps(invoked_command()),
            DEADLINE_AT: str(time.time() + deadline),  # the run's deadline counts from here
            HELD_ENV: str(report_dir)}
-    status = supervise(command, env, deadline + WATCHDOG_GRACE_S)
+    status = supervise(command, env, deadline + watchdog_grace(deadline))
     summary_path = report_dir / "summary.json"
     if status in SETUP_EXIT_CODES:
         return status  # the plugin has said what to fix
