@@ -59,6 +59,7 @@ SUBCOMMANDS: dict[str, str] = {
 HELP_LINES: dict[str, str] = {
     "verify": "check a certification bundle: checksums, completeness, verdicts",
     "gate": "compare two runs or bundles case by case; exit 1 on a regression",
+    "merge": "merge the runs or bundles of many machines into one compatibility matrix",
     "selftest": "prove the suite on the simulator: no false alarm, every fault caught",
     "report": "render the HTML report of a run or bundle (needs Node.js; installs the renderer)",
     "build-sim": "build the reference simulator from the shipped C sources (needs make and cc)",
