@@ -371,7 +371,7 @@ class ErrorExpectation:
             (self.when.param, self.when.kind, self.when.value)
 
 
-#: Rule family -> the docstring of its generated test module (acl_hostmem_generated/conformance/test_<family>.py).
+#: Rule family -> the docstring of its generated test module (acl_hostmem_generated/cases/test_<family>.py).
 RULE_FAMILY_DOCS: dict[str, str] = {
     'alignment': 'Alignment cases: every successful host allocation is 64-byte aligned.',
     'capability': 'Capability cases: aclrtHostMemMapCapabilities over every device and HAC type.',

@@ -165,11 +165,11 @@ def render_all(spec: Spec) -> dict[str, str]:
         "sim/aclsim_releases.h": env.get_template("aclsim_releases.h.j2").render(ctx),
         "state_model.py": env.get_template("state_model.py.j2").render(ctx),
         "catalog.json": json.dumps(catalog(spec, cases), indent=1, sort_keys=False) + "\n",
-        "conformance/__init__.py": env.get_template("package_init.py.j2").render(ctx),
+        "cases/__init__.py": env.get_template("package_init.py.j2").render(ctx),
     }
     for family in spec.rule_families:
         rules = [r for r in spec.rules if r.family == family]
-        files[f"conformance/test_{family}.py"] = env.get_template("cases/module.py.j2").render(
+        files[f"cases/test_{family}.py"] = env.get_template("cases/module.py.j2").render(
             ctx, family=family, doc=RULE_FAMILY_DOCS[family], rules=rules)
     exports = env.get_template("release_exports.map.j2")
     for release in spec.releases[:-1]:  # the newest release's build is the plain simulator

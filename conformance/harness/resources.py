@@ -40,7 +40,7 @@ def catalog_path() -> Path:
 
 def suite_dir() -> Path:
     """The generated conformance cases (a pytest directory)."""
-    return generated_dir() / "conformance"
+    return generated_dir() / "cases"
 
 
 def source_checkout() -> Path | None:

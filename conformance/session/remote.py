@@ -94,12 +94,21 @@ class RemoteCase:
         self.record: dict[str, Any] | None = None
         self.teardown: BaseException | None = None
 
-    def run(self, check: Callable[..., Any], **kwargs: Any) -> None:
-        """Run ``check(ctx, **kwargs)`` in the executor; raise what it raised."""
-        program = {"rule_id": self.rule["id"], "case_id": self.case_id,
-                   "check": f"{check.__module__}:{check.__name__}", "kwargs": kwargs}
-        if not check.__module__.startswith(CHECK_PACKAGE):  # the judge's own procedure: the executor imports its file
-            program["check_file"] = inspect.getsourcefile(check)
+    def run(self, check: str | Callable[..., Any], **kwargs: Any) -> None:
+        """Run the check procedure ``check`` with ``(ctx, **kwargs)`` in the executor; raise what it raised.
+
+        ``check`` is ``"family:function"`` (a procedure of ``conformance/checks/<family>.py``, as the
+        generated cases name them), or a function of the judge's own (a test's fake), whose file the
+        executor imports.
+        """
+        if isinstance(check, str):
+            family, _, function = check.partition(":")
+            program: dict[str, Any] = {"check": f"{CHECK_PACKAGE}.{family}:{function}"}
+        else:
+            program = {"check": f"{check.__module__}:{check.__name__}"}
+            if not check.__module__.startswith(CHECK_PACKAGE):
+                program["check_file"] = inspect.getsourcefile(check) or ""
+        program.update(rule_id=self.rule["id"], case_id=self.case_id, kwargs=kwargs)
         record = self.send(program)
         self.record = record
         if record.get("stdout"):

@@ -138,3 +138,29 @@ def test_a_loose_top_level_module_and_a_missing_docstring_are_reported(tmp_path)
     problems = layering_problems(_tree(tmp_path, {**GOOD, "plugin.py": "", "gate/__init__.py": ""}))
     assert any("plugin.py: module at the top level" in p for p in problems)
     assert any("gate/__init__.py: the stage's docstring" in p for p in problems)
+
+
+#: Packages below the kit: they may not import it (the kit builds on them, never the other way).
+BELOW_THE_KIT = ("acl_hostmem_generated", "codegen")
+
+
+def imports_of_the_kit(root: Path, package: str) -> list[str]:
+    """Every import of ``conformance`` in the package ``root/package``, one line each."""
+    found = []
+    for path in sorted((root / package).rglob("*.py")):
+        for line, targets in _imported_modules(path, root):
+            if any(t == PACKAGE or t.startswith(PACKAGE + ".") for t in targets):
+                found.append(f"{path.relative_to(root)}:{line}: imports the kit ({PACKAGE})")
+    return found
+
+
+@pytest.mark.parametrize("package", BELOW_THE_KIT)
+def test_the_generated_package_and_the_generator_do_not_import_the_kit(package):
+    """The generated cases name their check procedures instead of importing them; the generator reads none."""
+    assert imports_of_the_kit(ROOT, package) == []
+
+
+def test_an_import_of_the_kit_below_it_is_reported(tmp_path):
+    (tmp_path / "codegen").mkdir()
+    (tmp_path / "codegen" / "render.py").write_text("from conformance.checks import pairing\n", encoding="utf-8")
+    assert imports_of_the_kit(tmp_path, "codegen") == ["codegen/render.py:1: imports the kit (conformance)"]

@@ -63,7 +63,7 @@ def test_invalid_argument_cases_are_one_per_condition(spec: Spec) -> None:
 def test_generated_modules_hold_every_case(spec: Spec) -> None:
     cases = all_cases(spec)
     for family in spec.rule_families:
-        source = (GENERATED / "conformance" / f"test_{family}.py").read_text(encoding="utf-8")
+        source = (GENERATED / "cases" / f"test_{family}.py").read_text(encoding="utf-8")
         tree = ast.parse(source)
         functions = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
         for rule in (r for r in spec.rules if r.family == family):
@@ -151,7 +151,7 @@ def test_a_new_rule_appears_everywhere(spec_dir: Path, tmp_path: Path, capsys: p
     assert run_main(capsys, "generate", "--spec", "spec", "--out", "out").code == 0
     out = tmp_path / "out"
     assert "`HM-ALIGN-EXTRA[api=malloc,cfg=null_cfg,size=9]`" in (out / "traceability.md").read_text(encoding="utf-8")
-    assert "def test_HM_ALIGN_EXTRA(" in (out / "conformance" / "test_alignment.py").read_text(encoding="utf-8")
+    assert "def test_HM_ALIGN_EXTRA(" in (out / "cases" / "test_alignment.py").read_text(encoding="utf-8")
     catalog = json.loads((out / "catalog.json").read_text(encoding="utf-8"))
     extra = next(r for r in catalog["rules"] if r["id"] == "HM-ALIGN-EXTRA")
     assert len(extra["cases"]) == 2

@@ -208,13 +208,13 @@ def test_check_reports_extra_and_missing_files(tmp_path: Path, capsys: pytest.Ca
     out = tmp_path / "gen"
     shutil.copytree(ROOT / "acl_hostmem_generated", out, ignore=shutil.ignore_patterns("__pycache__"))
     (out / "traceability.md").unlink()
-    (out / "conformance" / "test_stray.py").write_text("", encoding="utf-8")
+    (out / "cases" / "test_stray.py").write_text("", encoding="utf-8")
     (out / "__pycache__").mkdir(exist_ok=True)
     (out / "__pycache__" / "x.pyc").write_bytes(b"\0")  # caches are not drift
     result = run_main(capsys, "check", "--spec", str(ROOT / "spec"), "--out", str(out))
     assert result.code == 1
     assert "missing file: gen/traceability.md" in result.err
-    assert "extra file (not generated from the spec): gen/conformance/test_stray.py" in result.err
+    assert "extra file (not generated from the spec): gen/cases/test_stray.py" in result.err
     assert "__pycache__" not in result.err
 
 

@@ -99,7 +99,7 @@ def test_injected_prose_survives_as_data(hostile_tree: Path) -> None:
     strings = {n.value for n in ast.walk(bindings) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     assert any(PAYLOADS["error_meaning"] == s for s in strings)
     assert PAYLOADS["interface_summary"] + " (02_initialization_and_deinitialization.md#aclFinalize)" in strings
-    cases = ast.parse((hostile_tree / "conformance" / "test_alignment.py").read_text(encoding="utf-8"))
+    cases = ast.parse((hostile_tree / "cases" / "test_alignment.py").read_text(encoding="utf-8"))
     docs = [ast.get_docstring(n) for n in ast.walk(cases) if isinstance(n, ast.FunctionDef)]
     assert PAYLOADS["rule_title"] in docs
     catalog = json.loads((hostile_tree / "catalog.json").read_text(encoding="utf-8"))

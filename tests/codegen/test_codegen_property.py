@@ -186,7 +186,7 @@ def test_the_schema_marks_the_prose_fields(baseline: Baseline) -> None:
     assert len(baseline.prose) > 200 and len(baseline.structured) > 1000
     landed = {f for where in baseline.landing.values() for f in where}
     assert {"acl_bindings.py", "acl_hostmem.cdef", "include/acl_hostmem.h", "catalog.json", "traceability.md",
-            "sim/aclsim_faults.h", "conformance/test_alignment.py"} <= landed
+            "sim/aclsim_faults.h", "cases/test_alignment.py"} <= landed
 
 
 def _issues(err: str) -> list[re.Match[str]]:

@@ -47,7 +47,7 @@ def start_run(report_dir: Path, env: dict[str, str], *pytest_args: str, light: b
     if light:
         command = [sys.executable, "-m", "pytest", "-p", "conformance.session.plugin", "-p", "no:cacheprovider",
                    "-p", "no:allure_pytest", "-o", "addopts=", "-q", *options, *pytest_args,
-                   str(ROOT / "acl_hostmem_generated" / "conformance")]
+                   str(ROOT / "acl_hostmem_generated" / "cases")]
     else:
         command = [sys.executable, "-m", "conformance", "run", "--no-html", "-n", "1", *options, *pytest_args]
     return subprocess.Popen(command, cwd=ROOT, env={**base, "ACLSIM_KERNEL": "6.6.0", **env},

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 LIB = ROOT / "build" / "sim" / "libascendcl.so"
 # The generated suite; ACL_SUITE_DIR points the integration tests at another copy.
-SUITE = Path(os.environ.get("ACL_SUITE_DIR", str(ROOT / "acl_hostmem_generated" / "conformance")))
+SUITE = Path(os.environ.get("ACL_SUITE_DIR", str(ROOT / "acl_hostmem_generated" / "cases")))
 KERNEL = "6.6.0"
 CATALOG_CASES = {c["case_id"] for r in json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text())
                  ["rules"] for c in r["cases"]}

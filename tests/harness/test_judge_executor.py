@@ -247,7 +247,7 @@ def test_a_helper_holding_the_pipes_cannot_hold_the_run_past_its_deadline(tmp_pa
 def _collected(*args: str) -> list[str]:
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "conformance.session.plugin", "-p", "no:cacheprovider",
                            "-o", "addopts=", "--collect-only", "-q", "--acl-lib", str(SIM), *args,
-                           str(ROOT / "acl_hostmem_generated" / "conformance")], cwd=ROOT, env=environment(),
+                           str(ROOT / "acl_hostmem_generated" / "cases")], cwd=ROOT, env=environment(),
                           capture_output=True, text=True, timeout=120)
     return [line for line in done.stdout.splitlines() if "::" in line]
 

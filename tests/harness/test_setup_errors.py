@@ -65,7 +65,7 @@ def test_a_setup_mistake_is_one_message_and_its_own_exit_status(sim_built, tmp_p
 def test_plain_pytest_stops_with_the_same_status(sim_built, tmp_path):
     proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "conformance.session.plugin", "-q",
                            "--acl-report-dir", str(tmp_path), "--acl-lib", str(LIB), "--acl-product", "atlas_a9",
-                           str(ROOT / "acl_hostmem_generated" / "conformance")], cwd=tmp_path, env=child_env(),
+                           str(ROOT / "acl_hostmem_generated" / "cases")], cwd=tmp_path, env=child_env(),
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == Problem.UNKNOWN_PRODUCT, proc.stdout + proc.stderr
     assert proc.stdout.strip() == "" and len(proc.stderr.strip().splitlines()) <= 3

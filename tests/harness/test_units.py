@@ -209,7 +209,7 @@ def test_applicability_follows_the_driver_generation_the_host_page_and_the_alloc
 
 def test_case_ids_from_node_ids():
     ids = RULES.keys()
-    node = "acl_hostmem_generated/conformance/test_alignment.py::test_HM_ALIGN_MALLOC[api=malloc,cfg=null_cfg,size=1]"
+    node = "acl_hostmem_generated/cases/test_alignment.py::test_HM_ALIGN_MALLOC[api=malloc,cfg=null_cfg,size=1]"
     assert identity.case_id_from_nodeid(node, ids) == ("HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]",
                                                         "HM-ALIGN-MALLOC")
     assert identity.case_id_from_nodeid("x.py::test_HM_CAP_STABLE", ids) == ("HM-CAP-STABLE", "HM-CAP-STABLE")
@@ -380,7 +380,7 @@ def test_cli_command_always_uses_xdist(tmp_path):
     command = run_command.pytest_command(args, extra, tmp_path)
     assert command[command.index("-n") + 1] == "1"
     assert "--acl-timeout" in command and "-k" in command and "--max-worker-restart" in command
-    assert command[-1].endswith("acl_hostmem_generated/conformance")
+    assert command[-1].endswith("acl_hostmem_generated/cases")
     assert isinstance(loaded["run"], cli.Subcommand)
 
 

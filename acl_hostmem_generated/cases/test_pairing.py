@@ -7,8 +7,6 @@ from typing import Any
 
 import pytest
 
-from conformance.checks import pairing as checks
-
 
 @pytest.mark.acl_rule('HM-PAIR-MALLOC-FREE')
 @pytest.mark.parametrize(
@@ -23,7 +21,7 @@ from conformance.checks import pairing as checks
 def test_HM_PAIR_MALLOC_FREE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Host allocations pair with aclrtFreeHost or aclrtFreeHostWithDevSync"""
     params, expect = case
-    acl.run(checks.alloc_free_pair, expect=expect, **params)
+    acl.run('pairing:alloc_free_pair', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-DOUBLE-FREE')
@@ -37,7 +35,7 @@ def test_HM_PAIR_MALLOC_FREE(acl: Any, case: tuple[dict[str, Any], dict[str, Any
 def test_HM_PAIR_DOUBLE_FREE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Freeing host memory twice fails"""
     params, expect = case
-    acl.run(checks.double_free, expect=expect, **params)
+    acl.run('pairing:double_free', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-FREE-FOREIGN')
@@ -53,7 +51,7 @@ def test_HM_PAIR_DOUBLE_FREE(acl: Any, case: tuple[dict[str, Any], dict[str, Any
 def test_HM_PAIR_FREE_FOREIGN(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Free rejects host pointers it did not hand out"""
     params, expect = case
-    acl.run(checks.free_foreign, expect=expect, **params)
+    acl.run('pairing:free_foreign', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-FREE-DEVICE-MEM')
@@ -67,7 +65,7 @@ def test_HM_PAIR_FREE_FOREIGN(acl: Any, case: tuple[dict[str, Any], dict[str, An
 def test_HM_PAIR_FREE_DEVICE_MEM(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """The host free calls refuse device memory"""
     params, expect = case
-    acl.run(checks.free_device_memory, expect=expect, **params)
+    acl.run('pairing:free_device_memory', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-REG-UNREG')
@@ -81,7 +79,7 @@ def test_HM_PAIR_FREE_DEVICE_MEM(acl: Any, case: tuple[dict[str, Any], dict[str,
 def test_HM_PAIR_REG_UNREG(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Registration pairs with aclrtHostUnregister"""
     params, expect = case
-    acl.run(checks.register_unregister, expect=expect, **params)
+    acl.run('pairing:register_unregister', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-DOUBLE-UNREGISTER')
@@ -95,7 +93,7 @@ def test_HM_PAIR_REG_UNREG(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 def test_HM_PAIR_DOUBLE_UNREGISTER(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Unregistering twice reports the range as not registered"""
     params, expect = case
-    acl.run(checks.double_unregister, expect=expect, **params)
+    acl.run('pairing:double_unregister', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-UNREG-UNKNOWN')
@@ -108,7 +106,7 @@ def test_HM_PAIR_DOUBLE_UNREGISTER(acl: Any, case: tuple[dict[str, Any], dict[st
 def test_HM_PAIR_UNREG_UNKNOWN(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Unregistering memory that was never registered fails"""
     params, expect = case
-    acl.run(checks.unregister_unknown, expect=expect, **params)
+    acl.run('pairing:unregister_unknown', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-UNREG-INTERIOR')
@@ -121,7 +119,7 @@ def test_HM_PAIR_UNREG_UNKNOWN(acl: Any, case: tuple[dict[str, Any], dict[str, A
 def test_HM_PAIR_UNREG_INTERIOR(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Unregistering a pointer inside a registered range fails and keeps the registration"""
     params, expect = case
-    acl.run(checks.unregister_unknown, expect=expect, **params)
+    acl.run('pairing:unregister_unknown', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-DOUBLE-REGISTER')
@@ -135,7 +133,7 @@ def test_HM_PAIR_UNREG_INTERIOR(acl: Any, case: tuple[dict[str, Any], dict[str, 
 def test_HM_PAIR_DOUBLE_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """aclrtHostRegisterV2 of a range registered already fails as already registered"""
     params, expect = case
-    acl.run(checks.double_register, expect=expect, **params)
+    acl.run('pairing:double_register', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-DOUBLE-REGISTER-V1')
@@ -149,7 +147,7 @@ def test_HM_PAIR_DOUBLE_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str,
 def test_HM_PAIR_DOUBLE_REGISTER_V1(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """aclrtHostRegister of a range registered already fails"""
     params, expect = case
-    acl.run(checks.double_register, expect=expect, **params)
+    acl.run('pairing:double_register', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-DOUBLE-REGISTER-V1-CODE')
@@ -163,7 +161,7 @@ def test_HM_PAIR_DOUBLE_REGISTER_V1(acl: Any, case: tuple[dict[str, Any], dict[s
 def test_HM_PAIR_DOUBLE_REGISTER_V1_CODE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """A repeated aclrtHostRegister answers already registered (docs) or the driver's internal error (driver)"""
     params, expect = case
-    acl.run(checks.double_register_code, expect=expect, **params)
+    acl.run('pairing:double_register_code', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-OVERLAP-REGISTER')
@@ -179,7 +177,7 @@ def test_HM_PAIR_DOUBLE_REGISTER_V1_CODE(acl: Any, case: tuple[dict[str, Any], d
 def test_HM_PAIR_OVERLAP_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """A V2 registration overlapping a registered range fails"""
     params, expect = case
-    acl.run(checks.overlap_register, expect=expect, **params)
+    acl.run('pairing:overlap_register', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-GETDEVPTR-AFTER-UNREG')
@@ -193,7 +191,7 @@ def test_HM_PAIR_OVERLAP_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str
 def test_HM_PAIR_GETDEVPTR_AFTER_UNREG(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """No device pointer after unregistering"""
     params, expect = case
-    acl.run(checks.devptr_after_unregister, expect=expect, **params)
+    acl.run('pairing:devptr_after_unregister', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-FREE-REGISTERED')
@@ -207,13 +205,13 @@ def test_HM_PAIR_GETDEVPTR_AFTER_UNREG(acl: Any, case: tuple[dict[str, Any], dic
 def test_HM_PAIR_FREE_REGISTERED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Memory freed while registered leaves no stuck registration"""
     params, expect = case
-    acl.run(checks.free_registered, expect=expect, **params)
+    acl.run('pairing:free_registered', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-FREE-WHILE-REGISTERED')
 def test_HM_PAIR_FREE_WHILE_REGISTERED(acl: Any) -> None:
     """aclrtFreeHost frees memory that is still registered at once (docs) or refuses it (svm v3 driver)"""
-    acl.run(checks.free_while_registered, expect=None)
+    acl.run('pairing:free_while_registered', expect=None)
 
 
 @pytest.mark.acl_rule('HM-PAIR-V2-PINNED-ON-PINNED')
@@ -227,7 +225,7 @@ def test_HM_PAIR_FREE_WHILE_REGISTERED(acl: Any) -> None:
 def test_HM_PAIR_V2_PINNED_ON_PINNED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """V2 PINNED on memory that is already page-locked fails (docs) or succeeds (source)"""
     params, expect = case
-    acl.run(checks.v2_pinned_on_pinned, expect=expect, **params)
+    acl.run('pairing:v2_pinned_on_pinned', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-V2-PINNED-NO-MAPPED')
@@ -240,7 +238,7 @@ def test_HM_PAIR_V2_PINNED_ON_PINNED(acl: Any, case: tuple[dict[str, Any], dict[
 def test_HM_PAIR_V2_PINNED_NO_MAPPED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """V2 PINNED without MAPPED gives no device pointer"""
     params, expect = case
-    acl.run(checks.v2_pinned_device_pointer, expect=expect, **params)
+    acl.run('pairing:v2_pinned_device_pointer', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-V2-PINNED-MAPPED')
@@ -253,19 +251,19 @@ def test_HM_PAIR_V2_PINNED_NO_MAPPED(acl: Any, case: tuple[dict[str, Any], dict[
 def test_HM_PAIR_V2_PINNED_MAPPED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """V2 PINNED|MAPPED on pageable memory gives a device pointer"""
     params, expect = case
-    acl.run(checks.v2_pinned_device_pointer, expect=expect, **params)
+    acl.run('pairing:v2_pinned_device_pointer', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-V2-PINNED-THEN-MAPPED')
 def test_HM_PAIR_V2_PINNED_THEN_MAPPED(acl: Any) -> None:
     """A range registered PINNED cannot be registered again as MAPPED"""
-    acl.run(checks.v2_pinned_then_mapped, expect={'code': 'ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED', 'value': 507910, 'provenance': 'documented', 'severity': 'mandatory', 'decides': True})
+    acl.run('pairing:v2_pinned_then_mapped', expect={'code': 'ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED', 'value': 507910, 'provenance': 'documented', 'severity': 'mandatory', 'decides': True})
 
 
 @pytest.mark.acl_rule('HM-PAIR-UNREG-PINNED-ONLY')
 def test_HM_PAIR_UNREG_PINNED_ONLY(acl: Any) -> None:
     """aclrtHostUnregister removes a PINNED-only registration"""
-    acl.run(checks.unregister_pinned_only, expect=None)
+    acl.run('pairing:unregister_pinned_only', expect=None)
 
 
 @pytest.mark.acl_rule('HM-PAIR-CONCURRENT-REGISTER')
@@ -278,7 +276,7 @@ def test_HM_PAIR_UNREG_PINNED_ONLY(acl: Any) -> None:
 def test_HM_PAIR_CONCURRENT_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Of threads racing to register one range, exactly one wins"""
     params, expect = case
-    acl.run(checks.concurrent_register, expect=expect, **params)
+    acl.run('pairing:concurrent_register', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-EXHAUSTION')
@@ -291,7 +289,7 @@ def test_HM_PAIR_CONCURRENT_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[
 def test_HM_PAIR_EXHAUSTION(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Host memory exhaustion fails cleanly and recovers after frees"""
     params, expect = case
-    acl.run(checks.exhaustion, expect=expect, **params)
+    acl.run('pairing:exhaustion', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PAIR-HUGE-SIZE')
@@ -307,7 +305,7 @@ def test_HM_PAIR_EXHAUSTION(acl: Any, case: tuple[dict[str, Any], dict[str, Any]
 def test_HM_PAIR_HUGE_SIZE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """An allocation no host can back fails"""
     params, expect = case
-    acl.run(checks.huge_alloc, expect=expect, **params)
+    acl.run('pairing:huge_alloc', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-RESERVED-TYPES')
@@ -322,7 +320,7 @@ def test_HM_PAIR_HUGE_SIZE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 def test_HM_REG_RESERVED_TYPES(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """The reserved READONLY option is not supported yet"""
     params, expect = case
-    acl.run(checks.reserved_register_types, expect=expect, **params)
+    acl.run('pairing:reserved_register_types', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-RESERVED-IOMEMORY')
@@ -337,7 +335,7 @@ def test_HM_REG_RESERVED_TYPES(acl: Any, case: tuple[dict[str, Any], dict[str, A
 def test_HM_REG_RESERVED_IOMEMORY(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """The reserved IOMEMORY option is not supported yet"""
     params, expect = case
-    acl.run(checks.reserved_register_types, expect=expect, **params)
+    acl.run('pairing:reserved_register_types', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-PAGEABLE')
@@ -351,7 +349,7 @@ def test_HM_REG_RESERVED_IOMEMORY(acl: Any, case: tuple[dict[str, Any], dict[str
 def test_HM_REG_PAGEABLE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """On kernels newer than 5.10 pageable memory can be registered"""
     params, expect = case
-    acl.run(checks.register_pageable, expect=expect, **params)
+    acl.run('pairing:register_pageable', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-PAGEABLE-4K-ALIGNED')
@@ -365,7 +363,7 @@ def test_HM_REG_PAGEABLE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | 
 def test_HM_REG_PAGEABLE_4K_ALIGNED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """On a host with pages above 4 KiB, 4 KiB-aligned pageable memory registers (docs) or must be host-page aligned (svm v2 driver)"""
     params, expect = case
-    acl.run(checks.register_pageable_doc_aligned, expect=expect, **params)
+    acl.run('pairing:register_pageable_doc_aligned', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-KERNEL-LEGACY')
@@ -379,7 +377,7 @@ def test_HM_REG_PAGEABLE_4K_ALIGNED(acl: Any, case: tuple[dict[str, Any], dict[s
 def test_HM_REG_KERNEL_LEGACY(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """On kernels 5.10 and older pageable memory is refused (docs) or registers (svm v2 driver)"""
     params, expect = case
-    acl.run(checks.register_pageable_legacy, expect=expect, **params)
+    acl.run('pairing:register_pageable_legacy', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-ALLOC-BASE')
@@ -403,7 +401,7 @@ def test_HM_REG_KERNEL_LEGACY(acl: Any, case: tuple[dict[str, Any], dict[str, An
 def test_HM_REG_ALLOC_BASE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """The base of a page-aligned host allocation registers with its exact size"""
     params, expect = case
-    acl.run(checks.register_alloc_base, expect=expect, **params)
+    acl.run('pairing:register_alloc_base', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-PAST-END')
@@ -417,7 +415,7 @@ def test_HM_REG_ALLOC_BASE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 def test_HM_REG_PAST_END(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Registering a range that runs past the end of its memory fails"""
     params, expect = case
-    acl.run(checks.register_past_end, expect=expect, **params)
+    acl.run('pairing:register_past_end', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-UNALIGNED')
@@ -431,7 +429,7 @@ def test_HM_REG_PAST_END(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | 
 def test_HM_REG_UNALIGNED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Registering pageable memory at a pointer that is not host-page aligned fails"""
     params, expect = case
-    acl.run(checks.register_unaligned, expect=expect, **params)
+    acl.run('pairing:register_unaligned', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-PROT-READ')
@@ -445,7 +443,7 @@ def test_HM_REG_UNALIGNED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] |
 def test_HM_REG_PROT_READ(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Pageable memory the process may only read cannot be registered"""
     params, expect = case
-    acl.run(checks.register_read_only, expect=expect, **params)
+    acl.run('pairing:register_read_only', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-NEIGHBOURS')
@@ -459,7 +457,7 @@ def test_HM_REG_PROT_READ(acl: Any, case: tuple[dict[str, Any], dict[str, Any] |
 def test_HM_REG_NEIGHBOURS(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Neighbouring aclrtMallocHost buffers register one after another"""
     params, expect = case
-    acl.run(checks.register_neighbours, expect=expect, **params)
+    acl.run('pairing:register_neighbours', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-NEIGHBOURS-LARGE-PAGE')
@@ -473,7 +471,7 @@ def test_HM_REG_NEIGHBOURS(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 def test_HM_REG_NEIGHBOURS_LARGE_PAGE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """On a host with pages above 4 KiB, neighbouring aclrtMallocHost buffers register (docs) or the second is refused (svm v2 driver)"""
     params, expect = case
-    acl.run(checks.register_neighbours, expect=expect, **params)
+    acl.run('pairing:register_neighbours', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-REG-SECOND-DEVICE')
@@ -487,11 +485,11 @@ def test_HM_REG_NEIGHBOURS_LARGE_PAGE(acl: Any, case: tuple[dict[str, Any], dict
 def test_HM_REG_SECOND_DEVICE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """A range registered under one device is registered already for aclrtHostRegisterV2 under another"""
     params, expect = case
-    acl.run(checks.register_second_device, expect=expect, **params)
+    acl.run('pairing:register_second_device', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-FORK-NOT-INHERITED')
 def test_HM_FORK_NOT_INHERITED(acl: Any) -> None:
     """A forked child does not inherit aclrtMallocHost memory"""
-    acl.run(checks.fork_child_view, expect=None)
+    acl.run('pairing:fork_child_view', expect=None)
 

@@ -7,8 +7,6 @@ from typing import Any
 
 import pytest
 
-from conformance.checks import explorer as checks
-
 
 @pytest.mark.acl_rule('HM-EXPLORE-DOCUMENTED')
 @pytest.mark.parametrize(
@@ -20,7 +18,7 @@ from conformance.checks import explorer as checks
 def test_HM_EXPLORE_DOCUMENTED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Random call sequences behave as the documented state model predicts"""
     params, expect = case
-    acl.run(checks.explore, expect=expect, **params)
+    acl.run('explorer:explore', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-EXPLORE-ALL')
@@ -33,5 +31,5 @@ def test_HM_EXPLORE_DOCUMENTED(acl: Any, case: tuple[dict[str, Any], dict[str, A
 def test_HM_EXPLORE_ALL(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Random call sequences behave as the full state model predicts"""
     params, expect = case
-    acl.run(checks.explore, expect=expect, **params)
+    acl.run('explorer:explore', expect=expect, **params)
 

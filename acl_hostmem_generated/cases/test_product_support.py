@@ -7,8 +7,6 @@ from typing import Any
 
 import pytest
 
-from conformance.checks import product_support as checks
-
 
 @pytest.mark.acl_rule('HM-PROD-SUPPORT')
 @pytest.mark.parametrize(
@@ -28,7 +26,7 @@ from conformance.checks import product_support as checks
 def test_HM_PROD_SUPPORT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Each interface is available exactly where the support matrix says"""
     params, expect = case
-    acl.run(checks.product_support, expect=expect, **params)
+    acl.run('product_support:product_support', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-PROD-TRAINING-REGISTER')
@@ -44,5 +42,5 @@ def test_HM_PROD_SUPPORT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | 
 def test_HM_PROD_TRAINING_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """The Atlas training series refuses registration (docs) though the source enables it"""
     params, expect = case
-    acl.run(checks.registration_unsupported, expect=expect, **params)
+    acl.run('product_support:registration_unsupported', expect=expect, **params)
 

@@ -7,8 +7,6 @@ from typing import Any
 
 import pytest
 
-from conformance.checks import alignment as checks
-
 
 @pytest.mark.acl_rule('HM-ALIGN-MALLOC')
 @pytest.mark.parametrize(
@@ -32,7 +30,7 @@ from conformance.checks import alignment as checks
 def test_HM_ALIGN_MALLOC(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """aclrtMallocHost returns a 64-byte aligned pointer"""
     params, expect = case
-    acl.run(checks.alloc_alignment, expect=expect, **params)
+    acl.run('alignment:alloc_alignment', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-ALIGN-MALLOC-CFG')
@@ -64,7 +62,7 @@ def test_HM_ALIGN_MALLOC(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | 
 def test_HM_ALIGN_MALLOC_CFG(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """aclrtMallocHostWithCfg returns a 64-byte aligned pointer for every configuration"""
     params, expect = case
-    acl.run(checks.alloc_alignment, expect=expect, **params)
+    acl.run('alignment:alloc_alignment', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-ALIGN-LIVE')
@@ -82,13 +80,13 @@ def test_HM_ALIGN_MALLOC_CFG(acl: Any, case: tuple[dict[str, Any], dict[str, Any
 def test_HM_ALIGN_LIVE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Many live allocations never share a byte"""
     params, expect = case
-    acl.run(checks.live_alignment, expect=expect, **params)
+    acl.run('alignment:live_alignment', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-FORM-RUN-MODE')
 def test_HM_FORM_RUN_MODE(acl: Any) -> None:
     """Where the docs rule out the device run mode, aclrtGetRunMode answers ACL_HOST"""
-    acl.run(checks.run_mode_host, expect=None)
+    acl.run('alignment:run_mode_host', expect=None)
 
 
 @pytest.mark.acl_rule('HM-CFG-DEVICE-ID-MATCHING')
@@ -101,7 +99,7 @@ def test_HM_FORM_RUN_MODE(acl: Any) -> None:
 def test_HM_CFG_DEVICE_ID_MATCHING(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """A DEVICE_ID attribute naming the current device is accepted (docs) or refused (source)"""
     params, expect = case
-    acl.run(checks.config_accepted, expect=expect, **params)
+    acl.run('alignment:config_accepted', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-CFG-MULTI-ATTR')
@@ -115,7 +113,7 @@ def test_HM_CFG_DEVICE_ID_MATCHING(acl: Any, case: tuple[dict[str, Any], dict[st
 def test_HM_CFG_MULTI_ATTR(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """A configuration may carry several attributes"""
     params, expect = case
-    acl.run(checks.config_accepted, expect=expect, **params)
+    acl.run('alignment:config_accepted', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-CFG-DUPLICATE-ATTR')
@@ -128,7 +126,7 @@ def test_HM_CFG_MULTI_ATTR(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 def test_HM_CFG_DUPLICATE_ATTR(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """A repeated attribute is accepted, the last value winning"""
     params, expect = case
-    acl.run(checks.config_accepted, expect=expect, **params)
+    acl.run('alignment:config_accepted', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-ALIGN-MALLOC-FALLBACK')
@@ -144,5 +142,5 @@ def test_HM_CFG_DUPLICATE_ATTR(acl: Any, case: tuple[dict[str, Any], dict[str, A
 def test_HM_ALIGN_MALLOC_FALLBACK(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """On the driver's malloc fallback, aclrtMallocHost memory is still 64-byte aligned (docs) or malloc-aligned (driver)"""
     params, expect = case
-    acl.run(checks.alloc_alignment, expect=expect, **params)
+    acl.run('alignment:alloc_alignment', expect=expect, **params)
 

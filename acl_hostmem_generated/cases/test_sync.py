@@ -7,8 +7,6 @@ from typing import Any
 
 import pytest
 
-from conformance.checks import sync as checks
-
 
 @pytest.mark.acl_rule('HM-SYNC-MALLOC-NO-IMPLICIT')
 @pytest.mark.parametrize(
@@ -22,7 +20,7 @@ from conformance.checks import sync as checks
 def test_HM_SYNC_MALLOC_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """aclrtMallocHost does not wait for the device"""
     params, expect = case
-    acl.run(checks.alloc_no_sync, expect=expect, **params)
+    acl.run('sync:alloc_no_sync', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-SYNC-MALLOC-CFG-NO-IMPLICIT')
@@ -37,7 +35,7 @@ def test_HM_SYNC_MALLOC_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[s
 def test_HM_SYNC_MALLOC_CFG_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """aclrtMallocHostWithCfg does not wait for the device"""
     params, expect = case
-    acl.run(checks.alloc_no_sync, expect=expect, **params)
+    acl.run('sync:alloc_no_sync', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-SYNC-FREE-NO-IMPLICIT')
@@ -52,7 +50,7 @@ def test_HM_SYNC_MALLOC_CFG_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], di
 def test_HM_SYNC_FREE_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """aclrtFreeHost does not wait for the device"""
     params, expect = case
-    acl.run(checks.free_no_sync, expect=expect, **params)
+    acl.run('sync:free_no_sync', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-SYNC-DEVSYNC-WAITS')
@@ -67,7 +65,7 @@ def test_HM_SYNC_FREE_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[str
 def test_HM_SYNC_DEVSYNC_WAITS(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """aclrtFreeHostWithDevSync waits for queued tasks that use the memory"""
     params, expect = case
-    acl.run(checks.devsync_waits, expect=expect, **params)
+    acl.run('sync:devsync_waits', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-SYNC-DEVSYNC-ALL-STREAMS')
@@ -84,11 +82,11 @@ def test_HM_SYNC_DEVSYNC_WAITS(acl: Any, case: tuple[dict[str, Any], dict[str, A
 def test_HM_SYNC_DEVSYNC_ALL_STREAMS(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """aclrtFreeHostWithDevSync synchronises every stream of the device"""
     params, expect = case
-    acl.run(checks.devsync_all_streams, expect=expect, **params)
+    acl.run('sync:devsync_all_streams', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-SYNC-DEVSYNC-CURRENT-DEVICE')
 def test_HM_SYNC_DEVSYNC_CURRENT_DEVICE(acl: Any) -> None:
     """aclrtFreeHostWithDevSync waits only for the current device"""
-    acl.run(checks.devsync_current_device, expect=None)
+    acl.run('sync:devsync_current_device', expect=None)
 

@@ -7,8 +7,6 @@ from typing import Any
 
 import pytest
 
-from conformance.checks import va_identity as checks
-
 
 @pytest.mark.acl_rule('HM-VA-IDENTITY')
 @pytest.mark.parametrize(
@@ -22,7 +20,7 @@ from conformance.checks import va_identity as checks
 def test_HM_VA_IDENTITY(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """With the VA flag, the device address equals the host address"""
     params, expect = case
-    acl.run(checks.va_identity, expect=expect, **params)
+    acl.run('va_identity:va_identity', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-VA-UNSUPPORTED')
@@ -35,7 +33,7 @@ def test_HM_VA_IDENTITY(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | N
 def test_HM_VA_UNSUPPORTED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """The VA flag is refused on products without VA identity"""
     params, expect = case
-    acl.run(checks.va_unsupported, expect=expect, **params)
+    acl.run('va_identity:va_unsupported', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-VA-DEVPTR-CONSISTENT')
@@ -51,7 +49,7 @@ def test_HM_VA_UNSUPPORTED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 def test_HM_VA_DEVPTR_CONSISTENT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """aclrtHostGetDevicePointer answers the address the registration produced"""
     params, expect = case
-    acl.run(checks.devptr_consistent, expect=expect, **params)
+    acl.run('va_identity:devptr_consistent', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-VA-DEVPTR-INTERIOR')
@@ -65,5 +63,5 @@ def test_HM_VA_DEVPTR_CONSISTENT(acl: Any, case: tuple[dict[str, Any], dict[str,
 def test_HM_VA_DEVPTR_INTERIOR(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """A pointer inside a registered range never resolves to a wrong device address"""
     params, expect = case
-    acl.run(checks.devptr_interior, expect=expect, **params)
+    acl.run('va_identity:devptr_interior', expect=expect, **params)
 

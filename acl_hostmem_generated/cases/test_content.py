@@ -7,8 +7,6 @@ from typing import Any
 
 import pytest
 
-from conformance.checks import content as checks
-
 
 @pytest.mark.acl_rule('HM-CONTENT-RW-FULL')
 @pytest.mark.parametrize(
@@ -31,7 +29,7 @@ from conformance.checks import content as checks
 def test_HM_CONTENT_RW_FULL(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """The whole allocated range is writable and reads back what was written"""
     params, expect = case
-    acl.run(checks.full_range_rw, expect=expect, **params)
+    acl.run('content:full_range_rw', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-CONTENT-MEMSET')
@@ -49,7 +47,7 @@ def test_HM_CONTENT_RW_FULL(acl: Any, case: tuple[dict[str, Any], dict[str, Any]
 def test_HM_CONTENT_MEMSET(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Content is unspecified until aclrtMemset initialises the whole range"""
     params, expect = case
-    acl.run(checks.memset_init, expect=expect, **params)
+    acl.run('content:memset_init', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-CONTENT-REGISTER-PRESERVES')
@@ -65,7 +63,7 @@ def test_HM_CONTENT_MEMSET(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 def test_HM_CONTENT_REGISTER_PRESERVES(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Register, get-device-pointer and unregister leave host content unchanged"""
     params, expect = case
-    acl.run(checks.register_preserves, expect=expect, **params)
+    acl.run('content:register_preserves', expect=expect, **params)
 
 
 @pytest.mark.acl_rule('HM-CONTENT-FREE-ISOLATION')
@@ -81,5 +79,5 @@ def test_HM_CONTENT_REGISTER_PRESERVES(acl: Any, case: tuple[dict[str, Any], dic
 def test_HM_CONTENT_FREE_ISOLATION(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
     """Freeing one allocation never touches another"""
     params, expect = case
-    acl.run(checks.free_isolation, expect=expect, **params)
+    acl.run('content:free_isolation', expect=expect, **params)
 
