@@ -20,7 +20,8 @@ from .terminal import Style
 
 # /2: cases carry their observations; /3: the BLOCKED outcome, blocked_by and root_causes
 SCHEMA = "acl-conformance-summary/3"
-READABLE_SCHEMAS = frozenset({"acl-conformance-summary/1", "acl-conformance-summary/2", SCHEMA})  # gate, verify
+#: The schemas every reader (gate, verify, merge) accepts: only the one this kit writes.
+READABLE_SCHEMAS = frozenset({SCHEMA})
 PARTIAL = "PARTIAL"
 NOTHING_SELECTED = 5  # pytest's own status when no test ran
 OUTCOME_VALUES = frozenset(o.value for o in Outcome)
