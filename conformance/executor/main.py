@@ -16,6 +16,7 @@ from typing import Any
 
 from ..harness.backend import Backend, finalize_backend, open_backend
 from ..harness.options import Settings
+from ..harness.preconditions import promise_of_call
 from ..harness.resources import catalog_path
 from ..harness.violations import HarnessError
 from .case import exception_record, module_from_file, run_case
@@ -32,11 +33,6 @@ def settings_from_json(data: dict[str, Any]) -> Settings:
                     explore_seed=int(data["explore_seed"]), host_page=int(data["host_page"]),
                     host_alloc=str(data["host_alloc"]), sync_window=float(data["sync_window"]),
                     cann_release=data.get("cann_release"))
-
-
-def _promise_of_call(catalog: dict[str, Any], call: str) -> str | None:
-    step = (catalog.get("promise_calls") or {}).get(call)
-    return (catalog.get("setup_promises") or {}).get(step) if step else None
 
 
 def serve(command_fd: int = COMMAND_FD, record_fd: int = RECORD_FD) -> int:
@@ -70,7 +66,7 @@ def serve(command_fd: int = COMMAND_FD, record_fd: int = RECORD_FD) -> int:
             record: dict[str, Any] = {"setup": exception_record(HarnessError("the backend is not open"))}
         else:
             refuse_given_up(backend.lib, program.get("given_up") or (),
-                            lambda call: _promise_of_call(catalog, call), int(program.get("hangs", 2)))
+                            lambda call: promise_of_call(catalog, call), int(program.get("hangs", 2)))
             record = run_case(backend, settings, catalog, program)
         sys.stdout.flush()
         sys.stderr.flush()

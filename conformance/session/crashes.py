@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..executor.journal import call_in_flight
+from ..harness.preconditions import promise_of_call
 from ..results.allure import allure_crash_result
 from ..results.files import write_json, write_text
 from ..results.outcomes import CaseResult, Category, Outcome, crash_result
@@ -24,12 +25,6 @@ from .state import RunState
 from .workerlog import TAIL_BYTES, log_path, tail
 
 GRACE_S = 0.5
-
-
-def promise_of_call(catalog: dict[str, Any], call: str | None) -> str | None:
-    """The rule whose promise a call rests on (the spec's setup_promises calls), or None."""
-    step = (catalog.get("promise_calls") or {}).get(call or "")
-    return (catalog.get("setup_promises") or {}).get(step) if step else None
 
 
 def crashed_case(state: RunState, case_id: str, rule_id: str, elapsed: float | None, limit: float | None,
