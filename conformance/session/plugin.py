@@ -428,7 +428,8 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
     """Label the case for Allure, and attach its ACL call trace once the context is released."""
     state = item.config.stash[STATE]
     rule = _rule_of(state, item)
-    if rule is not None:
+    # Only allure-pytest reads these marks (the self-test's runs go without it, for speed).
+    if rule is not None and item.config.pluginmanager.hasplugin("allure_pytest"):
         preliminary = _case_result(state, item, rule)
         extra = [("outcome", preliminary.outcome.value),
                  ("category", preliminary.category.value if preliminary.category else ""),

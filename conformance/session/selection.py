@@ -67,10 +67,11 @@ def keep_rules(items: list[pytest.Item], rule_of: Any, patterns: tuple[str, ...]
 
 
 def selection_requested(config: pytest.Config, rule_patterns: tuple[str, ...]) -> bool:
-    """Whether the run was asked to run only some cases."""
+    """Whether the run was asked to run only some cases (node IDs on the command line included)."""
     option = config.option
     return bool(rule_patterns or getattr(option, "keyword", "") or getattr(option, "markexpr", "")
-                or getattr(option, "lf", False) or getattr(option, "deselect", None))
+                or getattr(option, "lf", False) or getattr(option, "deselect", None)
+                or any("::" in str(arg) for arg in config.args))
 
 
 def selected_case_ids(nodeids: Iterable[str], rule_ids: Iterable[str]) -> set[str]:

@@ -54,11 +54,11 @@ def child_env(**extra: str) -> dict[str, str]:
 
 
 def start_suite(report_dir: Path, *args: str, env: dict[str, str] | None = None,
-                workers: str = "1") -> subprocess.Popen[str]:
-    """Start ``python -m conformance run`` (no HTML) against the simulator."""
+                workers: str = "1", where: tuple[str, ...] = (str(SUITE),)) -> subprocess.Popen[str]:
+    """Start ``python -m conformance run`` (no HTML) against the simulator, on the suite or on ``where``."""
     command = [sys.executable, "-m", "conformance", "run", "--no-html", "-n", workers,
                "--acl-report-dir", str(report_dir), "--acl-os-kernel", KERNEL, "--acl-lib", str(LIB),
-               *args, str(SUITE)]
+               *args, *where]
     return subprocess.Popen(command, cwd=ROOT, env=env or child_env(), stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import xmlschema
-from conftest import ROOT, child_env, finish, start_suite
+from conftest import ROOT, SUITE, child_env, finish, start_suite
 
 from conformance.results.identity import case_interfaces
 from conformance.results.junit import SCHEMA_FILE
@@ -55,6 +55,17 @@ def test_a_selection_reports_exactly_the_selected_cases_as_partial(sim_built, tm
     assert summary["verdict"] == "PARTIAL" and summary["selection"]["selected_cases"] == len(expected)
     assert sum(summary["totals"].values()) == len(expected)
     assert "verdict: PARTIAL" in done.output
+
+
+def test_node_ids_on_the_command_line_are_a_selection(sim_built, tmp_path):
+    """pytest's own way of naming cases: the other cases are not reported as lost."""
+    report = tmp_path / "r"
+    where = (f"{SUITE}/test_alignment.py::test_HM_ALIGN_MALLOC", f"{SUITE}/test_pairing.py::test_HM_PAIR_DOUBLE_FREE")
+    done = finish(start_suite(report, where=where), report)
+    assert done.returncode == 0, done.output[-3000:]
+    expected = catalog_cases(lambda rule, case: rule["id"] in ("HM-ALIGN-MALLOC", "HM-PAIR-DOUBLE-FREE"))
+    assert expected and reported_cases(report) == expected
+    assert done.summary["verdict"] == "PARTIAL"
 
 
 def test_last_failed_reruns_the_failures_and_junit_follows_the_schema(sim_built, tmp_path):
