@@ -108,7 +108,7 @@ merge: $(STAMP) ## merge RUNS (bundles, report dirs or folders of them) into one
 clean: ## remove build outputs and reports
 	rm -rf build dist reports/allure-results reports/allure-report reports/*.json reports/*.xml
 
-bench: $(STAMP) ## measure generation, the suite's serial vs parallel time, merging 500 runs, wrapper/raw cost per call, explorer calls/s
+bench: $(STAMP) ## measure generation, the suite's serial vs parallel time, merging 500 runs, wrapper/raw cost per call, explorer calls/s, a run's fixed cost
 	$(PY) -m codegen generate
 	$(MAKE) -C sim
 	$(PY) bench/bench.py

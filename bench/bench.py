@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import split  # bench/split.py, beside this file
+import startup  # bench/startup.py
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -135,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3, help="repetitions per figure (median is kept)")
     parser.add_argument("--acl-lib", default=str(ROOT / "build" / "sim" / "libascendcl.so"))
     parser.add_argument("--explore-steps", type=int, default=5000, help="actions of the explorer run (default 5000)")
-    parser.add_argument("--only", choices=("generate", "suite", "merge", "calls", "split"),
+    parser.add_argument("--only", choices=("generate", "suite", "merge", "calls", "split", "startup"),
                         help="run one benchmark only")
     parser.add_argument("--before", default=SPLIT_BEFORE, help="the commit whose suite the split is compared with "
                         f"(default {SPLIT_BEFORE}, the last one that ran the library inside the judge)")
@@ -144,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
                "suite": lambda: bench_suite(args.repeats, args.acl_lib),
                "merge": lambda: bench_merge(args.repeats),
                "calls": lambda: bench_calls(args.acl_lib, args.explore_steps, args.repeats),
+               "startup": lambda: startup.fixed_cost(Path(args.acl_lib), args.repeats),
                "split": lambda: {**split.case_round_trip(Path(args.acl_lib)),
                                  **split.suite_before_after(Path(args.acl_lib), args.before, args.repeats)}}
     figures: dict[str, Any] = {}
