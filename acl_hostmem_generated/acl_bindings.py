@@ -14,20 +14,20 @@ from __future__ import annotations
 
 import os
 import threading as _threading
-from collections.abc import Callable, Sequence
-from importlib import resources
+from collections.abc import Callable
 from typing import Any
 
-from cffi import FFI
+# What does not depend on the spec is written by hand: acl_runtime.py beside this module.
+from .acl_runtime import CDEF as CDEF
+from .acl_runtime import OUT as OUT
+from .acl_runtime import LibraryBase, MallocConfig, TraceHook, ffi
+from .acl_runtime import address as address
+from .acl_runtime import address_arg as _address_arg
+from .acl_runtime import cell_arg as _cell_arg
+from .acl_runtime import cstr_arg as _cstr
+from .acl_runtime import pointer_arg as _ptr
 
 SPEC_HASH = '33186190046b2156'
-
-# The declarations have one home, acl_hostmem.cdef beside this module (generated from the
-# same spec); no prose from the spec is embedded in this file's source.
-CDEF = resources.files(__package__).joinpath("acl_hostmem.cdef").read_text(encoding="utf-8")
-
-ffi = FFI()
-ffi.cdef(CDEF)
 
 # ---- constants under their C names ----
 ACL_SUCCESS = 0
@@ -164,61 +164,6 @@ class AclError(Exception):
         super().__init__(f"{function} failed: {code} {self.name} ({self.meaning})")
 
 
-class _Out:
-    """Marker for an output parameter the wrapper allocates itself."""
-
-    def __repr__(self) -> str:
-        return "OUT"
-
-
-OUT: Any = _Out()
-
-TraceHook = Callable[[str, dict[str, Any], Any], None]
-
-
-def address(value: Any) -> int:
-    """The integer address of a pointer (cdata or int); 0 for NULL."""
-    if value is None:
-        return 0
-    if isinstance(value, int):
-        return value
-    return int(ffi.cast("uintptr_t", value))
-
-
-def _ptr(value: Any, ctype: str) -> Any:
-    if value is None:
-        return ffi.NULL
-    if isinstance(value, int):
-        return ffi.cast(ctype, value)
-    return value
-
-
-def _address_arg(value: Any) -> int:
-    """An input address for the integer view (see the module notes): NULL is 0, cdata is converted."""
-    if value is None:
-        return 0
-    if isinstance(value, int):
-        return int(value) & 0xFFFFFFFFFFFFFFFF
-    return int(ffi.cast("uintptr_t", value))
-
-
-def _cell_arg(value: Any, ctype: str) -> Any:
-    """An output pointer the caller supplies instead of OUT: None is NULL, an int or cdata is cast."""
-    if value is None:
-        return ffi.NULL
-    return ffi.cast(ctype, value)
-
-
-def _cstr(value: Any) -> Any:
-    if value is None:
-        return ffi.NULL
-    if isinstance(value, str):
-        return ffi.new("char[]", value.encode())
-    if isinstance(value, bytes):
-        return ffi.new("char[]", value)
-    return value
-
-
 class _OutputCells(_threading.local):
     """The output cells of the calling thread: one per output slot, made on the thread's first call.
 
@@ -243,69 +188,13 @@ class _OutputCells(_threading.local):
 _cells = _OutputCells()
 
 
-class MallocConfig:
-    """An aclrtMallocConfig that owns its attribute array (keep it alive across the call).
-
-    ``attrs`` is a sequence of (aclrtMallocAttrType, value) pairs; the value lands in the
-    union member the type selects (unknown types write the raw bytes). ``num_attrs``
-    overrides the count and ``attrs_null`` passes a NULL array, to build invalid configs.
-    """
-
-    def __init__(self, attrs: Sequence[tuple[int, int]] = (), *, num_attrs: int | None = None,
-                 attrs_null: bool = False) -> None:
-        self.ptr = ffi.new("aclrtMallocConfig *")
-        self.array = ffi.new("aclrtMallocAttribute[]", max(len(attrs), 1))
-        for index, (kind, value) in enumerate(attrs):
-            self.array[index].attr = kind
-            member = MALLOC_ATTR_FIELDS.get(kind)
-            if member is not None:
-                setattr(self.array[index].value, member, value)
-            else:
-                raw = value.to_bytes(8, "little", signed=False)
-                for offset, byte in enumerate(raw):
-                    self.array[index].value.rsv[offset] = byte
-        self.ptr.attrs = ffi.NULL if attrs_null else self.array
-        self.ptr.numAttrs = len(attrs) if num_attrs is None else num_attrs
-
-
 def malloc_config(*attrs: tuple[int, int], num_attrs: int | None = None, attrs_null: bool = False) -> MallocConfig:
     """Build an aclrtMallocConfig from (attribute type, value) pairs."""
-    return MallocConfig(attrs, num_attrs=num_attrs, attrs_null=attrs_null)
+    return MallocConfig(attrs, MALLOC_ATTR_FIELDS, num_attrs=num_attrs, attrs_null=attrs_null)
 
 
-class AclLibrary:
-    """An opened ACL library with one wrapper per function of the spec.
-
-    A wrapper is bound on its first call: the function is looked up in the library (an
-    AttributeError names a function the library lacks), cast to its integer view and wrapped
-    in a closure that is kept on the instance, so later calls skip the lookup. With
-    :attr:`trace` set, every call is reported to the hook after it returns; setting it
-    drops the bound wrappers, so that each knows the hook without looking it up per call.
-    """
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = os.fspath(path)
-        self.lib = ffi.dlopen(self.path)
-        self.trace = None
-
-    @property
-    def trace(self) -> TraceHook | None:
-        """The hook every call is reported to (function name, arguments, result), or None."""
-        return self.__dict__.get("_hook")
-
-    @trace.setter
-    def trace(self, hook: TraceHook | None) -> None:
-        # The wrappers bound so far know the old hook; drop them so that calls bind again.
-        for name in self.__dict__.pop("_bound", ()):
-            self.__dict__.pop(name, None)
-        self.__dict__["_hook"] = hook
-
-    def _bind(self, name: str, make: Callable[[Any, Any], Callable[..., Any]], view: str) -> Callable[..., Any]:
-        """Look ``name`` up, wrap it through its integer view ``view`` with the current hook, and keep the wrapper."""
-        wrapper = make(self.trace, ffi.cast(view, getattr(self.lib, name)))
-        self.__dict__[name] = wrapper
-        self.__dict__.setdefault("_bound", set()).add(name)
-        return wrapper
+class AclLibrary(LibraryBase):
+    """An opened ACL library with one wrapper per function of the spec (bound on first call: LibraryBase)."""
 
     def aclrtMallocHost(self, size: int, *, hostPtr: Any = OUT, raw: bool = False) -> Any:
         """Allocates page-locked host memory whose start is 64-byte aligned. (11-02_host_memory_management.md#aclrtMallocHost)"""

@@ -21,9 +21,17 @@ from .pyview import output_cells, py_wrapper
 from .state_model import EXPLORER_FAMILY
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
+#: The bindings' spec-independent half, written by hand and shipped beside the generated module.
+RUNTIME_MODULE = Path(__file__).parent / "runtime" / "acl_runtime.py"
 #: The Python package the generated files form (its directory name; the kit imports it by this name).
 OUTPUT_PACKAGE = "acl_hostmem_generated"
 REGENERATE = "python -m codegen generate"
+
+
+def shipped_module(banner: str, source: Path) -> str:
+    """A hand-written module as the generated package carries it: the banner, then the file unchanged
+    (edit ``codegen/runtime/``, not the copy; ``codegen check`` finds a copy that differs)."""
+    return f"# {banner}\n# Copied from codegen/runtime/{source.name}.\n" + source.read_text(encoding="utf-8")
 
 
 def banner_line(spec: Spec) -> str:
@@ -160,6 +168,7 @@ def render_all(spec: Spec) -> dict[str, str]:
         "include/acl/acl.h": env.get_template("acl_shim.h.j2").render(ctx),
         "abi_check.c": env.get_template("abi_check.c.j2").render(ctx),
         "acl_bindings.py": env.get_template("bindings.py.j2").render(ctx),
+        "acl_runtime.py": shipped_module(ctx["banner"], RUNTIME_MODULE),
         "traceability.md": env.get_template("traceability.md.j2").render(ctx),
         "sim/aclsim_faults.h": env.get_template("aclsim_faults.h.j2").render(ctx),
         "sim/aclsim_releases.h": env.get_template("aclsim_releases.h.j2").render(ctx),
