@@ -16,8 +16,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -43,26 +44,27 @@ def _read_pem(path: Path) -> bytes:
     return data
 
 
-def load_private_key(path: Path) -> Ed25519PrivateKey:
-    """The Ed25519 private key in a PEM file (unencrypted PKCS#8)."""
+def _load_key(path: Path, parse: Callable[[bytes], object], kind: type, what: str) -> object:
+    """The key of type ``kind`` that ``parse`` reads from the PEM file at ``path``; KeyFileError otherwise."""
     try:
-        key = serialization.load_pem_private_key(_read_pem(path), password=None)
+        key = parse(_read_pem(path))
     except (ValueError, TypeError) as exc:
-        raise KeyFileError(f"{path}: not an unencrypted PEM private key: {exc}") from None
-    if not isinstance(key, Ed25519PrivateKey):
+        raise KeyFileError(f"{path}: not {what}: {exc}") from None
+    if not isinstance(key, kind):
         raise KeyFileError(f"{path}: not an Ed25519 key ({type(key).__name__})")
     return key
+
+
+def load_private_key(path: Path) -> Ed25519PrivateKey:
+    """The Ed25519 private key in a PEM file (unencrypted PKCS#8)."""
+    return cast(Ed25519PrivateKey, _load_key(path, lambda pem: serialization.load_pem_private_key(pem, password=None),
+                                             Ed25519PrivateKey, "an unencrypted PEM private key"))
 
 
 def load_public_key(path: Path) -> Ed25519PublicKey:
     """The Ed25519 public key in a PEM file."""
-    try:
-        key = serialization.load_pem_public_key(_read_pem(path))
-    except (ValueError, TypeError) as exc:
-        raise KeyFileError(f"{path}: not a PEM public key: {exc}") from None
-    if not isinstance(key, Ed25519PublicKey):
-        raise KeyFileError(f"{path}: not an Ed25519 key ({type(key).__name__})")
-    return key
+    return cast(Ed25519PublicKey, _load_key(path, serialization.load_pem_public_key, Ed25519PublicKey,
+                                            "a PEM public key"))
 
 
 def fingerprint(key: Ed25519PublicKey) -> str:
