@@ -18,7 +18,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,8 +27,9 @@ from acl_hostmem_generated.state_model import EXPLORER_RULES
 
 from ..harness.product import Machine, family_for_soc
 from ..harness.release import outside_reason
-from ..harness.resources import catalog_path, default_sim_lib, generated_dir, suite_dir
+from ..harness.resources import catalog_path, default_sim_lib, suite_dir
 from ..results.outcomes import FAILING_VALUES, OWN_FAILURE_VALUES
+from ..session.command import suite_pytest
 
 CATALOG = catalog_path()
 SUITE = suite_dir()
@@ -236,13 +236,10 @@ def _attempt(run: Run, lib: Path, report_dir: Path, timeout: float, extra: list[
     """One pytest run of the suite; True when it wrote a summary."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ACLSIM_")}
     env.update(run.env, ACL_OS_KERNEL=run.kernel)
-    # Allure output is not needed to judge a run; leaving it out saves a third of the time.
-    cmd = [sys.executable, "-m", "pytest", "-p", "conformance.session.plugin", str(SUITE), "-q",
-           "-p", "no:cacheprovider", "--rootdir", str(generated_dir()), "-o", "addopts=",
-           "-p", "no:allure_pytest", "-n", str(workers), f"--acl-lib={lib}", f"--acl-timeout={timeout}",
-           f"--acl-report-dir={report_dir}", *extra]
-    if run.select:
-        cmd += ["-k", " or ".join(test_name(r) for r in run.select)]
+    options = [f"--acl-lib={lib}", f"--acl-timeout={timeout}"]
+    selection = ["-k", " or ".join(test_name(r) for r in run.select)] if run.select else []
+    # Allure output is not needed to judge a run.
+    cmd = suite_pytest(report_dir, workers, options, [*selection, *extra], allure=False)
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     run.returncode = proc.returncode
     run.log_tail = (proc.stdout + proc.stderr)[-3000:]
