@@ -1,17 +1,13 @@
-"""Unit tests of the harness logic: outcomes, applicability, summary, HTML stripping, CLI."""
+"""Units of the results stage: case outcomes, waivers, the summary and its verdict, Allure labels, HTML."""
 
 from __future__ import annotations
 
-import argparse
 import json
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from conformance import cli
-from conformance.harness import product
-from conformance.harness.options import hard_timeout, resolve_lib
 from conformance.results import allure, identity
 from conformance.results import summary as summary_module
 from conformance.results.html import external_scripts, strip_analytics
@@ -27,12 +23,10 @@ from conformance.results.outcomes import (
     crash_result,
     worst,
 )
-from conformance.session import command as run_command
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text())
 RULES = {r["id"]: r for r in CATALOG["rules"]}
-FAMILIES = {f["id"]: f for f in CATALOG["families"]}
 
 
 def phases(*items: tuple[str, str, str | None, str]) -> list[PhaseResult]:
@@ -43,7 +37,37 @@ OK_SETUP = ("setup", "passed", None, "")
 OK_TEARDOWN = ("teardown", "passed", None, "")
 
 
-# ---------------------------------------------------------------- outcomes
+class FakeWaiver:
+    def to_json(self) -> dict[str, object]:
+        return {"reason": "known", "where": "w.yaml:3", "accepted": False}
+
+
+def _result(case: dict, outcome: Outcome, category: Category | None = None) -> CaseResult:
+    rule = case["case_id"].split("[")[0]
+    return CaseResult(case["case_id"], rule, outcome, category, "", None, 0.01)
+
+
+PAGE = """<html><head>
+<script async src="https://www.googletagmanager.com/gtag/js?id=G-1"></script>
+<script>
+  window.dataLayer = window.dataLayer || [];
+  function gtag(){dataLayer.push(arguments);} gtag('js', new Date());
+</script>
+<script src="//cdn.example.org/x.js"></script>
+<script>window.allureReportData = {};</script>
+<script src="data:application/javascript;base64,AAAA"></script>
+</head><body></body></html>"""
+
+
+class _Recorder:
+    """Just enough of an AclContext for verdicts.failed: it records findings."""
+
+    def __init__(self) -> None:
+        self.findings: list[tuple[str, str, str | None]] = []
+
+    def finding(self, severity: str, message: str, code: str | None = None) -> None:
+        self.findings.append((severity, message, code))
+
 
 def test_pass_fail_and_categories():
     assert classify(phases(OK_SETUP, ("call", "passed", None, ""), OK_TEARDOWN), "C", "R").outcome is Outcome.PASS
@@ -88,11 +112,6 @@ def test_crash_or_timeout():
     assert crash_result("C", "R", None, 35.0).outcome is Outcome.ERROR
 
 
-class FakeWaiver:
-    def to_json(self) -> dict[str, object]:
-        return {"reason": "known", "where": "w.yaml:3", "accepted": False}
-
-
 def test_waivers():
     fail = CaseResult("C", "R", Outcome.FAIL, Category.SPEC_VIOLATION, "bad", None, 0.1)
     waived = apply_waiver(fail, FakeWaiver())
@@ -135,78 +154,6 @@ def test_blocked_names_the_rule_whose_promise_broke_and_instruments_are_errors()
     assert apply_waiver(blocked, FakeWaiver()) == blocked
 
 
-# ---------------------------------------------------------------- product and applicability
-
-def test_family_detection_by_sample_soc():
-    for family in CATALOG["families"]:
-        assert product.family_for_soc(CATALOG, family["sample_soc"])["id"] == family["id"]
-    assert product.family_for_soc(CATALOG, "NotAnAscend") is None
-
-
-def test_version_tuples():
-    assert product.version_tuple("5.10.0-136.12.0.86.oe2203sp1.x86_64") == (5, 10, 0)
-    assert product.version_tuple("6.6") == (6, 6)
-    assert product.version_tuple("garbage") == ()
-
-
-def test_applicability_rules():
-    a2, rc, ipv = FAMILIES["atlas_a2"], FAMILIES["atlas_inference"], FAMILIES["ipv350"]
-    new, old = product.Machine("6.6.0"), product.Machine("5.10.0-136")
-
-    def app(rule_id, family, machine=new):
-        return product.applicability(CATALOG, RULES[rule_id], family, machine)
-
-    assert app("HM-ALIGN-MALLOC", a2).applies
-    # The form is what aclrtGetRunMode answered, not a property of the family.
-    assert app("HM-ALIGN-MALLOC", rc).applies
-    assert app("HM-ALIGN-MALLOC", rc, product.Machine("6.6.0", run_mode="device")).skip_reason
-    assert app("HM-SYNC-DEVSYNC-CURRENT-DEVICE", a2).skip_reason
-    assert app("HM-SYNC-DEVSYNC-CURRENT-DEVICE", a2, product.Machine("6.6.0", devices=2)).applies
-    assert app("HM-VA-IDENTITY", rc).skip_reason
-    assert app("HM-REG-KERNEL-LEGACY", a2).skip_reason
-    assert app("HM-REG-KERNEL-LEGACY", a2, old).applies
-    assert app("HM-REG-PAGEABLE", a2, product.Machine("5.10.0")).skip_reason
-    assert app("HM-REG-PAGEABLE", a2, product.Machine("5.10.1")).applies
-    unsupported = app("HM-PAIR-REG-UNREG", rc).unsupported
-    assert "aclrtHostRegister" in unsupported
-    training = app("HM-PAIR-REG-UNREG", FAMILIES["atlas_training"])
-    assert "aclrtHostRegister" in training.unsupported and "aclrtHostRegister" not in training.probe  # disputed
-    assert app("HM-ALIGN-MALLOC", ipv).unsupported
-    reason = product.not_supported_reason(CATALOG, "aclrtHostRegister", rc)
-    assert reason.startswith("NOT_APPLICABLE: aclrtHostRegister is not supported on Atlas inference")
-
-
-def test_applicability_follows_the_driver_generation_the_host_page_and_the_allocator():
-    a2, a950, rc = FAMILIES["atlas_a2"], FAMILIES["ascend_950"], FAMILIES["atlas_inference"]
-    assert (a2["driver"], a950["driver"], rc["driver"]) == ("v2", "v3", "none")
-    page4k, page64k = product.Machine("6.6.0"), product.Machine("6.6.0", host_page=65536)
-    fallback = product.Machine("6.6.0", host_alloc="malloc_fallback")
-    assert page4k.host_page == 4096 and page4k.host_alloc == "svm"  # the defaults: a 4 KiB host, SVM memory
-
-    def reason(rule_id, family, machine):
-        return product.applies_reason(RULES[rule_id], family, machine)
-
-    # driver: the rules that rest on one driver generation's source
-    assert reason("HM-REG-UNALIGNED", a2, page4k) is None
-    assert "driver generation v3" in reason("HM-REG-UNALIGNED", a950, page4k)
-    assert "driver generation none" in reason("HM-REG-PAST-END", rc, page4k)
-    assert reason("HM-REG-PAST-END", a950, page4k) is None
-    # host page: neighbouring buffers on a 4 KiB host, the large-page rule above it
-    assert reason("HM-REG-NEIGHBOURS", a2, page4k) is None
-    assert "the host page is 65536 bytes" in reason("HM-REG-NEIGHBOURS", a2, page64k)
-    assert "the host page is 4096 bytes" in reason("HM-REG-NEIGHBOURS-LARGE-PAGE", a2, page4k)
-    assert reason("HM-REG-NEIGHBOURS-LARGE-PAGE", a2, page64k) is None
-    assert reason("HM-REG-NEIGHBOURS-LARGE-PAGE", a950, page64k) is not None  # only the svm v2 driver rounds
-    # host alloc: the 64-byte promise holds for SVM memory; the malloc fallback has its own advisory rule
-    assert reason("HM-ALIGN-MALLOC", a2, page4k) is None
-    assert "host memory comes from malloc_fallback" in reason("HM-ALIGN-MALLOC", a2, fallback)
-    assert reason("HM-ALIGN-MALLOC-FALLBACK", a2, fallback) is None
-    assert reason("HM-ALIGN-MALLOC-FALLBACK", a2, page4k) is not None
-    assert product.applicability(CATALOG, RULES["HM-ALIGN-LIVE"], a2, fallback).skip_reason
-
-
-# ---------------------------------------------------------------- reporting
-
 def test_case_ids_from_node_ids():
     ids = RULES.keys()
     node = "acl_hostmem_generated/cases/test_alignment.py::test_HM_ALIGN_MALLOC[api=malloc,cfg=null_cfg,size=1]"
@@ -224,11 +171,6 @@ def test_allure_labels():
     assert tags == ["alignment", "atlas_a2"]
     names = {c["name"] for c in allure.categories_json()}
     assert {"Spec violation", "Wrong error code", "Crash", "Timeout", "Not applicable", "Harness error"} <= names
-
-
-def _result(case: dict, outcome: Outcome, category: Category | None = None) -> CaseResult:
-    rule = case["case_id"].split("[")[0]
-    return CaseResult(case["case_id"], rule, outcome, category, "", None, 0.01)
 
 
 def test_summary_shape_and_verdict():
@@ -322,80 +264,12 @@ def test_environment_properties():
     assert text == "a=\nb=x\\ny\n"
 
 
-# ---------------------------------------------------------------- HTML
-
-PAGE = """<html><head>
-<script async src="https://www.googletagmanager.com/gtag/js?id=G-1"></script>
-<script>
-  window.dataLayer = window.dataLayer || [];
-  function gtag(){dataLayer.push(arguments);} gtag('js', new Date());
-</script>
-<script src="//cdn.example.org/x.js"></script>
-<script>window.allureReportData = {};</script>
-<script src="data:application/javascript;base64,AAAA"></script>
-</head><body></body></html>"""
-
-
 def test_strip_analytics():
     assert len(external_scripts(PAGE)) == 2
     clean = strip_analytics(PAGE)
     assert external_scripts(clean) == []
     assert "gtag" not in clean and "dataLayer" not in clean
     assert "window.allureReportData" in clean and "data:application/javascript" in clean
-
-
-# ---------------------------------------------------------------- options and CLI
-
-def test_options(monkeypatch):
-    assert hard_timeout(10) == 35
-    assert resolve_lib(None).name == "libascendcl.so"
-    monkeypatch.delenv("ASCEND_HOME_PATH", raising=False)
-    assert resolve_lib("auto") is None  # the preflight check says to source set_env.sh
-    monkeypatch.setenv("ASCEND_HOME_PATH", "/opt/cann")
-    assert resolve_lib("auto") == Path("/opt/cann/lib64/libascendcl.so")
-
-
-def test_host_page_allocator_and_sync_window_options():
-    from conformance.harness.options import DEFAULT_SYNC_WINDOW, OptionError, settings_from_values
-
-    default = settings_from_values({})
-    assert default.host_alloc == "svm" and default.sync_window == DEFAULT_SYNC_WINDOW and default.host_page >= 4096
-    chosen = settings_from_values({"acl_host_page": "65536", "acl_host_alloc": "malloc_fallback",
-                                   "acl_sync_window": "0.3"})
-    assert (chosen.host_page, chosen.host_alloc, chosen.sync_window) == (65536, "malloc_fallback", 0.3)
-    for values, says in (({"acl_host_page": "2048"}, "must be at least 4096"),
-                         ({"acl_host_page": "12288"}, "must be a power of two"),
-                         ({"acl_host_page": str(1 << 21)}, "must be a power of two from 4096 to 1048576"),
-                         ({"acl_host_page": "4k"}, "not a whole number"),
-                         ({"acl_host_alloc": "mmap"}, "must be one of svm, malloc_fallback"),
-                         ({"acl_sync_window": "nan"}, "must be a finite number of seconds"),
-                         ({"acl_sync_window": "0"}, "must be a finite number of seconds")):
-        with pytest.raises(OptionError, match=says):
-            settings_from_values(values)
-
-
-def test_cli_command_always_uses_xdist(tmp_path):
-    parser, loaded = cli.build_parser(["run"])
-    args, extra = parser.parse_known_args(["run", "-n", "0", "--acl-timeout", "2", "-k", "ALIGN"])
-    command = run_command.pytest_command(args, extra, tmp_path)
-    assert command[command.index("-n") + 1] == "1"
-    assert "--acl-timeout" in command and "-k" in command and "--max-worker-restart" in command
-    assert command[-1].endswith("acl_hostmem_generated/cases")
-    assert isinstance(loaded["run"], cli.Subcommand)
-
-
-def test_cli_registry_takes_plain_main(monkeypatch):
-    calls = []
-    module = argparse.Namespace(main=lambda argv: calls.append(argv) or 7)
-    monkeypatch.setitem(cli.SUBCOMMANDS, "demo", "fake_module:main")
-    monkeypatch.setattr(cli.importlib, "import_module", lambda name: module)
-    assert cli.main(["demo", "--x", "1"]) == 7 and calls == [["--x", "1"]]
-
-
-def test_cli_help(capsys):
-    with pytest.raises(SystemExit):
-        cli.main(["run", "--help"])
-    assert "NOT_APPLICABLE" in capsys.readouterr().out
 
 
 def test_every_category_has_its_bucket_in_the_allure_report():
@@ -409,18 +283,6 @@ def test_every_category_has_its_bucket_in_the_allure_report():
     assert blocked in config
     buckets = config[config.index("categories: ["):]
     assert buckets.index('byCategory("blocked")') < buckets.index('byCategory("crash")')
-
-
-# ---------------------------------------------------------------- codes judged at their own level
-
-class _Recorder:
-    """Just enough of an AclContext for verdicts.failed: it records findings."""
-
-    def __init__(self) -> None:
-        self.findings: list[tuple[str, str, str | None]] = []
-
-    def finding(self, severity: str, message: str, code: str | None = None) -> None:
-        self.findings.append((severity, message, code))
 
 
 def test_a_code_that_decides_fails_the_case_a_weaker_one_is_a_finding():
@@ -447,3 +309,4 @@ def test_findings_survive_the_case_result_round_trip():
     result = classify([PhaseResult("call", "passed")], "R[x]", "R", findings=[finding])
     again = CaseResult.from_json(json.loads(json.dumps(result.to_json())))
     assert again.findings == (finding,) and again.outcome is Outcome.PASS
+
