@@ -18,6 +18,8 @@ NIGHTLY_STEPS ?= 60000## explore-nightly: actions per explorer case
 # a run, measured.
 unexport PYTHONDONTWRITEBYTECODE
 VENV := .venv
+# The generator checks every rule's check: against the kit's procedures only when told where they are.
+CHECKS := --checks conformance/checks
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
@@ -40,13 +42,13 @@ $(STAMP): pyproject.toml
 setup: $(STAMP) ## create .venv and install the project with its dependencies
 
 generate: $(STAMP) ## regenerate acl_hostmem_generated/ from spec/ and the templates (changed files only)
-	$(PY) -m codegen generate
+	$(PY) -m codegen generate $(CHECKS)
 
 check-generated: $(STAMP) ## fail when acl_hostmem_generated/ is stale
-	$(PY) -m codegen check
+	$(PY) -m codegen check $(CHECKS)
 
 lint: $(STAMP) ## validate the spec, run ruff and the type checker (mypy)
-	$(PY) -m codegen lint
+	$(PY) -m codegen lint $(CHECKS)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
@@ -70,12 +72,12 @@ test: $(STAMP) $(NODE_STAMP) check-generated lint sim sim-asan ## run every test
 # conformance, certify and bench regenerate first, so that an edited spec is what the simulator is built
 # from and what runs; generate rewrites only changed files, so an unchanged spec rebuilds nothing.
 conformance: $(STAMP) $(NODE_STAMP) ## regenerate, build the simulator, run the suite (ACL_LIB=... for a real library)
-	$(PY) -m codegen generate
+	$(PY) -m codegen generate $(CHECKS)
 	$(MAKE) -C sim
 	$(PY) -m conformance run --acl-lib $(ACL_LIB) -n $(JOBS) $(if $(EXPLORE_STEPS),--acl-explore-steps $(EXPLORE_STEPS)) $(if $(EXPLORE_SEED),--acl-explore-seed $(EXPLORE_SEED))
 
 explore-nightly: $(STAMP) $(NODE_STAMP) ## the suite with a long explorer budget (NIGHTLY_STEPS) and the date as seed
-	$(PY) -m codegen generate
+	$(PY) -m codegen generate $(CHECKS)
 	$(MAKE) -C sim
 	$(PY) -m conformance run --acl-lib $(ACL_LIB) -n $(JOBS) --acl-timeout 120 --acl-explore-steps $(NIGHTLY_STEPS) \
 		--acl-explore-seed $(or $(EXPLORE_SEED),$(shell date +%Y%m%d))
@@ -87,7 +89,7 @@ selftest-releases: $(STAMP) sim ## the self-test with every fault on every older
 	$(PY) -m conformance selftest --all-releases
 
 certify: $(STAMP) $(NODE_STAMP) ## certify ACL_LIB with the full suite into reports/certification/; exit 1 when NOT CERTIFIED
-	$(PY) -m codegen generate
+	$(PY) -m codegen generate $(CHECKS)
 	$(MAKE) -C sim
 	$(PY) -m conformance certify --acl-lib $(ACL_LIB) -n $(JOBS) $(foreach f,$(EXPECTATIONS),--acl-expectations $(f)) $(if $(BASELINE),--baseline $(BASELINE)) $(if $(SIGN),--sign $(SIGN))
 
@@ -109,6 +111,6 @@ clean: ## remove build outputs and reports
 	rm -rf build dist reports/allure-results reports/allure-report reports/*.json reports/*.xml
 
 bench: $(STAMP) ## measure generation, the suite's serial vs parallel time, merging 500 runs, wrapper/raw cost per call, explorer calls/s, a run's fixed cost
-	$(PY) -m codegen generate
+	$(PY) -m codegen generate $(CHECKS)
 	$(MAKE) -C sim
 	$(PY) bench/bench.py

@@ -1,8 +1,10 @@
-"""The check procedures rules name, read from ``conformance/checks/<family>.py`` without importing it.
+"""The check procedures rules name, read from ``<checks>/<family>.py`` without importing it.
 
-A generated case calls ``checks.<check>(acl, expect=..., **params)``. Lint needs to know
-that the function exists in the family's module and takes exactly those keyword
-arguments; reading the source with :mod:`ast` answers that without running anything.
+A generated case runs the procedure ``<family>:<check>`` with ``expect=...`` and its matrix
+values as keyword arguments. Lint checks that the function exists in the family's module and
+takes exactly those; reading the source with :mod:`ast` answers that without running anything.
+The directory is the caller's to name (``--checks``; ``make lint`` passes the kit's
+``conformance/checks``): the generator does not know where the kit keeps its procedures.
 """
 
 from __future__ import annotations
@@ -11,8 +13,6 @@ import ast
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-
-CHECKS_DIR = Path(__file__).resolve().parent.parent / "conformance" / "checks"
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class CheckSignature:
 
 
 @cache
-def check_functions(family: str, checks_dir: Path = CHECKS_DIR) -> dict[str, CheckSignature] | None:
+def check_functions(family: str, checks_dir: Path) -> dict[str, CheckSignature] | None:
     """Public functions defined in ``<checks_dir>/<family>.py``, or None when the module is absent."""
     path = checks_dir / f"{family}.py"
     try:

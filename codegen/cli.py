@@ -27,8 +27,8 @@ EXIT_STALE = 1
 EXIT_INVALID = 2
 
 
-def _load(spec_dir: Path) -> Spec:
-    spec = load_spec(spec_dir)
+def _load(spec_dir: Path, checks_dir: Path | None = None) -> Spec:
+    spec = load_spec(spec_dir, checks_dir)
     dupes = duplicate_case_ids(spec)
     if dupes:
         raise SpecError([SpecIssue(Where(str(spec_dir / "rules.yaml"), 1, "rules"), f"case ID {d!r} is produced twice")
@@ -39,7 +39,7 @@ def _load(spec_dir: Path) -> Spec:
 def cmd_generate(args: argparse.Namespace) -> int:
     """Render everything and replace the output tree atomically."""
     start = time.perf_counter()
-    spec = _load(args.spec)
+    spec = _load(args.spec, args.checks)
     files = render_all(spec)
     try:
         changed = write_tree(args.out, files)
@@ -56,7 +56,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Fail (exit 1) with a diff when the output tree differs from what the spec generates."""
-    spec = _load(args.spec)
+    spec = _load(args.spec, args.checks)
     report = stale_report(args.out, render_all(spec))
     if report:
         print(f"{args.out}/ is stale: it does not match spec {spec.spec_hash}. "
@@ -69,7 +69,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_lint(args: argparse.Namespace) -> int:
     """Validate the spec only; with --reference/--runtime-git/--driver-git also check every citation against them."""
-    spec = _load(args.spec)
+    spec = _load(args.spec, args.checks)
     if args.reference or args.runtime_git or args.driver_git:
         verifier = CitationVerifier(args.reference, args.runtime_git, spec.sources.runtime_commit,
                                     args.driver_git, spec.sources.driver_commit)
@@ -77,6 +77,9 @@ def cmd_lint(args: argparse.Namespace) -> int:
         issues = verifier.run(docs["rules"], docs["interfaces"])
         if issues:
             raise SpecError(issues)
+    if args.checks is None:
+        print("note: the rules' check: names were not checked against the check procedures (pass --checks DIR)",
+              file=sys.stderr)
     by_provenance = Counter(r.provenance for r in spec.rules)
     print(f"spec {spec.spec_hash} is valid: {len(spec.interfaces)} interfaces, {len(spec.rules)} rules "
           f"({', '.join(f'{n} {p}' for p, n in sorted(by_provenance.items()))}), "
@@ -143,10 +146,15 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(func=func)
         return p
 
-    add("generate", "Validate the spec and regenerate the output tree atomically.", cmd_generate)
-    add("check", "Exit 1 with a diff when the output tree is stale.", cmd_check)
+    checked = [add("generate", "Validate the spec and regenerate the output tree atomically.", cmd_generate),
+               add("check", "Exit 1 with a diff when the output tree is stale.", cmd_check)]
     lint = add("lint", "Validate the spec (schema, cross-references, evidence and severity policy) and write nothing.",
                cmd_lint, out=False)
+    for p in [*checked, lint]:
+        p.add_argument("--checks", type=Path, metavar="DIR",
+                       help="the directory of the check procedures (the kit's conformance/checks; the Makefile "
+                            "passes it): every rule's check: must name a function of DIR/<family>.py that takes "
+                            "its matrix. Without it, the names are not checked")
     lint.add_argument("--reference", type=Path, help="directory of the pinned API pages: check every doc citation "
                       "(page, anchor, lines inside the anchor's section)")
     lint.add_argument("--runtime-git", type=Path, help="git directory of hicann/runtime: check every source citation "

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .checkrefs import CHECKS_DIR, check_functions, signature_problem
+from .checkrefs import check_functions, signature_problem
 from .ctypes_lp64 import TypeTable
 from .errors import SpecIssue
 from .model import BUILTIN_TYPES
@@ -57,7 +57,7 @@ def _matrix_items(value: Any) -> list[Any]:
 class Hardening:
     """Runs the rules of this module over schema-valid, cross-checked spec documents."""
 
-    def __init__(self, docs: dict[str, Document], checks_dir: Path = CHECKS_DIR) -> None:
+    def __init__(self, docs: dict[str, Document], checks_dir: Path | None = None) -> None:
         self.docs = docs
         self.checks_dir = checks_dir
         self.issues: list[SpecIssue] = []
@@ -180,7 +180,8 @@ class Hardening:
             if rule.get("errors"):
                 self._conditions(base, rule)
                 keys = set(ERROR_CASE_PARAMS)
-            self._check(base, rule, keys)
+            if self.checks_dir is not None:
+                self._check(base, rule, keys, self.checks_dir)
         if total > MAX_CASES:
             self.report("rules", ["rules"], f"the rules make more than {MAX_CASES} cases in all; "
                                             "that is the limit of one spec")
@@ -251,9 +252,9 @@ class Hardening:
                 else:
                     self._fits("rules", path, when["equals"], param["type"], f"parameter {param['name']}")
 
-    def _check(self, base: list[str | int], rule: dict[str, Any], keys: set[str]) -> None:
-        functions = check_functions(rule["family"], self.checks_dir)
-        module = f"conformance/checks/{rule['family']}.py"
+    def _check(self, base: list[str | int], rule: dict[str, Any], keys: set[str], checks_dir: Path) -> None:
+        functions = check_functions(rule["family"], checks_dir)
+        module = (checks_dir / f"{rule['family']}.py").as_posix()
         if functions is None:
             self.report("rules", base + ["family"], f"no check module {module}")
             return
@@ -266,6 +267,7 @@ class Hardening:
             self.report("rules", base + ["check"], f"{problem} ({module}:{signature.line})")
 
 
-def hardening_issues(docs: dict[str, Document], checks_dir: Path = CHECKS_DIR) -> list[SpecIssue]:
-    """Every issue of :class:`Hardening` for the loaded documents."""
+def hardening_issues(docs: dict[str, Document], checks_dir: Path | None = None) -> list[SpecIssue]:
+    """Every issue of :class:`Hardening` for the loaded documents (the ``check:`` names against the
+    procedures in ``checks_dir`` only when it is given)."""
     return Hardening(docs, checks_dir).run()

@@ -114,14 +114,15 @@ def read_documents(spec_dir: Path) -> dict[str, Document]:
     return docs
 
 
-def load_spec(spec_dir: Path) -> Spec:
-    """Load, validate and model the spec in ``spec_dir``; raises SpecError when invalid."""
+def load_spec(spec_dir: Path, checks_dir: Path | None = None) -> Spec:
+    """Load, validate and model the spec in ``spec_dir``; raises SpecError when invalid. With
+    ``checks_dir``, every rule's ``check:`` must name a procedure defined there that takes its matrix."""
     docs = read_documents(spec_dir)
     issues = (CrossReferences(docs).run() + observation_issues(docs) + EvidencePolicy(docs).run()
               + ReleaseChecks(docs).run())
     if issues:
         raise SpecError(issues)
-    issues = hardening_issues(docs)  # these rules rely on the names resolving
+    issues = hardening_issues(docs, checks_dir)  # these rules rely on the names resolving
     if issues:
         raise SpecError(issues)
     spec = _build(docs, spec_hash(spec_dir))

@@ -18,13 +18,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+from specedit import CHECKS
+
 from codegen.cli import main as codegen_main
 
 
 def generate_in_process(spec: Path, out: Path) -> tuple[int, str]:
     err = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-        code = codegen_main(["generate", "--spec", str(spec), "--out", str(out)])
+        code = codegen_main(["generate", "--spec", str(spec), "--out", str(out), "--checks", str(CHECKS)])
     return code, err.getvalue()
 
 

@@ -13,6 +13,8 @@ from codegen.errors import SpecError
 from codegen.load import load_spec
 
 ROOT = Path(__file__).resolve().parents[2]
+#: The kit's check procedures, against which lint checks every rule's check: name (codegen --checks).
+CHECKS = ROOT / "conformance" / "checks"
 
 
 def edit(spec_dir: Path, name: str, old: str, new: str, count: int = 1) -> None:
@@ -40,7 +42,7 @@ def line_of(spec_dir: Path, name: str, needle: str, nth: int = 1) -> int:
 def issues(spec_dir: Path) -> list[str]:
     """Every issue the loader reports for ``spec_dir`` as ``file:line: path: message``; [] if valid."""
     try:
-        load_spec(spec_dir)
+        load_spec(spec_dir, CHECKS)
     except SpecError as exc:
         return [str(i) for i in exc.issues]
     return []

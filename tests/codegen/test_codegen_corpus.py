@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import yaml
 from outputs import compiles, generate_in_process, import_bindings, skeletons
-from specedit import ROOT, child_env, edit
+from specedit import CHECKS, ROOT, child_env, edit
 
 CORPUS = yaml.safe_load((Path(__file__).parent / "hostile" / "corpus.yaml").read_text(encoding="utf-8"))["entries"]
 MEMORY_LIMIT = 1 << 30
@@ -95,7 +95,7 @@ def _limited() -> None:
 
 def _generate_isolated(spec: Path, out: Path) -> tuple[int, str]:
     done = subprocess.run(
-        [sys.executable, "-m", "codegen", "generate", "--spec", str(spec), "--out", str(out)],
+        [sys.executable, "-m", "codegen", "generate", "--spec", str(spec), "--out", str(out), "--checks", str(CHECKS)],
         cwd=spec.parent, env=child_env(), capture_output=True, text=True, timeout=TIME_LIMIT_S, preexec_fn=_limited,
     )
     return done.returncode, done.stderr
