@@ -155,12 +155,15 @@ def build_sim_main(argv: list[str]) -> int:
 
 
 def _codegen(command: str, argv: list[str]) -> int:
-    """``python -m codegen COMMAND`` with the kit's spec when --spec is not given and ./spec is absent."""
+    """``python -m codegen COMMAND`` with the kit's spec when --spec is not given and ./spec is absent,
+    and the kit's check procedures (the generator does not know where they are)."""
     from codegen.cli import main as codegen_main
 
     from .harness.resources import spec_dir
 
     extra = [] if "--spec" in argv or Path("spec").is_dir() else ["--spec", str(spec_dir())]
+    if command in ("generate", "check", "lint") and "--checks" not in argv:
+        extra += ["--checks", str(Path(__file__).resolve().parent / "checks")]
     return codegen_main([command, *extra, *argv])
 
 
