@@ -26,7 +26,9 @@ from ..gate.compare import bundle_problem, read_summary, summary_path
 from ..gate.drift import CaseObservations, case_observations
 from ..harness.release import outside_contract
 from ..results import untrusted
+from ..results.outcomes import Outcome
 from ..results.summary import env_family, summary_problem
+from ..results.summary_model import SummaryRecord, summary_record
 
 UNKNOWN = "unknown"
 
@@ -89,33 +91,29 @@ def expand(paths: Iterable[Path]) -> Iterator[Path]:
 
 
 def _reduce(source: str, summary: Mapping[str, Any]) -> RunRecord:
-    env = summary.get("environment") or {}
-    rules = summary.get("rules") or {}
+    record = summary_record(summary)
+    env = record.environment
     return RunRecord(
         source=source,
         family=str(env_family(env) or UNKNOWN),
         cann_version=str(env.get("cann_version") or UNKNOWN),
         soc=str(env.get("soc") or UNKNOWN),
-        spec_hash=str(summary.get("spec_hash") or UNKNOWN),
-        verdict=str(summary.get("verdict") or UNKNOWN),
-        outcomes={rid: str((rule or {}).get("outcome")) for rid, rule in rules.items()},
+        spec_hash=record.spec_hash or UNKNOWN,
+        verdict=record.verdict or UNKNOWN,
+        outcomes={rid: rule.outcome.value if rule.outcome else "None" for rid, rule in record.rules.items()},
         observations=case_observations(summary),
-        rules=[RuleFacts(rid, str(r.get("title") or ""), str(r.get("severity") or ""), str(r.get("family") or ""))
-               for rid, r in rules.items() if isinstance(r, Mapping)],
+        rules=[RuleFacts(rid, rule.title, rule.severity, rule.family) for rid, rule in record.rules.items()],
         release=str(env.get("cann_release") or UNKNOWN),
-        outside=_outside_cases(rules),
+        outside=_outside_cases(record),
     )
 
 
-def _outside_cases(rules: Mapping[str, Any]) -> dict[str, int]:
+def _outside_cases(record: SummaryRecord) -> dict[str, int]:
     """Rule -> how many of its cases were NOT_APPLICABLE as outside the judged release's contract."""
     counts: dict[str, int] = {}
-    for rule_id, rule in rules.items():
-        cases = (rule or {}).get("cases") if isinstance(rule, Mapping) else None
-        for case in (cases or {}).values():
-            if isinstance(case, Mapping) and case.get("outcome") == "NOT_APPLICABLE" and \
-                    outside_contract(str(case.get("message") or "")):
-                counts[rule_id] = counts.get(rule_id, 0) + 1
+    for rule, case in record.cases():
+        if case.outcome is Outcome.NOT_APPLICABLE and outside_contract(case.message):
+            counts[rule.rule_id] = counts.get(rule.rule_id, 0) + 1
     return counts
 
 

@@ -39,8 +39,9 @@ from typing import Any
 from ..harness.release import outside_contract
 from ..results import untrusted
 from ..results.integrity import bundle_of, check_integrity, integrity_problem
-from ..results.outcomes import FAILING_VALUES
+from ..results.outcomes import FAILING_VALUES, Outcome
 from ..results.summary import env_family, summary_problem
+from ..results.summary_model import summary_record
 from .drift import Drift, gating_drift, observation_drift
 
 SCHEMA = "acl-conformance-gate/1"
@@ -141,19 +142,10 @@ def summary_path(run: Path) -> Path:
 
 def flatten(summary: dict[str, Any]) -> dict[str, ComparedCase]:
     """Every case of a summary by case ID."""
-    cases = {}
-    for rule_id, rule in (summary.get("rules") or {}).items():
-        for case_id, case in (rule.get("cases") or {}).items():
-            cases[case_id] = ComparedCase(
-                case_id,
-                rule_id,
-                str(rule.get("family", "")),
-                str(rule.get("severity", "")),
-                str(case.get("outcome")),
-                case.get("observed_code"),
-                case.get("outcome") == "NOT_APPLICABLE" and outside_contract(str(case.get("message") or "")),
-            )
-    return cases
+    return {case.case_id: ComparedCase(case.case_id, rule.rule_id, rule.family, rule.severity, case.outcome.value,
+                                       case.observed_code,
+                                       case.outcome is Outcome.NOT_APPLICABLE and outside_contract(case.message))
+            for rule, case in summary_record(summary).cases()}
 
 
 def change_classes(old: ComparedCase | None, new: ComparedCase | None) -> list[str]:
@@ -221,9 +213,10 @@ def compare_summaries(
         for name in change_classes(old, new):
             result.classes[name].append(change)
     rules = {c.rule_id for c in result.classes["regression"]}
-    old_rules, new_rules = baseline.get("rules") or {}, candidate.get("rules") or {}
+    old_rules, new_rules = summary_record(baseline).rules, summary_record(candidate).rules
     for rule_id in set(old_rules) & set(new_rules):
-        if old_rules[rule_id].get("outcome") in PASSED and new_rules[rule_id].get("outcome") in FAILING:
+        old_outcome, new_outcome = old_rules[rule_id].outcome, new_rules[rule_id].outcome
+        if old_outcome and new_outcome and old_outcome.value in PASSED and new_outcome.value in FAILING:
             rules.add(rule_id)
     result.regressed_rules = sorted(rules)
     result.drift = observation_drift(baseline, candidate)

@@ -50,7 +50,7 @@ def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: 
 
     def one(run: Run) -> Run:
         execute(run, lib, out_dir, timeout, extra or [])
-        totals = (run.summary or {}).get("totals") or {}
+        totals = run.summary.totals if run.summary else {}
         shown = ", ".join(f"{n} {k.lower()}" for k, n in totals.items() if n) or "no result"
         progress.step(f"{run.name}: {shown} in {run.seconds:.1f} s")
         return run

@@ -52,7 +52,7 @@ def judge_fault(run: Run) -> dict[str, Any]:
     """
     assert run.fault is not None
     sequence = run.fault["family"] == SEQUENCE_FAMILY
-    family = {rid: rule.get("family") for rid, rule in (run.summary or {}).get("rules", {}).items()}
+    family = {rid: rule.family for rid, rule in run.summary.rules.items()} if run.summary else {}
     # An explorer finding BLOCKED by a fixed rule that failed too was still found by the explorer.
     killers = {case: rule for case, (rule, outcome, _m) in run.case_outcomes().items()
                if run.selected(rule) and (outcome in FAILING or
@@ -93,10 +93,10 @@ def judge_legal(run: Run) -> dict[str, Any]:
             false_alarms.append(f"{case_id}: {outcome} {message[:200]}")
         else:
             deviations.append(rule_id)
-    findings = len((run.summary or {}).get("findings") or [])
+    findings = len(run.summary.findings) if run.summary else 0
     problems = list(run.problems)
-    if run.summary is not None and run.summary.get("verdict", "PASS") != "PASS" and not false_alarms:
-        problems.append(f"verdict {run.summary.get('verdict')} without a failing mandatory case")
+    if run.summary is not None and (run.summary.verdict or "PASS") != "PASS" and not false_alarms:
+        problems.append(f"verdict {run.summary.verdict} without a failing mandatory case")
     return {
         "variant": run.fault["name"], "family": run.family, "run": run.name,
         "status": "no-result" if run.summary is None else ("false-alarm" if false_alarms or problems else "clean"),
@@ -188,7 +188,7 @@ def report(catalog: dict[str, Any], faithful: list[Run], verdicts: list[dict[str
             "blocked_cases": sum(v.get("blocked_cases", 0) for v in verdicts),
         },
         "faithful_runs": [{"name": r.name, "family": r.family, "kernel": r.kernel, "seconds": round(r.seconds, 2),
-                           "totals": (r.summary or {}).get("totals")} for r in faithful],
+                           "totals": dict(r.summary.totals) if r.summary else None} for r in faithful],
         "faithful_problems": faithful_problems,
         "faults": verdicts,
         "legal_variants": legal,

@@ -29,6 +29,7 @@ from ..harness.product import Machine, family_for_soc
 from ..harness.release import outside_reason
 from ..harness.resources import catalog_path, default_sim_lib, suite_dir
 from ..results.outcomes import FAILING_VALUES, OWN_FAILURE_VALUES
+from ..results.summary_model import SummaryError, SummaryRecord, summary_record
 from ..session.command import suite_pytest
 
 CATALOG = catalog_path()
@@ -75,18 +76,14 @@ class Run:
         return bool(self.fault and self.fault.get("legal"))
     seconds: float = 0.0
     returncode: int | None = None
-    summary: dict[str, Any] | None = None
+    summary: SummaryRecord | None = None
     log_tail: str = ""
     isolated: bool = False
     problems: list[str] = field(default_factory=list)
 
     def case_outcomes(self) -> dict[str, tuple[str, str, str]]:
         """case ID → (rule ID, outcome, message)."""
-        out: dict[str, tuple[str, str, str]] = {}
-        for rule_id, rule in (self.summary or {}).get("rules", {}).items():
-            for case_id, case in rule.get("cases", {}).items():
-                out[case_id] = (rule_id, case["outcome"], case.get("message") or "")
-        return out
+        return self.summary.case_outcomes() if self.summary else {}
 
     def selected(self, rule_id: str) -> bool:
         """Whether the run ran the cases of ``rule_id`` (pytest ``-k`` matches substrings of test names)."""
@@ -94,7 +91,7 @@ class Run:
 
     def rule_severity(self) -> dict[str, str]:
         """rule ID → severity, as the run's summary records it."""
-        return {rid: str(rule.get("severity")) for rid, rule in (self.summary or {}).get("rules", {}).items()}
+        return {rid: rule.severity for rid, rule in self.summary.rules.items()} if self.summary else {}
 
 
 def test_name(rule_id: str) -> str:
@@ -263,7 +260,10 @@ def execute(run: Run, lib: Path, out_dir: Path, timeout: float, extra: list[str]
     run.seconds = time.perf_counter() - start
     summary = report_dir / "summary.json"
     if summary.exists():
-        run.summary = json.loads(summary.read_text())
+        try:
+            run.summary = summary_record(json.loads(summary.read_text()))
+        except (ValueError, SummaryError) as exc:
+            run.problems.append(f"{run.name}: summary.json is not a summary: {exc}")
     else:
         run.problems.append(f"{run.name}: no summary.json (exit {run.returncode}); output:\n{run.log_tail}")
     return run

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from conformance.harness.product import Machine
+from conformance.results.summary import SCHEMA
+from conformance.results.summary_model import summary_record
 from conformance.selftest import command, judge, plan, report
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,7 +24,7 @@ def _run(fault: dict | None, outcomes: dict[str, str], family: str = "atlas_a2")
         cases = {c["case_id"]: {"outcome": outcomes.get(c["case_id"], "PASS"), "message": "m"} for c in rule["cases"]}
         rules[rule["id"]] = {"cases": cases, "severity": rule["severity"]}
     run = plan.Run("r", {}, family, plan.MODERN_KERNEL, fault)
-    run.summary = {"rules": rules, "totals": {}}
+    run.summary = summary_record({"schema": SCHEMA, "environment": {}, "rules": rules, "totals": {}})
     return run
 
 
