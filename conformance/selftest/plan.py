@@ -236,7 +236,7 @@ def _attempt(run: Run, lib: Path, report_dir: Path, timeout: float, extra: list[
     options = [f"--acl-lib={lib}", f"--acl-timeout={timeout}"]
     selection = ["-k", " or ".join(test_name(r) for r in run.select)] if run.select else []
     # Allure output is not needed to judge a run.
-    cmd = suite_pytest(report_dir, workers, options, [*selection, *extra], allure=False)
+    cmd = suite_pytest(report_dir, workers, options, [*selection, *extra], allure=False, cache=False)
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     run.returncode = proc.returncode
     run.log_tail = (proc.stdout + proc.stderr)[-3000:]

@@ -114,14 +114,16 @@ def option_arguments(args: argparse.Namespace, skip: Sequence[str] = ()) -> list
 
 
 def suite_pytest(report_dir: Path, workers: int | str, options: Sequence[str], extra: Sequence[str] = (), *,
-                 allure: bool = True) -> list[str]:
+                 allure: bool = True, cache: bool = True) -> list[str]:
     """The one pytest command line of a suite run, for ``run`` and the self-test's runs alike: the plugin,
     the generated suite as rootdir (no user configuration applies), reports under ``report_dir``,
     ``options`` (--acl-* arguments) and ``extra`` (pytest's own, and what to collect; the whole suite
-    unless ``extra`` names a file or node). ``allure=False`` leaves Allure out, a third of a run's time."""
+    unless ``extra`` names a file or node). ``allure=False`` leaves Allure out, a third of a run's time;
+    ``cache=False`` leaves pytest's cache out (``--lf`` needs it; a self-test run does not)."""
     command = [sys.executable, "-m", "pytest", "-p", PLUGIN, "--rootdir", str(generated_dir()),
-               "-o", "addopts=", "-o", "testpaths=", "-o", f"cache_dir={report_dir / '.pytest_cache'}",
-               "-n", str(workers), "--max-worker-restart", "1000000"]
+               "-o", "addopts=", "-o", "testpaths="]
+    command += ["-o", f"cache_dir={report_dir / '.pytest_cache'}"] if cache else ["-p", "no:cacheprovider"]
+    command += ["-n", str(workers), "--max-worker-restart", "1000000"]
     command += ["--alluredir", str(report_dir / "allure-results")] if allure else ["-p", "no:allure_pytest"]
     command += ["-o", "junit_family=xunit2", "-o", "junit_suite_name=acl-conformance",
                 "--acl-report-dir", str(report_dir), *options, "-q", "-rfE", *extra]
