@@ -28,9 +28,8 @@ import pytest
 
 from ..harness.options import add_options, raw_values, settings_from_config
 from ..harness.resources import catalog_path
-from ..harness.untrusted_text import OUTPUT_CAP, capped_output
+from ..harness.untrusted_text import capped_output
 from ..harness.violations import Blocked, CallHung, HarnessError, SpecViolation
-from ..results.allure import TRACE_ATTACHMENT, allure_marks
 from ..results.consistency import contradictions, inconsistency_message
 from ..results.environment import static_facts
 from ..results.files import save_attachments
@@ -47,7 +46,7 @@ from .remote import CaseRecords, ExecutorLost, RemoteCase
 from .reporter import CASE_PROPERTY, FACTS_PROPERTY, Reporter, write_reports
 from .reportlock import held_by_parent, lock_report_dir
 from .rundir import RUN_DIR_KEY, WorkerHandoff, remove_run_dir, run_dir_for_process
-from .selection import case_params, keep_rules, label_item, marker_names, selected_case_ids, selection_requested
+from .selection import keep_rules, label_item, marker_names, selected_case_ids, selection_requested
 from .state import (
     ATTACHMENTS,
     CODE_SUSPECT,
@@ -137,9 +136,14 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(Reporter(state), "acl-conformance-reporter")
     if state.role == "controller" and getattr(config.option, "maxworkerrestart", None) is None:
         config.option.maxworkerrestart = "1000000"  # every crashed case gets a fresh worker
-    if state.reporter and getattr(config.option, "allure_report_dir", None) is None \
-            and config.pluginmanager.hasplugin("allure_pytest"):
-        config.option.allure_report_dir = str(settings.report_dir / "allure-results")
+    if config.pluginmanager.hasplugin("allure_pytest"):
+        from .allure_listener import AllureListener  # imports allure, which a run without it lacks
+
+        state.allure = AllureListener(lambda item: _rule_of(state, item),
+                                      lambda item, rule: _case_result(state, item, rule))
+        config.pluginmanager.register(state.allure, "acl-allure-listener")
+        if state.reporter and getattr(config.option, "allure_report_dir", None) is None:
+            config.option.allure_report_dir = str(settings.report_dir / "allure-results")
 
 
 def _bound_the_run(config: pytest.Config, state: RunState) -> None:
@@ -267,7 +271,8 @@ def _send(state: RunState, item: pytest.Item, rule: dict[str, Any], case_id: str
             result = crashed_case(state, case_id, rule["id"], limit if answer.lost == "timeout" else answer.elapsed,
                                   limit, executor.name, executor.journal, stderr)
             item.stash[LOST] = result
-            _attach_stderr(stderr)
+            if state.allure is not None:
+                state.allure.executor_lost(stderr)
             raise ExecutorLost(f"[{result.category.value if result.category else ''}] {result.message}")
         record = dict(answer.record, stdout=answer.stdout, stderr=answer.stderr)
         _keep(item, RemoteCase.records(record))
@@ -285,18 +290,6 @@ def _keep(item: pytest.Item, kept: CaseRecords) -> None:
     item.stash[RESTS_ON] = kept.rests_on
 
 
-def _attach_stderr(stderr: str) -> None:
-    """What a lost executor printed last, as an attachment of the case's Allure result."""
-    if not stderr:
-        return
-    try:
-        import allure
-    except ImportError:
-        return
-    allure.attach(stderr, name=f"stderr of the executor (last {OUTPUT_CAP // 1024} KiB)",
-                  attachment_type=allure.attachment_type.TEXT)
-
-
 # --------------------------------------------------------------------------- the fixture
 
 
@@ -311,27 +304,11 @@ def acl(request: pytest.FixtureRequest) -> Iterator[Any]:
     state.deadline.check()  # before the backend is touched: it may be what hangs
     case_id = case_id_for_item(rule["id"], item)
     case = RemoteCase(rule, case_id, _send(state, item, rule, case_id))
-    _allure_parameters(item, rule["id"])
+    if state.allure is not None:
+        state.allure.case_started(item, rule["id"])
     yield case
     if case.teardown is not None:
         raise case.teardown
-
-
-def _allure_parameters(item: pytest.Item, rule_id: str) -> None:
-    """Title the case by its case ID and show its parameters one by one in Allure."""
-    try:
-        import allure
-    except ImportError:
-        return
-    callspec = getattr(item, "callspec", None)
-    allure.dynamic.title(f"{rule_id}[{callspec.id}]" if callspec is not None else rule_id)
-    if callspec is None or "case" not in callspec.params:
-        return
-    case = callspec.params["case"]
-    params = case[0] if isinstance(case, tuple) and case and isinstance(case[0], dict) else {}
-    allure.dynamic.parameter("case", callspec.id, mode=allure.parameter_mode.HIDDEN)
-    for name, value in params.items():
-        allure.dynamic.parameter(name, value)
 
 
 # --------------------------------------------------------------------------- per-case results
@@ -425,41 +402,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
-    """Label the case for Allure, and attach its ACL call trace once the context is released."""
+    """Once the context is released, keep the check's attachments beside the reports."""
+    yield
     state = item.config.stash[STATE]
     rule = _rule_of(state, item)
-    # Only allure-pytest reads these marks (the self-test's runs go without it, for speed).
-    if rule is not None and item.config.pluginmanager.hasplugin("allure_pytest"):
-        preliminary = _case_result(state, item, rule)
-        extra = [("outcome", preliminary.outcome.value),
-                 ("category", preliminary.category.value if preliminary.category else ""),
-                 ("blocked_by", preliminary.blocked_by or "")]
-        params = case_params(rule, preliminary.case_id)
-        for mark in allure_marks(rule, state.facts.get("product_family"), extra, params):
-            item.add_marker(mark)
-    yield
-    lines = item.stash.get(TRACE, None)
-    if lines is None:
-        return
     attachments = item.stash.get(ATTACHMENTS, [])
-    if attachments and rule is not None:
+    if attachments and rule is not None and item.stash.get(TRACE, None) is not None:
         save_attachments(state.settings.report_dir, case_id_for_item(rule["id"], item), attachments)
-    try:
-        import allure
-    except ImportError:
-        return
-    text = "\n".join(lines) + "\n" if lines else "(no ACL call was made)\n"
-    allure.attach(text, name=TRACE_ATTACHMENT, attachment_type=allure.attachment_type.TEXT)
-    observed = item.stash.get(OBSERVED, None)
-    if observed:
-        allure.attach(json.dumps(observed, indent=1) + "\n", name="Observations",
-                      attachment_type=allure.attachment_type.JSON)
-    findings = item.stash.get(FINDINGS, [])
-    if findings:
-        shown = "\n".join(f"[{f.severity}] {f.message}" for f in findings) + "\n"
-        allure.attach(shown, name="Findings (do not decide the verdict)", attachment_type=allure.attachment_type.TEXT)
-    for attachment in attachments:
-        allure.attach(attachment.text, name=attachment.name, attachment_type=allure.attachment_type.TEXT)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -40,6 +40,7 @@ class RunState:
     hung: HungCalls = field(default_factory=lambda: HungCalls(Path(os.devnull)))
     limits: dict[str, float] = field(default_factory=dict)  # nodeid -> the hard limit the case started with
     collected: set[str] = field(default_factory=set)  # node IDs of the selected cases (reporting process)
+    allure: Any = None  # the AllureListener, when allure-pytest is loaded (session/allure_listener.py)
 
     @property
     def rules(self) -> dict[str, dict[str, Any]]:
