@@ -14,7 +14,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -23,14 +22,9 @@ from typing import Any
 
 import split  # bench/split.py, beside this file
 import startup  # bench/startup.py
+from timing import timed as _timed  # bench/timing.py
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _timed(cmd: list[str], env: dict[str, str] | None = None) -> float:
-    start = time.perf_counter()
-    subprocess.run(cmd, cwd=ROOT, env={**os.environ, **(env or {})}, check=True, capture_output=True)
-    return time.perf_counter() - start
 
 
 def bench_generate(repeats: int) -> dict[str, float]:

@@ -12,24 +12,17 @@ deliberate waits are left out; ``make bench`` prints both.
 from __future__ import annotations
 
 import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
+
+from timing import timed as _timed  # bench/timing.py
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The self-test's settings for a run without a sync fault (conformance/selftest/plan.py).
 QUICK = {"ACL_SYNC_WINDOW": "0.05", "ACL_EXPLORE_STEPS": "300"}
-
-
-def _timed(cmd: list[str], env: dict[str, str] | None = None) -> float:
-    start = time.perf_counter()
-    subprocess.run(cmd, cwd=ROOT, env={**os.environ, **(env or {})}, check=False, capture_output=True)
-    return time.perf_counter() - start
 
 
 def _noop_suite(directory: Path, cases: int) -> Path:

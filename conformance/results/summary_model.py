@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .outcomes import Outcome, decides
-from .summary import SCHEMA, summary_problem
+from .summary import OUTCOME_VALUES, SCHEMA, summary_problem
 
 
 class SummaryError(ValueError):
@@ -89,7 +89,7 @@ def _case(case_id: str, data: Mapping[str, Any]) -> CaseRecord:
 def _rule(rule_id: str, data: Mapping[str, Any]) -> RuleRecord:
     outcome = data.get("outcome")
     return RuleRecord(rule_id, _text(data.get("title")), _text(data.get("family")), _text(data.get("severity")),
-                      Outcome(outcome) if outcome in Outcome._value2member_map_ else None,
+                      Outcome(outcome) if outcome in OUTCOME_VALUES else None,
                       {cid: _case(cid, case) for cid, case in (data.get("cases") or {}).items()})
 
 

@@ -29,7 +29,7 @@ from ..harness.product import Machine, family_for_soc
 from ..harness.release import outside_reason
 from ..harness.resources import catalog_path, default_sim_lib, suite_dir
 from ..results.outcomes import FAILING_VALUES, OWN_FAILURE_VALUES
-from ..results.summary_model import SummaryError, SummaryRecord, summary_record
+from ..results.summary_model import SummaryRecord, summary_record
 from ..session.command import suite_pytest
 
 CATALOG = catalog_path()
@@ -262,7 +262,7 @@ def execute(run: Run, lib: Path, out_dir: Path, timeout: float, extra: list[str]
     if summary.exists():
         try:
             run.summary = summary_record(json.loads(summary.read_text()))
-        except (ValueError, SummaryError) as exc:
+        except ValueError as exc:  # bad JSON, or a SummaryError
             run.problems.append(f"{run.name}: summary.json is not a summary: {exc}")
     else:
         run.problems.append(f"{run.name}: no summary.json (exit {run.returncode}); output:\n{run.log_tail}")

@@ -6,7 +6,7 @@ import datetime
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -15,6 +15,9 @@ from ..results.outcomes import CaseResult, Finding, PhaseResult, apply_waiver
 from .deadline import RunDeadline
 from .executors import Executor
 from .hangs import HungCalls
+
+if TYPE_CHECKING:  # the listener imports allure, which a run without allure-pytest lacks
+    from .allure_listener import AllureListener
 
 
 @dataclass
@@ -40,7 +43,7 @@ class RunState:
     hung: HungCalls = field(default_factory=lambda: HungCalls(Path(os.devnull)))
     limits: dict[str, float] = field(default_factory=dict)  # nodeid -> the hard limit the case started with
     collected: set[str] = field(default_factory=set)  # node IDs of the selected cases (reporting process)
-    allure: Any = None  # the AllureListener, when allure-pytest is loaded (session/allure_listener.py)
+    allure: AllureListener | None = None  # only when allure-pytest is loaded (session/allure_listener.py)
 
     @property
     def rules(self) -> dict[str, dict[str, Any]]:
