@@ -230,14 +230,18 @@ def test_a_helper_holding_the_pipes_cannot_hold_the_run_past_its_deadline(tmp_pa
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "conformance", "run", "--acl-lib", str(lib), "--acl-deadline", "20",
+    # Two rules' cases on two executors, each with its helper: the run's own work takes a few
+    # seconds, so reaching the deadline can only mean a helper held it (CI's load once pushed
+    # the whole suite past a 20 s deadline, with no helper involved).
+    done = subprocess.run([sys.executable, "-m", "conformance", "run", "--acl-lib", str(lib), "--acl-deadline", "40",
+                           "--acl-rule", "HM-ALIGN-MALLOC", "--acl-rule", "HM-PAIR-DOUBLE-FREE",
                            "--no-html", "-n", "2", "--acl-report-dir", str(tmp_path / "r")], cwd=ROOT,
                           env={**environment(), "TMPDIR": str(scratch)}, capture_output=True, text=True, timeout=120)
     took = time.monotonic() - started
-    assert took < 30, (took, done.stdout[-1500:], done.stderr[-1500:])
+    assert took < 50, (took, done.stdout[-1500:], done.stderr[-1500:])
     summary = json.loads((tmp_path / "r" / "summary.json").read_text())
-    cases = [c for r in summary["rules"].values() for c in r["cases"].values()]
-    assert len(cases) == 254 and not [c for c in cases if c["outcome"] == "ERROR"], done.stdout[-1500:]
+    cases = [c for rule in ("HM-ALIGN-MALLOC", "HM-PAIR-DOUBLE-FREE") for c in summary["rules"][rule]["cases"].values()]
+    assert len(cases) > 12 and {c["outcome"] for c in cases} == {"PASS"}, done.stdout[-1500:]
     time.sleep(0.5)
     assert not _processes_mapping(lib.parent)
     assert not [p for p in scratch.iterdir() if not p.name.startswith("pytest-of-")]  # pytest's own basetemp
