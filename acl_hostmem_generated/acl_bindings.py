@@ -15,12 +15,15 @@ from __future__ import annotations
 import os
 import threading as _threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, overload
 
 # What does not depend on the spec is written by hand: acl_runtime.py beside this module.
 from .acl_runtime import CDEF as CDEF
 from .acl_runtime import OUT as OUT
-from .acl_runtime import LibraryBase, MallocConfig, TraceHook, ffi
+from .acl_runtime import LibraryBase as LibraryBase
+from .acl_runtime import MallocConfig as MallocConfig
+from .acl_runtime import TraceHook as TraceHook
+from .acl_runtime import ffi as ffi
 from .acl_runtime import address as address
 from .acl_runtime import address_arg as _address_arg
 from .acl_runtime import cell_arg as _cell_arg
@@ -196,85 +199,295 @@ def malloc_config(*attrs: tuple[int, int], num_attrs: int | None = None, attrs_n
 class AclLibrary(LibraryBase):
     """An opened ACL library with one wrapper per function of the spec (bound on first call: LibraryBase)."""
 
+    @overload
+    def aclrtMallocHost(self, size: int, *, raw: Literal[False] = False) -> int: ...
+
+    @overload
+    def aclrtMallocHost(self, size: int, *, raw: Literal[True]) -> tuple[int, int]: ...
+
+
+    @overload
+    def aclrtMallocHost(self, size: int, *, hostPtr: Any = OUT, raw: bool = False) -> Any: ...
+
     def aclrtMallocHost(self, size: int, *, hostPtr: Any = OUT, raw: bool = False) -> Any:
         """Allocates page-locked host memory whose start is 64-byte aligned. (11-02_host_memory_management.md#aclrtMallocHost)"""
         return self._bind('aclrtMallocHost', _wrap_aclrtMallocHost, 'aclError(*)(uintptr_t *, size_t)')(size, hostPtr=hostPtr, raw=raw)
+
+    @overload
+    def aclrtMallocHostWithCfg(self, size: int, cfg: Any, *, raw: Literal[False] = False) -> int: ...
+
+    @overload
+    def aclrtMallocHostWithCfg(self, size: int, cfg: Any, *, raw: Literal[True]) -> tuple[int, int]: ...
+
+
+    @overload
+    def aclrtMallocHostWithCfg(self, size: int, cfg: Any, *, ptr: Any = OUT, raw: bool = False) -> Any: ...
 
     def aclrtMallocHostWithCfg(self, size: int, cfg: Any, *, ptr: Any = OUT, raw: bool = False) -> Any:
         """Allocates page-locked, 64-byte aligned host memory with optional configuration attributes. (11-02_host_memory_management.md#aclrtMallocHostWithCfg)"""
         return self._bind('aclrtMallocHostWithCfg', _wrap_aclrtMallocHostWithCfg, 'aclError(*)(uintptr_t *, uint64_t, aclrtMallocConfig *)')(size, cfg, ptr=ptr, raw=raw)
 
+    @overload
+    def aclrtFreeHost(self, hostPtr: Any, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclrtFreeHost(self, hostPtr: Any, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclrtFreeHost(self, hostPtr: Any, *, raw: bool = False) -> Any: ...
+
     def aclrtFreeHost(self, hostPtr: Any, *, raw: bool = False) -> Any:
         """Frees host memory from aclrtMallocHost or aclrtMallocHostWithCfg at once, without any synchronisation. (11-02_host_memory_management.md#aclrtFreeHost)"""
         return self._bind('aclrtFreeHost', _wrap_aclrtFreeHost, 'aclError(*)(uintptr_t)')(hostPtr, raw=raw)
+
+    @overload
+    def aclrtFreeHostWithDevSync(self, hostPtr: Any, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclrtFreeHostWithDevSync(self, hostPtr: Any, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclrtFreeHostWithDevSync(self, hostPtr: Any, *, raw: bool = False) -> Any: ...
 
     def aclrtFreeHostWithDevSync(self, hostPtr: Any, *, raw: bool = False) -> Any:
         """Synchronises the current device, waits for the tasks that use the memory, then frees it. (11-02_host_memory_management.md#aclrtFreeHostWithDevSync)"""
         return self._bind('aclrtFreeHostWithDevSync', _wrap_aclrtFreeHostWithDevSync, 'aclError(*)(uintptr_t)')(hostPtr, raw=raw)
 
+    @overload
+    def aclrtHostRegister(self, ptr: Any, size: int, type: int, *, raw: Literal[False] = False) -> int: ...
+
+    @overload
+    def aclrtHostRegister(self, ptr: Any, size: int, type: int, *, raw: Literal[True]) -> tuple[int, int]: ...
+
+
+    @overload
+    def aclrtHostRegister(self, ptr: Any, size: int, type: int, *, devPtr: Any = OUT, raw: bool = False) -> Any: ...
+
     def aclrtHostRegister(self, ptr: Any, size: int, type: int, *, devPtr: Any = OUT, raw: bool = False) -> Any:
         """Maps host memory for device access and returns the device address of the mapping. (11-02_host_memory_management.md#aclrtHostRegister)"""
         return self._bind('aclrtHostRegister', _wrap_aclrtHostRegister, 'aclError(*)(uintptr_t, uint64_t, aclrtHostRegisterType, uintptr_t *)')(ptr, size, type, devPtr=devPtr, raw=raw)
+
+    @overload
+    def aclrtHostRegisterV2(self, ptr: Any, size: int, flag: int, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclrtHostRegisterV2(self, ptr: Any, size: int, flag: int, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclrtHostRegisterV2(self, ptr: Any, size: int, flag: int, *, raw: bool = False) -> Any: ...
 
     def aclrtHostRegisterV2(self, ptr: Any, size: int, flag: int, *, raw: bool = False) -> Any:
         """Registers host memory with a set of ACL_HOST_REG_* flags. (11-02_host_memory_management.md#aclrtHostRegisterV2)"""
         return self._bind('aclrtHostRegisterV2', _wrap_aclrtHostRegisterV2, 'aclError(*)(uintptr_t, uint64_t, uint32_t)')(ptr, size, flag, raw=raw)
 
+    @overload
+    def aclrtHostGetDevicePointer(self, pHost: Any, flag: int, *, raw: Literal[False] = False) -> int: ...
+
+    @overload
+    def aclrtHostGetDevicePointer(self, pHost: Any, flag: int, *, raw: Literal[True]) -> tuple[int, int]: ...
+
+
+    @overload
+    def aclrtHostGetDevicePointer(self, pHost: Any, flag: int, *, pDevice: Any = OUT, raw: bool = False) -> Any: ...
+
     def aclrtHostGetDevicePointer(self, pHost: Any, flag: int, *, pDevice: Any = OUT, raw: bool = False) -> Any:
         """Returns the device address of host memory registered with aclrtHostRegister or aclrtHostRegisterV2. (11-02_host_memory_management.md#aclrtHostGetDevicePointer)"""
         return self._bind('aclrtHostGetDevicePointer', _wrap_aclrtHostGetDevicePointer, 'aclError(*)(uintptr_t, uintptr_t *, uint32_t)')(pHost, flag, pDevice=pDevice, raw=raw)
+
+    @overload
+    def aclrtHostMemMapCapabilities(self, deviceId: int, hacType: int, *, raw: Literal[False] = False) -> int: ...
+
+    @overload
+    def aclrtHostMemMapCapabilities(self, deviceId: int, hacType: int, *, raw: Literal[True]) -> tuple[int, int]: ...
+
+
+    @overload
+    def aclrtHostMemMapCapabilities(self, deviceId: int, hacType: int, *, capabilities: Any = OUT, raw: bool = False) -> Any: ...
 
     def aclrtHostMemMapCapabilities(self, deviceId: int, hacType: int, *, capabilities: Any = OUT, raw: bool = False) -> Any:
         """Tells whether a hardware accelerator of a device can access registered host memory. (11-02_host_memory_management.md#aclrtHostMemMapCapabilities)"""
         return self._bind('aclrtHostMemMapCapabilities', _wrap_aclrtHostMemMapCapabilities, 'aclError(*)(uint32_t, aclrtHacType, aclrtHostMemMapCapability *)')(deviceId, hacType, capabilities=capabilities, raw=raw)
 
+    @overload
+    def aclrtHostUnregister(self, ptr: Any, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclrtHostUnregister(self, ptr: Any, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclrtHostUnregister(self, ptr: Any, *, raw: bool = False) -> Any: ...
+
     def aclrtHostUnregister(self, ptr: Any, *, raw: bool = False) -> Any:
         """Removes a registration made by aclrtHostRegister or aclrtHostRegisterV2. (11-02_host_memory_management.md#aclrtHostUnregister)"""
         return self._bind('aclrtHostUnregister', _wrap_aclrtHostUnregister, 'aclError(*)(uintptr_t)')(ptr, raw=raw)
+
+    @overload
+    def aclInit(self, configPath: str | bytes | None, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclInit(self, configPath: str | bytes | None, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclInit(self, configPath: str | bytes | None, *, raw: bool = False) -> Any: ...
 
     def aclInit(self, configPath: str | bytes | None, *, raw: bool = False) -> Any:
         """Initialises the runtime; configPath may be NULL. (02_initialization_and_deinitialization.md#aclInit)"""
         return self._bind('aclInit', _wrap_aclInit, 'aclError(*)(const char *)')(configPath, raw=raw)
 
+    @overload
+    def aclFinalize(self, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclFinalize(self, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclFinalize(self, *, raw: bool = False) -> Any: ...
+
     def aclFinalize(self, *, raw: bool = False) -> Any:
         """Releases the runtime. (02_initialization_and_deinitialization.md#aclFinalize)"""
         return self._bind('aclFinalize', _wrap_aclFinalize, 'aclError(*)(void)')(raw=raw)
+
+    @overload
+    def aclrtSetDevice(self, deviceId: int, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclrtSetDevice(self, deviceId: int, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclrtSetDevice(self, deviceId: int, *, raw: bool = False) -> Any: ...
 
     def aclrtSetDevice(self, deviceId: int, *, raw: bool = False) -> Any:
         """Makes a device current for the calling thread. (04_device_management.md#aclrtSetDevice)"""
         return self._bind('aclrtSetDevice', _wrap_aclrtSetDevice, 'aclError(*)(int32_t)')(deviceId, raw=raw)
 
+    @overload
+    def aclrtResetDevice(self, deviceId: int, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclrtResetDevice(self, deviceId: int, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclrtResetDevice(self, deviceId: int, *, raw: bool = False) -> Any: ...
+
     def aclrtResetDevice(self, deviceId: int, *, raw: bool = False) -> Any:
         """Drops one reference to a device; at zero its default context, default stream and the streams created in it are released (after their tasks finish). (04_device_management.md#aclrtResetDevice)"""
         return self._bind('aclrtResetDevice', _wrap_aclrtResetDevice, 'aclError(*)(int32_t)')(deviceId, raw=raw)
+
+    @overload
+    def aclrtResetDeviceForce(self, deviceId: int, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclrtResetDeviceForce(self, deviceId: int, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclrtResetDeviceForce(self, deviceId: int, *, raw: bool = False) -> Any: ...
 
     def aclrtResetDeviceForce(self, deviceId: int, *, raw: bool = False) -> Any:
         """Releases a device's resources at once whatever its reference count; a second forced reset of the released device fails. (04_device_management.md#aclrtResetDeviceForce)"""
         return self._bind('aclrtResetDeviceForce', _wrap_aclrtResetDeviceForce, 'aclError(*)(int32_t)')(deviceId, raw=raw)
 
+    @overload
+    def aclrtGetDevice(self, *, raw: Literal[False] = False) -> int: ...
+
+    @overload
+    def aclrtGetDevice(self, *, raw: Literal[True]) -> tuple[int, int]: ...
+
+
+    @overload
+    def aclrtGetDevice(self, *, deviceId: Any = OUT, raw: bool = False) -> Any: ...
+
     def aclrtGetDevice(self, *, deviceId: Any = OUT, raw: bool = False) -> Any:
         """Reports the device of the calling thread's current context; fails when no device was set. (04_device_management.md#aclrtGetDevice)"""
         return self._bind('aclrtGetDevice', _wrap_aclrtGetDevice, 'aclError(*)(int32_t *)')(deviceId=deviceId, raw=raw)
+
+    @overload
+    def aclrtGetRunMode(self, *, raw: Literal[False] = False) -> int: ...
+
+    @overload
+    def aclrtGetRunMode(self, *, raw: Literal[True]) -> tuple[int, int]: ...
+
+
+    @overload
+    def aclrtGetRunMode(self, *, runMode: Any = OUT, raw: bool = False) -> Any: ...
 
     def aclrtGetRunMode(self, *, runMode: Any = OUT, raw: bool = False) -> Any:
         """Reports where the software stack runs - ACL_HOST (EP form) or ACL_DEVICE (RC / Control-CPU-open form). (04_device_management.md#aclrtGetRunMode)"""
         return self._bind('aclrtGetRunMode', _wrap_aclrtGetRunMode, 'aclError(*)(aclrtRunMode *)')(runMode=runMode, raw=raw)
 
+    @overload
+    def aclrtCreateContext(self, deviceId: int, *, raw: Literal[False] = False) -> Any: ...
+
+    @overload
+    def aclrtCreateContext(self, deviceId: int, *, raw: Literal[True]) -> tuple[int, Any]: ...
+
+
+    @overload
+    def aclrtCreateContext(self, deviceId: int, *, context: Any = OUT, raw: bool = False) -> Any: ...
+
     def aclrtCreateContext(self, deviceId: int, *, context: Any = OUT, raw: bool = False) -> Any:
         """Creates a context on a device and makes it the calling thread's current context. (05_context_management.md#aclrtCreateContext)"""
         return self._bind('aclrtCreateContext', _wrap_aclrtCreateContext, 'aclError(*)(aclrtContext *, int32_t)')(deviceId, context=context, raw=raw)
+
+    @overload
+    def aclrtDestroyContext(self, context: Any, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclrtDestroyContext(self, context: Any, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclrtDestroyContext(self, context: Any, *, raw: bool = False) -> Any: ...
 
     def aclrtDestroyContext(self, context: Any, *, raw: bool = False) -> Any:
         """Destroys a context created by aclrtCreateContext; a thread whose current context it was has none afterwards. (05_context_management.md#aclrtDestroyContext)"""
         return self._bind('aclrtDestroyContext', _wrap_aclrtDestroyContext, 'aclError(*)(aclrtContext)')(context, raw=raw)
 
+    @overload
+    def aclrtSetCurrentContext(self, context: Any, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclrtSetCurrentContext(self, context: Any, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclrtSetCurrentContext(self, context: Any, *, raw: bool = False) -> Any: ...
+
     def aclrtSetCurrentContext(self, context: Any, *, raw: bool = False) -> Any:
         """Makes a context the calling thread's current context (the last call wins). (05_context_management.md#aclrtSetCurrentContext)"""
         return self._bind('aclrtSetCurrentContext', _wrap_aclrtSetCurrentContext, 'aclError(*)(aclrtContext)')(context, raw=raw)
 
+    @overload
+    def aclrtGetCurrentContext(self, *, raw: Literal[False] = False) -> Any: ...
+
+    @overload
+    def aclrtGetCurrentContext(self, *, raw: Literal[True]) -> tuple[int, Any]: ...
+
+
+    @overload
+    def aclrtGetCurrentContext(self, *, context: Any = OUT, raw: bool = False) -> Any: ...
+
     def aclrtGetCurrentContext(self, *, context: Any = OUT, raw: bool = False) -> Any:
         """Reports the calling thread's current context. (05_context_management.md#aclrtGetCurrentContext)"""
         return self._bind('aclrtGetCurrentContext', _wrap_aclrtGetCurrentContext, 'aclError(*)(aclrtContext *)')(context=context, raw=raw)
+
+    @overload
+    def aclrtGetDeviceCount(self, *, raw: Literal[False] = False) -> int: ...
+
+    @overload
+    def aclrtGetDeviceCount(self, *, raw: Literal[True]) -> tuple[int, int]: ...
+
+
+    @overload
+    def aclrtGetDeviceCount(self, *, count: Any = OUT, raw: bool = False) -> Any: ...
 
     def aclrtGetDeviceCount(self, *, count: Any = OUT, raw: bool = False) -> Any:
         """Reports the number of usable devices. (04_device_management.md#aclrtGetDeviceCount)"""
@@ -284,57 +497,197 @@ class AclLibrary(LibraryBase):
         """Returns the SoC name of the current product, or NULL on failure. (04_device_management.md#aclrtGetSocName)"""
         return self._bind('aclrtGetSocName', _wrap_aclrtGetSocName, 'const char *(*)(void)')()
 
+    @overload
+    def aclrtCreateStream(self, *, raw: Literal[False] = False) -> Any: ...
+
+    @overload
+    def aclrtCreateStream(self, *, raw: Literal[True]) -> tuple[int, Any]: ...
+
+
+    @overload
+    def aclrtCreateStream(self, *, stream: Any = OUT, raw: bool = False) -> Any: ...
+
     def aclrtCreateStream(self, *, stream: Any = OUT, raw: bool = False) -> Any:
         """Creates a stream on the current device. (06_stream_management.md#aclrtCreateStream)"""
         return self._bind('aclrtCreateStream', _wrap_aclrtCreateStream, 'aclError(*)(aclrtStream *)')(stream=stream, raw=raw)
+
+    @overload
+    def aclrtDestroyStream(self, stream: Any, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclrtDestroyStream(self, stream: Any, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclrtDestroyStream(self, stream: Any, *, raw: bool = False) -> Any: ...
 
     def aclrtDestroyStream(self, stream: Any, *, raw: bool = False) -> Any:
         """Destroys a stream. (06_stream_management.md#aclrtDestroyStream)"""
         return self._bind('aclrtDestroyStream', _wrap_aclrtDestroyStream, 'aclError(*)(aclrtStream)')(stream, raw=raw)
 
+    @overload
+    def aclrtDestroyStreamForce(self, stream: Any, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclrtDestroyStreamForce(self, stream: Any, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclrtDestroyStreamForce(self, stream: Any, *, raw: bool = False) -> Any: ...
+
     def aclrtDestroyStreamForce(self, stream: Any, *, raw: bool = False) -> Any:
         """Destroys a stream at once, without waiting for its unfinished tasks. (06_stream_management.md#aclrtDestroyStreamForce)"""
         return self._bind('aclrtDestroyStreamForce', _wrap_aclrtDestroyStreamForce, 'aclError(*)(aclrtStream)')(stream, raw=raw)
+
+    @overload
+    def aclrtSynchronizeStream(self, stream: Any, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclrtSynchronizeStream(self, stream: Any, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclrtSynchronizeStream(self, stream: Any, *, raw: bool = False) -> Any: ...
 
     def aclrtSynchronizeStream(self, stream: Any, *, raw: bool = False) -> Any:
         """Waits until every task of a stream has finished. (06_stream_management.md#aclrtSynchronizeStream)"""
         return self._bind('aclrtSynchronizeStream', _wrap_aclrtSynchronizeStream, 'aclError(*)(aclrtStream)')(stream, raw=raw)
 
+    @overload
+    def aclrtSynchronizeDevice(self, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclrtSynchronizeDevice(self, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclrtSynchronizeDevice(self, *, raw: bool = False) -> Any: ...
+
     def aclrtSynchronizeDevice(self, *, raw: bool = False) -> Any:
         """Waits until every task of the current device has finished. (04_device_management.md#aclrtSynchronizeDevice)"""
         return self._bind('aclrtSynchronizeDevice', _wrap_aclrtSynchronizeDevice, 'aclError(*)(void)')(raw=raw)
+
+    @overload
+    def aclrtStreamQuery(self, stream: Any, *, raw: Literal[False] = False) -> int: ...
+
+    @overload
+    def aclrtStreamQuery(self, stream: Any, *, raw: Literal[True]) -> tuple[int, int]: ...
+
+
+    @overload
+    def aclrtStreamQuery(self, stream: Any, *, status: Any = OUT, raw: bool = False) -> Any: ...
 
     def aclrtStreamQuery(self, stream: Any, *, status: Any = OUT, raw: bool = False) -> Any:
         """Reports whether a stream still has pending tasks. (06_stream_management.md#aclrtStreamQuery)"""
         return self._bind('aclrtStreamQuery', _wrap_aclrtStreamQuery, 'aclError(*)(aclrtStream, aclrtStreamStatus *)')(stream, status=status, raw=raw)
 
+    @overload
+    def aclrtMalloc(self, size: int, policy: int, *, raw: Literal[False] = False) -> int: ...
+
+    @overload
+    def aclrtMalloc(self, size: int, policy: int, *, raw: Literal[True]) -> tuple[int, int]: ...
+
+
+    @overload
+    def aclrtMalloc(self, size: int, policy: int, *, devPtr: Any = OUT, raw: bool = False) -> Any: ...
+
     def aclrtMalloc(self, size: int, policy: int, *, devPtr: Any = OUT, raw: bool = False) -> Any:
         """Allocates device memory. (11-01_device_memory_malloc_and_free.md#aclrtMalloc)"""
         return self._bind('aclrtMalloc', _wrap_aclrtMalloc, 'aclError(*)(uintptr_t *, size_t, aclrtMemMallocPolicy)')(size, policy, devPtr=devPtr, raw=raw)
+
+    @overload
+    def aclrtFree(self, devPtr: Any, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclrtFree(self, devPtr: Any, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclrtFree(self, devPtr: Any, *, raw: bool = False) -> Any: ...
 
     def aclrtFree(self, devPtr: Any, *, raw: bool = False) -> Any:
         """Frees device memory. (11-01_device_memory_malloc_and_free.md#aclrtFree)"""
         return self._bind('aclrtFree', _wrap_aclrtFree, 'aclError(*)(uintptr_t)')(devPtr, raw=raw)
 
+    @overload
+    def aclrtMemset(self, devPtr: Any, maxCount: int, value: int, count: int, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclrtMemset(self, devPtr: Any, maxCount: int, value: int, count: int, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclrtMemset(self, devPtr: Any, maxCount: int, value: int, count: int, *, raw: bool = False) -> Any: ...
+
     def aclrtMemset(self, devPtr: Any, maxCount: int, value: int, count: int, *, raw: bool = False) -> Any:
         """Sets count bytes of memory to a value, synchronously. (11-03_memory_copy_and_set.md#aclrtMemset)"""
         return self._bind('aclrtMemset', _wrap_aclrtMemset, 'aclError(*)(uintptr_t, size_t, int32_t, size_t)')(devPtr, maxCount, value, count, raw=raw)
+
+    @overload
+    def aclrtMemcpy(self, dst: Any, destMax: int, src: Any, count: int, kind: int, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclrtMemcpy(self, dst: Any, destMax: int, src: Any, count: int, kind: int, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclrtMemcpy(self, dst: Any, destMax: int, src: Any, count: int, kind: int, *, raw: bool = False) -> Any: ...
 
     def aclrtMemcpy(self, dst: Any, destMax: int, src: Any, count: int, kind: int, *, raw: bool = False) -> Any:
         """Copies memory synchronously. (11-03_memory_copy_and_set.md#aclrtMemcpy)"""
         return self._bind('aclrtMemcpy', _wrap_aclrtMemcpy, 'aclError(*)(uintptr_t, size_t, uintptr_t, size_t, aclrtMemcpyKind)')(dst, destMax, src, count, kind, raw=raw)
 
+    @overload
+    def aclrtMemcpyAsync(self, dst: Any, destMax: int, src: Any, count: int, kind: int, stream: Any, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclrtMemcpyAsync(self, dst: Any, destMax: int, src: Any, count: int, kind: int, stream: Any, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclrtMemcpyAsync(self, dst: Any, destMax: int, src: Any, count: int, kind: int, stream: Any, *, raw: bool = False) -> Any: ...
+
     def aclrtMemcpyAsync(self, dst: Any, destMax: int, src: Any, count: int, kind: int, stream: Any, *, raw: bool = False) -> Any:
         """Queues a memory copy on a stream. (11-03_memory_copy_and_set.md#aclrtMemcpyAsync)"""
         return self._bind('aclrtMemcpyAsync', _wrap_aclrtMemcpyAsync, 'aclError(*)(uintptr_t, size_t, uintptr_t, size_t, aclrtMemcpyKind, aclrtStream)')(dst, destMax, src, count, kind, stream, raw=raw)
+
+    @overload
+    def aclrtLaunchHostFunc(self, stream: Any, fn: Any, args: Any, *, raw: Literal[False] = False) -> None: ...
+
+    @overload
+    def aclrtLaunchHostFunc(self, stream: Any, fn: Any, args: Any, *, raw: Literal[True]) -> int: ...
+
+
+    @overload
+    def aclrtLaunchHostFunc(self, stream: Any, fn: Any, args: Any, *, raw: bool = False) -> Any: ...
 
     def aclrtLaunchHostFunc(self, stream: Any, fn: Any, args: Any, *, raw: bool = False) -> Any:
         """Queues a host callback on a stream; it blocks later tasks of the stream until it returns. (12_execution_control.md#aclrtLaunchHostFunc)"""
         return self._bind('aclrtLaunchHostFunc', _wrap_aclrtLaunchHostFunc, 'aclError(*)(aclrtStream, aclrtHostFunc, uintptr_t)')(stream, fn, args, raw=raw)
 
+    @overload
+    def aclsysGetVersionStr(self, pkgName: str | bytes | None, *, raw: Literal[False] = False) -> str: ...
+
+    @overload
+    def aclsysGetVersionStr(self, pkgName: str | bytes | None, *, raw: Literal[True]) -> tuple[int, str]: ...
+
+
+    @overload
+    def aclsysGetVersionStr(self, pkgName: str | bytes | None, *, versionStr: Any = OUT, raw: bool = False) -> Any: ...
+
     def aclsysGetVersionStr(self, pkgName: str | bytes | None, *, versionStr: Any = OUT, raw: bool = False) -> Any:
         """Reports the version string of an installed package (e.g. \"runtime\", \"driver\"). (24_other_APIs.md#aclsysGetVersionStr)"""
         return self._bind('aclsysGetVersionStr', _wrap_aclsysGetVersionStr, 'aclError(*)(char *, char *)')(pkgName, versionStr=versionStr, raw=raw)
+
+    @overload
+    def aclrtGetVersion(self, *, raw: Literal[False] = False) -> tuple[int, int, int]: ...
+
+    @overload
+    def aclrtGetVersion(self, *, raw: Literal[True]) -> tuple[int, int, int, int]: ...
+
+
+    @overload
+    def aclrtGetVersion(self, *, majorVersion: Any = OUT, minorVersion: Any = OUT, patchVersion: Any = OUT, raw: bool = False) -> Any: ...
 
     def aclrtGetVersion(self, *, majorVersion: Any = OUT, minorVersion: Any = OUT, patchVersion: Any = OUT, raw: bool = False) -> Any:
         """Reports the ACL API version (deprecated); the harness's fallback when aclsysGetVersionStr fails. (24_other_APIs.md#aclrtGetVersion_deprecated)"""

@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        return int(args.func(args))
     except SpecError as exc:
         for issue in exc.issues:
             print(f"error: {issue}", file=sys.stderr)

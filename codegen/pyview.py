@@ -130,6 +130,11 @@ def output_cells(spec: Spec) -> list[tuple[str, str]]:
     return sorted(cells.items())
 
 
+#: What an output reads as when the wrapper made its cell: integers for values and addresses,
+#: text for a buffer, cffi handles (no Python type to name) for opaque handles.
+_VALUE_TYPES = {"out_int": "int", "out_addr": "int", "out_text": "str", "out_handle": "Any"}
+
+
 @dataclass(frozen=True)
 class PyWrapper:
     """Everything the bindings template spells for one interface's wrapper."""
@@ -175,6 +180,27 @@ class PyWrapper:
     def raw_return(self) -> str:
         """What ``raw=True`` returns: the code, then the outputs."""
         return ", ".join(["_rc"] + [f"_out_{p.name}" for p in self.outs])
+
+    @property
+    def plain_type(self) -> str:
+        """The annotation of what a successful call with default outputs returns."""
+        if not self.interface.returns_error:
+            return "str | None"
+        types = [_VALUE_TYPES[p.kind] for p in self.outs]
+        if not types:
+            return "None"
+        return types[0] if len(types) == 1 else f"tuple[{', '.join(types)}]"
+
+    @property
+    def raw_type(self) -> str:
+        """The annotation of what ``raw=True`` with default outputs returns: the code, then the outputs."""
+        types = ["int"] + [_VALUE_TYPES[p.kind] for p in self.outs]
+        return types[0] if len(types) == 1 else f"tuple[{', '.join(types)}]"
+
+    def inputs_signature(self, first: str = "") -> str:
+        """The parameter list without the output cells: what a typed call with default outputs spells."""
+        parts = [first] if first else []
+        return ", ".join(parts + [f"{p.name}: {p.annotation}" for p in self.params if not p.is_out])
 
     @property
     def plain_return(self) -> str:

@@ -19,14 +19,14 @@ import yaml
 from .errors import SpecIssue, Where, shown
 
 
-class LocDict(dict):
+class LocDict(dict[str, Any]):
     """A dict that knows its own line and the line of each key (1-based)."""
 
     line: int
     key_lines: dict[str, int]
 
 
-class LocList(list):
+class LocList(list[Any]):
     """A list that knows its own line and the line of each item (1-based)."""
 
     line: int
@@ -37,7 +37,7 @@ class LocList(list):
 _BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class _Loader(_BaseLoader):
+class _Loader(_BaseLoader):  # type: ignore[misc]  # PyYAML's stubs type the C loader as Any
     """Safe loader building LocDict/LocList and collecting duplicate-key issues."""
 
     def __init__(self, stream: str, file: str) -> None:

@@ -18,7 +18,8 @@ _NUMBERS = re.compile(r"^\d+(?:\.\d+)*")
 
 def family_for_soc(catalog: dict[str, Any], soc: str) -> dict[str, Any] | None:
     """The first family (catalog order) with a SoC pattern matching ``soc``, or None."""
-    for family in catalog["families"]:
+    families: list[dict[str, Any]] = catalog["families"]
+    for family in families:
         if any(fnmatch.fnmatchcase(soc, pattern) for pattern in family["soc_patterns"]):
             return family
     return None

@@ -6,7 +6,7 @@ exception it raised, so these types are part of the contract between checks and 
 
 from __future__ import annotations
 
-import pytest
+from _pytest.outcomes import Skipped  # what pytest.skip raises; pytest exports it only as pytest.skip.Exception
 
 
 class SpecViolation(AssertionError):
@@ -33,7 +33,7 @@ class MissingFunction(SpecViolation):
     """The library does not export a function of the spec that its product family supports."""
 
 
-class AbsentAsDocumented(pytest.skip.Exception):  # type: ignore[name-defined]  # pytest's Skipped
+class AbsentAsDocumented(Skipped):
     """The library does not export a function its product family does not support: not applicable.
 
     A skip whose reason starts with NOT_APPLICABLE, so pytest, Allure and the outcome model

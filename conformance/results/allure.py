@@ -115,7 +115,7 @@ def _attachment_text(results_dir: Path, data: Mapping[str, Any], name: str) -> s
     for attachment in data.get("attachments") or []:
         if attachment.get("name") == name and attachment.get("source"):
             try:
-                return (results_dir / attachment["source"]).read_text(encoding="utf-8")
+                return (results_dir / str(attachment["source"])).read_text(encoding="utf-8")
             except OSError:
                 return None
     return None

@@ -51,7 +51,7 @@ def tested_interface(rule: Mapping[str, Any], params: Mapping[str, Any] | None =
     e.g. ``...#aclrtHostUnregister``); else the rule's first interface.
     """
     if params and isinstance(params.get("interface"), str):
-        return params["interface"]
+        return str(params["interface"])
     interfaces = list(rule.get("interfaces") or [])
     anchor = str(rule.get("doc_url") or "").rpartition("#")[2]
     if anchor in interfaces:

@@ -108,7 +108,7 @@ def _family_of_soc(catalog: dict[str, Any], soc: str) -> str:
     family = family_for_soc(catalog, soc)
     if family is None:
         raise ValueError(f"SoC {soc!r} matches no product family")
-    return family["id"]
+    return str(family["id"])
 
 
 def _base_env(soc: str, kernel: str) -> dict[str, str]:

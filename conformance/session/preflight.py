@@ -145,7 +145,8 @@ def probe_library(lib: Path, device: int | None, timeout: float = PROBE_TIMEOUT_
             first, _, rest = message.partition("\n")
             message = f"{first}\nThe library said: {said[-1][:200]}\n{rest}"
         raise SetupError(Problem[answer["problem"]], message)
-    return answer
+    facts: dict[str, Any] = answer
+    return facts
 
 
 def check_family(facts: dict[str, Any], product: str | None, catalog: dict[str, Any]) -> None:

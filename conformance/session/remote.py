@@ -47,6 +47,8 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 class RemoteException(Exception):
     """An exception of a type the harness does not classify, raised in the executor (ERROR)."""
 
+    code: int | None = None
+
 
 class ExecutorLost(Exception):
     """The executor died or did not answer during the case; its result is decided by the judge."""
@@ -79,7 +81,7 @@ def rebuild(record: Mapping[str, Any]) -> BaseException:
         return cls(message)
     name = str(record.get("type") or kind)
     name = name if _NAME.fullmatch(name) else "RemoteException"
-    rebuilt = type(name, (RemoteException,), {})(message)
+    rebuilt: RemoteException = type(name, (RemoteException,), {})(message)
     rebuilt.code = code
     return rebuilt
 

@@ -63,7 +63,7 @@ class Reporter:
                     self.state.facts = {**self.state.facts, **json.loads(str(value))}
             report.user_properties[:] = [(n, v) for n, v in report.user_properties
                                          if n not in (CASE_PROPERTY, FACTS_PROPERTY)]
-        elif report.when == "???":  # xdist: the worker died while running this case
+        elif str(report.when) == "???":  # xdist: the worker died while running this case
             self._record_crash(report)
         self._stop_when_time_is_up()
 

@@ -186,7 +186,7 @@ def _watch_for_hang(worker: threading.Thread, session: Session, timeout: float) 
         elif current is not None and time.monotonic() - since >= timeout:
             session.abandoned = True
             example, *call = current
-            failure = example.hung(*call, seconds=time.monotonic() - since)
+            failure: Failure | None = example.hung(*call, seconds=time.monotonic() - since)
             release = threading.Thread(target=_release, args=(example, session), name="explorer-release", daemon=True)
             release.start()
             release.join(RELEASE_BOUND_S)

@@ -152,10 +152,10 @@ class Facts:
 
     def _touching(self) -> tuple[Any, ...]:
         """Live registrations the range shares a byte with."""
-        touched = self._touched
-        if touched is _UNSET:
+        if self._touched is _UNSET:
             start, length = self.req.pointer, max(self.req.size, 1)
-            touched = self._touched = tuple(r for r in self.world.registrations.values() if r.touches(start, length))
+            self._touched = tuple(r for r in self.world.registrations.values() if r.touches(start, length))
+        touched: tuple[Any, ...] = self._touched
         return touched
 
     @property
@@ -250,7 +250,7 @@ class Facts:
     @property
     def flag_pinned_only(self) -> bool:
         """The V2 flag is PINNED without MAPPED."""
-        return self.req.values.get("flag", 0) == acl.ACL_HOST_REG_PINNED
+        return bool(self.req.values.get("flag", 0) == acl.ACL_HOST_REG_PINNED)
 
     # ---- the pointer a query or unregistration names ----
     @property

@@ -16,7 +16,7 @@ from __future__ import annotations
 import gc
 import mmap
 import random
-from typing import Any
+from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 from hypothesis.control import current_build_context
@@ -51,6 +51,8 @@ from .example import Example
 from .session import Session
 from .state import Allocation, Region
 
+_T = TypeVar("_T")
+
 
 class ExplorerMachine(RuleBasedStateMachine):
     """Random interleavings of the nine calls, judged by the state model at every step."""
@@ -66,7 +68,7 @@ class ExplorerMachine(RuleBasedStateMachine):
         """The example's abstract state."""
         return self.ex.world
 
-    def _pick(self, items: list[Any], pick: int) -> Any:
+    def _pick(self, items: list[_T], pick: int) -> _T | None:
         return items[pick % len(items)] if items else None
 
     def _pages_of(self, pick: int, pageable: bool) -> tuple[int, int, str] | None:
@@ -102,7 +104,7 @@ class ExplorerMachine(RuleBasedStateMachine):
 
     def _other_device(self, thread: int) -> int:
         """A device id that is not the calling thread's current device."""
-        count = self.world.product.device_count
+        count: int = self.world.product.device_count
         current = self.world.threads[thread] or 0
         return (current + 1) % count if count > 1 else count
 

@@ -77,7 +77,8 @@ class Program:
 
 
 def _params(catalog: dict[str, Any], function: str) -> list[dict[str, Any]]:
-    return catalog["interfaces"][function]["params"]
+    params: list[dict[str, Any]] = catalog["interfaces"][function]["params"]
+    return params
 
 
 def _py(sym: Sym) -> str:
@@ -279,7 +280,8 @@ def replay(script: str, lib: Any, device: int, host_page: int = PAGE) -> tuple[i
     exec(compile(script, "replay.py", "exec"), scope)  # noqa: S102 - our own rendering of the path
     watch = _RegistrationWatch(lib)
     try:
-        return scope["replay"](watch, device)
+        outcome: tuple[int, str] | None = scope["replay"](watch, device)
+        return outcome
     finally:
         for base, size in watch.made.items():
             remember_stuck(base, size, host_page)
