@@ -14,6 +14,7 @@ from typing import Any
 import jinja2
 
 from .cases import Case, all_cases
+from .catalog_types import vocabulary
 from .escape import c_comment, c_string, md, md_code, md_url, py_docstring, py_literal
 from .evidence import Release
 from .model import RULE_FAMILY_DOCS, Spec
@@ -160,6 +161,7 @@ def render_all(spec: Spec) -> dict[str, str]:
         "model": spec.state_model,
         "code_value": lambda name: spec.error(name).value if name else None,
         "release_c_name": release_c_name,
+        "vocabulary": vocabulary(spec),
     }
     files: dict[str, str] = {
         "__init__.py": env.get_template("package_init.py.j2").render(ctx),
@@ -174,6 +176,7 @@ def render_all(spec: Spec) -> dict[str, str]:
         "sim/aclsim_releases.h": env.get_template("aclsim_releases.h.j2").render(ctx),
         "state_model.py": env.get_template("state_model.py.j2").render(ctx),
         "catalog.json": json.dumps(catalog(spec, cases), indent=1, sort_keys=False) + "\n",
+        "catalog_types.py": env.get_template("catalog_types.py.j2").render(ctx),
         "cases/__init__.py": env.get_template("package_init.py.j2").render(ctx),
     }
     for family in spec.rule_families:

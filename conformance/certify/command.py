@@ -10,13 +10,14 @@ one line per problem and exits 1 when there is any, 2 when the trusted key is un
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from acl_hostmem_generated.catalog_types import Catalog
+
 from ..harness.options import OptionError, settings_from_values
-from ..harness.resources import catalog_path
+from ..harness.resources import catalog_path, load_catalog
 from ..results.signing import KeyFileError, load_private_key, load_public_key, signer
 from ..results.terminal import Style
 from ..session.command import EXIT_CODES, check_expectations, configure, invoked_command, report_dir_of
@@ -68,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _setup_problem(args: argparse.Namespace, catalog: dict[str, object]) -> int | None:
+def _setup_problem(args: argparse.Namespace, catalog: Catalog) -> int | None:
     """Run the set-up checks in this process; print and return the exit status of a mistake."""
     from ..harness.options import OPTIONS, env_value
 
@@ -88,7 +89,7 @@ def _setup_problem(args: argparse.Namespace, catalog: dict[str, object]) -> int 
 def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
     """Certify: exit 0 CERTIFIED, 1 NOT CERTIFIED, 2 no verdict, or a set-up status."""
     catalog_file = args.catalog or catalog_path()
-    catalog = json.loads(Path(catalog_file).read_text(encoding="utf-8"))
+    catalog = load_catalog(Path(catalog_file))
     try:
         key = load_private_key(args.sign) if getattr(args, "sign", None) else None
         trusted = load_public_key(args.trust) if getattr(args, "trust", None) else None

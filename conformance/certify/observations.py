@@ -11,13 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from acl_hostmem_generated.catalog_types import Catalog
+
 from ..harness.observations import value_problem
 from ..results.consistency import contradictions
 from ..results.observations import observation_provenance
 from ..results.summary import SCHEMA
 
 
-def check_observations(summary: Mapping[str, Any], catalog: Mapping[str, Any]) -> list[str]:
+def check_observations(summary: Mapping[str, Any], catalog: Catalog) -> list[str]:
     """One line per problem with the observations of ``summary`` (judged against ``catalog``)."""
     if summary.get("schema") != SCHEMA:
         return [f"summary.json: schema {summary.get('schema')!r}, expected {SCHEMA!r} (observations not checked)"]

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from acl_hostmem_generated.catalog_types import Catalog
+
 from ..results.files import ARTIFACTS_DIR, artifact_folder_name
 from ..results.identity import case_id_from_nodeid
 from ..results.untrusted import UntrustedFileError, read_text
@@ -30,7 +32,7 @@ def _outcomes(summary: Mapping[str, Any]) -> dict[str, str]:
     return found
 
 
-def check_run_log(bundle: Path, summary: Mapping[str, Any], catalog: Mapping[str, Any]) -> list[str]:
+def check_run_log(bundle: Path, summary: Mapping[str, Any], catalog: Catalog) -> list[str]:
     """One line per disagreement between run.log / artifacts/ and the summary's outcomes."""
     problems: list[str] = []
     outcomes = _outcomes(summary)

@@ -40,7 +40,7 @@ from ..harness.options import DEFAULT_DEADLINE, OptionError, seconds
 from ..results.expectations import ExpectationError, load_expectations
 from ..results.history import carry_history, check_history, run_dir
 from ..results.signing import SIGNATURE, sign_manifest
-from ..results.summary import env_family, load_json
+from ..results.summary import env_family, load_catalog_file, load_json
 from ..results.terminal import format_duration
 from ..results.untrusted import UntrustedFileError
 from ..session.command import expectation_paths, option_arguments, watchdog_grace
@@ -259,7 +259,7 @@ def certify(
         if staging.exists() and not (staging / "summary.json").is_file():
             shutil.rmtree(staging, ignore_errors=True)
         raise
-    assessment = assess(load_json(bundle / "summary.json"), load_json(catalog_path))
+    assessment = assess(load_json(bundle / "summary.json"), load_catalog_file(catalog_path))
     html = (bundle / "allure-report" / "index.html").is_file()
     problems = verify(bundle, catalog_path) if assessment.verdict == CERTIFIED else []
     problems = tampered + problems  # a report changed behind the judge's back is said whatever the verdict
@@ -334,7 +334,7 @@ def package_bundle(
     bundle names the staging folder: the run's own paths are rewritten to the bundle's.
     """
     summary = load_json(staging / "summary.json")
-    assessment = assess(summary, load_json(catalog_path))
+    assessment = assess(summary, load_catalog_file(catalog_path))
     used = [Path(p) for p in (summary.get("expectations") or {}).get("files") or []]
     env = summary.get("environment") or {}
     final = _unique(out_root / bundle_name(env_family(env), env.get("cann_version"), created))

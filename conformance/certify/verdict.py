@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from acl_hostmem_generated.catalog_types import Catalog, RuleEntry
+
 from ..results.expectations import certification_problem
 from ..results.outcomes import DECIDING_SEVERITY, FAILING_VALUES, OUTCOME_ORDER, worst_value
 
@@ -151,7 +153,7 @@ def _plain_column(outcome: str | None) -> str:
     return "not_applicable" if outcome == "NOT_APPLICABLE" else ("stale" if outcome == "XPASS" else "passed")
 
 
-def assess_rule(rule_id: str, rule: dict[str, Any], spec_rule: dict[str, Any] | None = None) -> RuleAssessment:
+def assess_rule(rule_id: str, rule: dict[str, Any], spec_rule: RuleEntry | None = None) -> RuleAssessment:
     """Recompute one rule's certification status from its case outcomes.
 
     ``spec_rule`` is the catalog's entry for the rule: its severity, family, title and doc
@@ -184,15 +186,15 @@ def assess_rule(rule_id: str, rule: dict[str, Any], spec_rule: dict[str, Any] | 
     return result
 
 
-def catalog_rule_ids(catalog: dict[str, Any]) -> list[str]:
+def catalog_rule_ids(catalog: Catalog) -> list[str]:
     """Every rule ID of a generated catalog.json."""
     return [str(rule["id"]) for rule in catalog.get("rules", [])]
 
 
-def assess(summary: dict[str, Any], catalog: dict[str, Any] | None = None) -> Assessment:
+def assess(summary: dict[str, Any], catalog: Catalog | None = None) -> Assessment:
     """The certification verdict of a run; with ``catalog`` (same spec hash) also its completeness."""
     checked = catalog is not None and catalog.get("spec_hash") == summary.get("spec_hash")
-    spec_rules = {str(r["id"]): r for r in (catalog or {}).get("rules", [])} if checked else {}
+    spec_rules = {r["id"]: r for r in catalog["rules"]} if catalog is not None and checked else {}
     rules = [assess_rule(rid, rule, spec_rules.get(rid)) for rid, rule in sorted((summary.get("rules") or {}).items())
              if isinstance(rule, dict)]
     missing: list[str] = []

@@ -32,6 +32,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from acl_hostmem_generated.catalog_types import Catalog
+
 from ..harness.release import ReleaseError, judge_release, outside_contract, outside_reason
 from ..results import integrity, untrusted
 from ..results.expectations import ExpectationError, load_expectations
@@ -39,7 +41,7 @@ from ..results.integrity import check_manifest_files, check_sums, load_member
 from ..results.outcomes import UNWAIVABLE
 from ..results.rootcause import root_causes
 from ..results.signing import check_signature
-from ..results.summary import env_family, load_json, summary_problem, summary_verdict
+from ..results.summary import env_family, load_catalog_file, summary_problem, summary_verdict
 from .bundle import DEFAULT_CATALOG, HTML_INDEX, REQUIRED, REQUIRED_DIRS
 from .certificate import (
     fact_lines_html,
@@ -82,7 +84,7 @@ def manifest_problem(manifest: Any) -> str | None:
     return None
 
 
-def check_cases(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]:
+def check_cases(summary: dict[str, Any], catalog: Catalog) -> list[str]:
     """Completeness and identity: every catalog rule and case has an outcome, nothing unknown or doubled."""
     problems: list[str] = []
     known = {str(r["id"]): [str(c["case_id"]) for c in r.get("cases", [])] for r in catalog.get("rules", [])}
@@ -120,7 +122,7 @@ def check_cases(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]:
     return problems
 
 
-def check_blocked(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]:
+def check_blocked(summary: dict[str, Any], catalog: Catalog) -> list[str]:
     """Every BLOCKED case names a rule it may rest on, and the root causes follow from the outcomes.
 
     A fixed case may be blocked only by a rule its own rule declares under ``needs`` or by a
@@ -137,7 +139,7 @@ def check_blocked(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]
                     if any(isinstance(c, dict) and c.get("outcome") in ("FAIL", "ERROR") and not c.get("rests_on")
                            for c in (rule.get("cases") or {}).values())}
     for rule_id, rule in sorted(rules.items()):
-        spec_rule = spec_rules.get(rule_id) or {}
+        spec_rule = spec_rules.get(rule_id)
         for case_id, case in sorted((rule.get("cases") or {}).items()):
             if not isinstance(case, dict) or case.get("outcome") != "BLOCKED":
                 continue
@@ -145,7 +147,7 @@ def check_blocked(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]
             if by not in spec_rules:
                 problems.append(f"summary.json: case {case_id} is BLOCKED by {str(by)[:80]!r}, which is no rule of "
                                 "the spec")
-            elif spec_rule.get("family") == "explorer":
+            elif spec_rule is not None and spec_rule["family"] == "explorer":
                 if by not in (case.get("rests_on") or []) or by not in own_failures:
                     problems.append(f"summary.json: explorer case {case_id} is BLOCKED by {by}, which its finding does "
                                     "not rest on or which did not fail in this run")
@@ -153,14 +155,14 @@ def check_blocked(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]
                 if by not in own_failures:
                     problems.append(f"summary.json: case {case_id} is BLOCKED by {by}, which its failure rests on "
                                     "but which did not fail in this run")
-            elif by not in (spec_rule.get("needs") or []) and by not in promised:
+            elif by not in (spec_rule["needs"] if spec_rule else []) and by not in promised:
                 problems.append(f"summary.json: case {case_id} is BLOCKED by {by}, which {rule_id} does not need")
     if summary.get("root_causes") != root_causes(rules):
         problems.append("summary.json: root_causes do not follow from the case outcomes")
     return problems
 
 
-def check_release(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]:
+def check_release(summary: dict[str, Any], catalog: Catalog) -> list[str]:
     """The release the run was judged against is one the spec knows, and exactly the cases outside
     its contract (from the catalog, never from the summary) are NOT_APPLICABLE for that reason."""
     env = summary.get("environment") or {}
@@ -218,7 +220,7 @@ def signature_checker(trusted: Any) -> Callable[[Path], list[str]] | None:
     return None if trusted is None else (lambda bundle: check_signature(bundle, trusted))
 
 
-def check_severities(summary: dict[str, Any], catalog: dict[str, Any]) -> list[str]:
+def check_severities(summary: dict[str, Any], catalog: Catalog) -> list[str]:
     """The summary's severity and family of each rule are the spec catalog's."""
     problems = []
     spec_rules = {str(r["id"]): r for r in catalog.get("rules", [])}
@@ -321,7 +323,7 @@ def _text(path: Path) -> str:
 
 
 def check_verdicts(
-    bundle: Path, summary: dict[str, Any], manifest: dict[str, Any], catalog: dict[str, Any]
+    bundle: Path, summary: dict[str, Any], manifest: dict[str, Any], catalog: Catalog
 ) -> list[str]:
     """Every verdict the bundle shows, machine-readable and visible, follows from the outcomes."""
     problems = []
@@ -379,7 +381,7 @@ def verify(bundle: Path, catalog_path: Path = DEFAULT_CATALOG, trusted: Any = No
         return problems + shape
     problems += check_manifest_files(bundle, manifest)
     try:
-        catalog = load_json(catalog_path)
+        catalog = load_catalog_file(catalog_path)
     except ValueError as exc:
         return problems + [str(exc)]
     spec_hash = manifest.get("spec_hash")

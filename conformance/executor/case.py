@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from acl_hostmem_generated.catalog_types import CaseEntry, Catalog, RuleEntry
+
 from ..harness.backend import Backend
 from ..harness.context import AclContext, Release
 from ..harness.options import Settings
@@ -74,8 +76,8 @@ def exception_record(exc: BaseException) -> dict[str, Any]:
             "step": getattr(exc, "step", None) if isinstance(exc, Blocked) else None}
 
 
-def _check_applicable(ctx: AclContext, catalog: dict[str, Any], rule: dict[str, Any],
-                      case: dict[str, Any] | None, backend: Backend) -> None:
+def _check_applicable(ctx: AclContext, catalog: Catalog, rule: RuleEntry,
+                      case: CaseEntry | None, backend: Backend) -> None:
     """Skip (NOT_APPLICABLE) or fail the case before it runs, per the catalog."""
     product = backend.product
     verdict = applicability(catalog, rule, backend.family, product.machine, case)
@@ -107,7 +109,7 @@ def teardown_verdict(ctx: AclContext, problems: list[Release], leak: bool = Fals
     return HarnessError("teardown could not release everything (leak?): " + text)
 
 
-def run_case(backend: Backend, settings: Settings, catalog: dict[str, Any], program: Mapping[str, Any]
+def run_case(backend: Backend, settings: Settings, catalog: Catalog, program: Mapping[str, Any]
              ) -> dict[str, Any]:
     """Run one case program; the records of what happened (nothing here decides its outcome)."""
     rules = {rule["id"]: rule for rule in catalog["rules"]}
@@ -117,7 +119,7 @@ def run_case(backend: Backend, settings: Settings, catalog: dict[str, Any], prog
     case = next((c for c in rule.get("cases", []) if c["case_id"] == program.get("case_id")), None)
     before = backend.counters.read() if backend.counters else None
     ctx = AclContext(backend.lib, backend.product, device=backend.device, timeout=settings.timeout,
-                     catalog=dict(catalog), observations=rule.get("observations", []),
+                     catalog=catalog, observations=rule.get("observations", []),
                      explore_steps=settings.explore_steps, explore_seed=int(program.get("seed", settings.explore_seed)),
                      rule_id=rule["id"], needs=rule.get("needs", []), sync_window=settings.sync_window)
     record: dict[str, Any] = {"setup": None, "call": None, "teardown": None}

@@ -8,7 +8,6 @@ puts the kit on ``sys.path`` and calls :func:`serve`.
 from __future__ import annotations
 
 import faulthandler
-import json
 import os
 import sys
 from pathlib import Path
@@ -17,7 +16,7 @@ from typing import Any
 from ..harness.backend import Backend, finalize_backend, open_backend
 from ..harness.options import Settings
 from ..harness.preconditions import promise_of_call
-from ..harness.resources import catalog_path
+from ..harness.resources import load_catalog
 from ..harness.violations import HarnessError
 from .case import exception_record, module_from_file, run_case
 from .journal import CallJournal, refuse_given_up
@@ -43,7 +42,7 @@ def serve(command_fd: int = COMMAND_FD, record_fd: int = RECORD_FD) -> int:
         return 2
     nonce = start["nonce"]
     settings = settings_from_json(start["settings"])
-    catalog = json.loads(catalog_path().read_text(encoding="utf-8"))
+    catalog = load_catalog()
     backend: Backend | None = None
     try:
         backend = open_backend(settings, catalog, int(start.get("worker_index", 0)))

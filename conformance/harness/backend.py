@@ -13,6 +13,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from acl_hostmem_generated.catalog_types import Catalog, FamilyEntry
+
 from .context import Product
 from .options import SIM_HOST_MEM_LIMIT, Settings
 from .product import family_by_id, family_for_soc
@@ -30,14 +32,14 @@ class Backend:
 
     lib: Any
     product: Product
-    family: dict[str, Any]
+    family: FamilyEntry
     device: int
     facts: dict[str, Any]
     missing: tuple[str, ...] = ()  # functions of the spec the library does not export
     counters: SimCounters | None = None  # the simulator's live counters, when the backend is the simulator
 
 
-def open_backend(settings: Settings, catalog: dict[str, Any], worker_index: int) -> Backend:
+def open_backend(settings: Settings, catalog: Catalog, worker_index: int) -> Backend:
     """aclInit, aclrtSetDevice and family detection; raises HarnessError saying what is wrong.
 
     The device is ``--acl-device`` or, by default, the xdist worker index modulo the

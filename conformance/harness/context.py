@@ -26,6 +26,7 @@ from typing import Any
 
 from acl_hostmem_generated import acl_bindings as acl
 from acl_hostmem_generated.acl_bindings import AclLibrary, address
+from acl_hostmem_generated.catalog_types import Catalog
 
 from . import preconditions
 from .observations import ObservationLog
@@ -174,7 +175,7 @@ class AclContext:
     """The library, device and product a case runs against, plus its resources."""
 
     def __init__(self, lib: AclLibrary, product: Product, *, device: int, timeout: float,
-                 catalog: dict[str, Any], observations: Iterable[Mapping[str, Any]] = (),
+                 catalog: Catalog, observations: Iterable[Mapping[str, Any]] = (),
                  explore_steps: int = DEFAULT_EXPLORE_STEPS, explore_seed: int = DEFAULT_EXPLORE_SEED,
                  rule_id: str = "", needs: Iterable[str] = (), sync_window: float = DEFAULT_SYNC_WINDOW) -> None:
         self.lib = lib

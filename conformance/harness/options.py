@@ -7,7 +7,6 @@ default) into one frozen :class:`Settings` that every process reads through ``co
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import random
@@ -17,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from .resources import catalog_path, default_sim_lib
+from .resources import default_sim_lib, load_catalog
 
 SIM_HOST_MEM_LIMIT = 512 * 1024 * 1024
 DEFAULT_TIMEOUT = 10.0
@@ -47,7 +46,7 @@ class OptionSpec:
 
 def _product_ids() -> str:
     try:
-        catalog = json.loads(catalog_path().read_text(encoding="utf-8"))
+        catalog = load_catalog()
     except (OSError, ValueError):
         return "see the spec's products.yaml"
     return ", ".join(family["id"] for family in catalog["families"])

@@ -15,11 +15,11 @@ set-up call) is reported as BLOCKED by that rule, not as a crash of the case's o
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from acl_hostmem_generated.acl_bindings import AclError
+from acl_hostmem_generated.catalog_types import Catalog
 
 from .violations import Blocked, DeadlineReached, HarnessError, InstrumentFailed, MissingFunction, SpecViolation
 
@@ -68,7 +68,7 @@ def instrument(name: str, step: str) -> Iterator[None]:
         raise InstrumentFailed(f"the harness's {name} failed: {step}: {detail}") from exc
 
 
-def promise_of_call(catalog: Mapping[str, Any], call: str | None) -> str | None:
+def promise_of_call(catalog: Catalog, call: str | None) -> str | None:
     """The rule whose promise a call rests on (the spec's ``promise_calls`` and ``setup_promises``), or None."""
     step = (catalog.get("promise_calls") or {}).get(call or "")
     return (catalog.get("setup_promises") or {}).get(step) if step else None

@@ -9,23 +9,23 @@ from __future__ import annotations
 import fnmatch
 import re
 from dataclasses import dataclass
-from typing import Any
+
+from acl_hostmem_generated.catalog_types import CaseEntry, Catalog, FamilyEntry, RuleEntry
 
 from .release import case_calls, outside_reason, supported_in
 
 _NUMBERS = re.compile(r"^\d+(?:\.\d+)*")
 
 
-def family_for_soc(catalog: dict[str, Any], soc: str) -> dict[str, Any] | None:
+def family_for_soc(catalog: Catalog, soc: str) -> FamilyEntry | None:
     """The first family (catalog order) with a SoC pattern matching ``soc``, or None."""
-    families: list[dict[str, Any]] = catalog["families"]
-    for family in families:
+    for family in catalog["families"]:
         if any(fnmatch.fnmatchcase(soc, pattern) for pattern in family["soc_patterns"]):
             return family
     return None
 
 
-def family_by_id(catalog: dict[str, Any], family_id: str) -> dict[str, Any] | None:
+def family_by_id(catalog: Catalog, family_id: str) -> FamilyEntry | None:
     """The family with id ``family_id``, or None."""
     return next((f for f in catalog["families"] if f["id"] == family_id), None)
 
@@ -64,20 +64,20 @@ class Applicability:
         return not self.unsupported and self.skip_reason is None
 
 
-def unsupported_interfaces(catalog: dict[str, Any], rule: dict[str, Any], family_id: str,
-                           case: dict[str, Any] | None = None) -> tuple[str, ...]:
+def unsupported_interfaces(catalog: Catalog, rule: RuleEntry, family_id: str,
+                           case: CaseEntry | None = None) -> tuple[str, ...]:
     """The interfaces the rule (or one ``case`` of it) calls that the support matrix marks absent on
     ``family_id``. What a release does not document yet is outside its contract instead (outside_reason)."""
     calls = case_calls(catalog, rule, case, needed_only=True)
     return tuple(name for name in calls if not supported_in(catalog, name, family_id, None))
 
 
-def disputed_interfaces(catalog: dict[str, Any], rule: dict[str, Any], family_id: str,
-                        case: dict[str, Any] | None = None) -> tuple[str, ...]:
+def disputed_interfaces(catalog: Catalog, rule: RuleEntry, family_id: str,
+                        case: CaseEntry | None = None) -> tuple[str, ...]:
     """The interfaces the rule (or ``case``) needs whose support on ``family_id`` the docs and the
     source dispute."""
     return tuple(name for name in case_calls(catalog, rule, case, needed_only=True)
-                 if family_id in catalog["interfaces"].get(name, {}).get("support_disputed", []))
+                 if name in catalog["interfaces"] and family_id in catalog["interfaces"][name]["support_disputed"])
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ class Machine:
     release: str | None = None  # the CANN release the run is judged against (None: the spec knows none)
 
 
-def applies_reason(rule: dict[str, Any], family: dict[str, Any], machine: Machine) -> str | None:
+def applies_reason(rule: RuleEntry, family: FamilyEntry, machine: Machine) -> str | None:
     """None when ``rule.applies`` holds for the family and the machine, else the reason."""
     applies = rule.get("applies") or {}
     reason = applies.get("reason") or "the rule does not apply to this product"
@@ -110,7 +110,8 @@ def applies_reason(rule: dict[str, Any], family: dict[str, Any], machine: Machin
         return reason
     if applies.get("run_mode") and applies["run_mode"] != machine.run_mode:
         return f"{reason} (aclrtGetRunMode answered the {machine.run_mode} run mode)"
-    if applies.get("min_devices") and machine.devices < applies["min_devices"]:
+    min_devices = applies.get("min_devices")
+    if min_devices and machine.devices < min_devices:
         return f"{reason} ({machine.devices} device(s))"
     if applies.get("host_alloc") and applies["host_alloc"] != machine.host_alloc:
         return f"{reason} (host memory comes from {machine.host_alloc}, --acl-host-alloc)"
@@ -128,8 +129,8 @@ def applies_reason(rule: dict[str, Any], family: dict[str, Any], machine: Machin
     return None
 
 
-def applicability(catalog: dict[str, Any], rule: dict[str, Any], family: dict[str, Any],
-                  machine: Machine, case: dict[str, Any] | None = None) -> Applicability:
+def applicability(catalog: Catalog, rule: RuleEntry, family: FamilyEntry,
+                  machine: Machine, case: CaseEntry | None = None) -> Applicability:
     """Combine the release's contract, the support matrix and the rule's ``applies`` block for one
     product on one machine (and one ``case`` of the rule, whose calls may enter the contract later
     than the rule's first case). Outside the release's contract nothing is probed."""
@@ -142,12 +143,12 @@ def applicability(catalog: dict[str, Any], rule: dict[str, Any], family: dict[st
                          tuple(i for i in unsupported if i not in disputed))
 
 
-def not_supported_reason(catalog: dict[str, Any], interface: str, family: dict[str, Any],
+def not_supported_reason(catalog: Catalog, interface: str, family: FamilyEntry,
                          release: str | None = None) -> str:
     """Skip reason for an interface that the family does not support (in ``release``)."""
-    entry = catalog["interfaces"].get(interface, {})
-    doc_ref = entry.get("doc_ref", "")
-    cell = (entry.get("support_since") or {}).get(family["id"])
+    entry = catalog["interfaces"].get(interface)
+    doc_ref = entry["doc_ref"] if entry else ""
+    cell = entry["support_since"].get(family["id"]) if entry else None
     if release and cell and supported_in(catalog, interface, family["id"], None):
         return (f"NOT_APPLICABLE: {interface} is supported on {family['name']} from CANN {cell} on; this run is "
                 f"judged against {release} ({doc_ref})")

@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from acl_hostmem_generated.catalog_types import CaseEntry, Catalog, RuleEntry
+
 from .violations import HarnessError
 
 #: X.Y.Z, or CANN's release-candidate spelling X.Y.RCn (a candidate of X.Y.0).
@@ -62,18 +64,18 @@ def _key(name: str) -> tuple[int, ...]:
     return tuple(int(part) for part in name.split("."))
 
 
-def known(catalog: dict[str, Any]) -> list[str]:
+def known(catalog: Catalog) -> list[str]:
     """The release names of the catalog, oldest first."""
     return [str(r["name"]) for r in catalog.get("releases") or []]
 
 
-def newest(catalog: dict[str, Any]) -> str | None:
+def newest(catalog: Catalog) -> str | None:
     """The newest release the spec knows (the pinned snapshot), or None when it knows none."""
     names = known(catalog)
     return names[-1] if names else None
 
 
-def judge_release(catalog: dict[str, Any], reported: str | None, override: str | None = None,
+def judge_release(catalog: Catalog, reported: str | None, override: str | None = None,
                   acl_api: str | None = None) -> JudgedRelease | None:
     """The release to judge against; None when the spec knows no releases. Raises ReleaseError."""
     names = known(catalog)
@@ -110,8 +112,8 @@ def _by_key(names: list[str], key: tuple[int, int, int], reported: str, source: 
                          key[:2] != _key(names[-1])[:2])
 
 
-def outside_reason(rule: dict[str, Any], release: str | None, case: dict[str, Any] | None = None,
-                   catalog: dict[str, Any] | None = None, family_id: str | None = None) -> str | None:
+def outside_reason(rule: RuleEntry, release: str | None, case: CaseEntry | None = None,
+                   catalog: Catalog | None = None, family_id: str | None = None) -> str | None:
     """Why ``rule`` (or one ``case`` of it) is outside the contract of ``release`` (NOT_APPLICABLE), or None.
 
     With the ``catalog`` and the product's ``family_id`` it is outside too where the release does
@@ -128,13 +130,14 @@ def outside_reason(rule: dict[str, Any], release: str | None, case: dict[str, An
         return f"{rule['id']} left the contract in CANN {until}; {JUDGED_AGAINST} {release}"
     if catalog and family_id:
         for name in case_calls(catalog, rule, case):
-            cell = ((catalog["interfaces"].get(name) or {}).get("support_since") or {}).get(family_id)
+            entry = catalog["interfaces"].get(name)
+            cell = entry["support_since"].get(family_id) if entry else None
             if cell and _key(release) < _key(cell):
                 return (f"{name} is documented on {family_id} from CANN {cell} on; {JUDGED_AGAINST} {release}")
     return None
 
 
-def case_calls(catalog: dict[str, Any], rule: dict[str, Any], case: dict[str, Any] | None,
+def case_calls(catalog: Catalog, rule: RuleEntry, case: CaseEntry | None,
                needed_only: bool = False) -> list[str]:
     """The interfaces a case calls: the rule's, except that a case whose parameters name an interface
     (HM-PROD-SUPPORT per interface, HM-CTX-NO-DEVICE per call, or ``v1`` through the catalog's
@@ -170,18 +173,18 @@ def outside_contract(message: str) -> bool:
     return JUDGED_AGAINST in (message or "")
 
 
-def supported_in(catalog: dict[str, Any], interface: str, family_id: str, release: str | None) -> bool:
+def supported_in(catalog: Catalog, interface: str, family_id: str, release: str | None) -> bool:
     """Whether ``interface`` is documented and supported on the family in ``release`` (the support matrix
     says whether at all; ``since`` and ``support_since`` whether already then)."""
-    entry = catalog["interfaces"].get(interface, {})
-    if entry.get("support", {}).get(family_id, True) is False:
+    entry = catalog["interfaces"].get(interface)
+    if entry is None or not release:  # a function the spec does not describe is not the matrix's to refuse
+        return entry is None or entry["support"].get(family_id, True) is not False
+    if entry["support"].get(family_id, True) is False:
         return False
-    if not release:
-        return True
-    since = entry.get("since")
+    since = entry["since"]
     if since and _key(release) < _key(since):
         return False
-    cell = (entry.get("support_since") or {}).get(family_id)
+    cell = entry["support_since"].get(family_id)
     return not (cell and _key(release) < _key(cell))
 
 

@@ -16,8 +16,11 @@ current directory, and the simulator built from the shipped sources goes where t
 from __future__ import annotations
 
 import importlib.resources
+import json
 import os
 from pathlib import Path
+
+from acl_hostmem_generated.catalog_types import Catalog
 
 GENERATED_PACKAGE = "acl_hostmem_generated"
 SHIPPED = ("spec", "sim", "allure")
@@ -29,13 +32,22 @@ def _package_dir(package: str) -> Path:
 
 
 def generated_dir() -> Path:
-    """The generated package: acl_bindings.py, catalog.json, include/, conformance/ (the cases)."""
+    """The generated package: acl_bindings.py, catalog.json and its types, include/, cases/."""
     return _package_dir(GENERATED_PACKAGE)
 
 
 def catalog_path() -> Path:
     """catalog.json: the machine-readable spec the harness and the reports read."""
     return generated_dir() / "catalog.json"
+
+
+def load_catalog(path: Path | None = None) -> Catalog:
+    """The catalog (the generated one unless ``path`` names another), typed by catalog_types.py.
+
+    The generator wrote it and a test holds it to its declared shape, so it is not checked again here.
+    """
+    catalog: Catalog = json.loads((path or catalog_path()).read_text(encoding="utf-8"))
+    return catalog
 
 
 def suite_dir() -> Path:

@@ -43,8 +43,10 @@ def _registered(ctx: AclContext, tolerant: bool) -> int:
     return page
 
 
-def sample_value(ctx: AclContext, sample: dict[str, Any], *, tolerant: bool = False) -> Any:
+def sample_value(ctx: AclContext, sample: dict[str, Any] | None, *, tolerant: bool = False) -> Any:
     """A valid value for one parameter; ``tolerant`` falls back when the family lacks a call."""
+    if not sample:
+        raise ValueError("the parameter has no sample in the spec")
     kind, spec = next(iter(sample.items()))
     if kind == "value":
         return spec

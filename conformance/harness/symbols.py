@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from acl_hostmem_generated.catalog_types import Catalog, FamilyEntry
+
 from .violations import AbsentAsDocumented, HarnessError, MissingFunction
 
 
@@ -45,19 +47,19 @@ def _stand_in(name: str, kind: type[BaseException], message: str) -> Callable[..
     return call
 
 
-def absence(name: str, catalog: dict[str, Any], family: dict[str, Any]) -> tuple[type[BaseException], str]:
+def absence(name: str, catalog: Catalog, family: FamilyEntry) -> tuple[type[BaseException], str]:
     """What a missing function means on this family: the exception a call raises, and its message."""
-    interface = catalog["interfaces"].get(name, {})
-    where = f" ({interface['doc_ref']})" if interface.get("doc_ref") else ""
-    if interface.get("group") != "host_memory":
+    interface = catalog["interfaces"].get(name)
+    if interface is None or interface["group"] != "host_memory":
         return HarnessError, f"the library does not export {name}, which the harness needs"
-    if interface.get("support", {}).get(family["id"], True):
+    where = f" ({interface['doc_ref']})" if interface["doc_ref"] else ""
+    if interface["support"].get(family["id"], True):
         return MissingFunction, f"the library does not export {name}, which {family['name']} supports{where}"
     return AbsentAsDocumented, (f"NOT_APPLICABLE: {name} is not exported, and {family['name']} does not "
                                 f"support it{where}")
 
 
-def stand_in_for_missing(lib: Any, missing: Iterable[str], catalog: dict[str, Any], family: dict[str, Any]) -> None:
+def stand_in_for_missing(lib: Any, missing: Iterable[str], catalog: Catalog, family: FamilyEntry) -> None:
     """Replace the wrapper of each missing function on ``lib`` (an AclLibrary) with a stand-in that raises."""
     for name in missing:
         setattr(lib, name, _stand_in(name, *absence(name, catalog, family)))

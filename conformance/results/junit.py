@@ -22,6 +22,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from acl_hostmem_generated.catalog_types import Catalog
+
 from .identity import case_interfaces
 from .rootcause import root_cause_line
 
@@ -93,7 +95,7 @@ def _testcase(suite: ET.Element, family: str, rule: Mapping[str, Any], case_id: 
     return kind or "passed"
 
 
-def build_junit(summary: Mapping[str, Any], catalog: Mapping[str, Any]) -> ET.Element:
+def build_junit(summary: Mapping[str, Any], catalog: Catalog) -> ET.Element:
     """The ``<testsuites>`` element of a summary (only the cases the summary lists)."""
     catalog_rules = {rule["id"]: rule for rule in catalog.get("rules", [])}
     environment = summary.get("environment") or {}
@@ -135,7 +137,7 @@ def build_junit(summary: Mapping[str, Any], catalog: Mapping[str, Any]) -> ET.El
     return root
 
 
-def junit_text(summary: Mapping[str, Any], catalog: Mapping[str, Any]) -> str:
+def junit_text(summary: Mapping[str, Any], catalog: Catalog) -> str:
     """The junit.xml document of a summary."""
     root = build_junit(summary, catalog)
     ET.indent(root)

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from acl_hostmem_generated.catalog_types import Catalog
+
 from .outcomes import SEVERITIES, CaseResult, Category, Outcome
 
 #: Outcomes a rule can fail on by itself (BLOCKED and WAIVED are not its own deviation).
@@ -26,7 +28,7 @@ EXPLORER_FAMILY = "explorer"
 SEVERITY_FIRST = {severity: rank for rank, severity in enumerate(SEVERITIES)}
 
 
-def attribute_findings(catalog: Mapping[str, Any], results: Mapping[str, CaseResult]) -> dict[str, CaseResult]:
+def attribute_findings(catalog: Catalog, results: Mapping[str, CaseResult]) -> dict[str, CaseResult]:
     """The results with every FAIL that rests on a rule which failed on its own cases turned BLOCKED by it.
 
     An explorer finding rests on the fixed-matrix rules its path calls; a fixed case on the rules

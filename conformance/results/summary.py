@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
+
+from acl_hostmem_generated.catalog_types import Catalog
 
 from ..harness.untrusted_text import terminal_text
 from .identity import case_interfaces
@@ -32,7 +34,7 @@ def _missing_case(case_id: str, rule_id: str) -> CaseResult:
                       "the case was not run (deselected, not collected, or lost)", None, 0.0)
 
 
-def build_summary(catalog: Mapping[str, Any], results: Mapping[str, CaseResult], *,
+def build_summary(catalog: Catalog, results: Mapping[str, CaseResult], *,
                   environment: Mapping[str, Any], command: list[str],
                   expectation_files: Iterable[str] = (), expired: Iterable[dict[str, Any]] = (),
                   selected: Collection[str] | None = None) -> dict[str, Any]:
@@ -63,7 +65,7 @@ def build_summary(catalog: Mapping[str, Any], results: Mapping[str, CaseResult],
         for cid in ids:
             result = seen.get(cid) or _missing_case(cid, rid)
             outcomes.append(result.outcome)
-            params = catalog_cases.get(cid, {}).get("params")
+            params = catalog_cases[cid]["params"] if cid in catalog_cases else None
             for iface in case_interfaces(rule, params):
                 bucket = by_interface.setdefault(iface, count(()))
                 bucket[result.outcome.value] += 1
@@ -181,6 +183,15 @@ def load_json(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ValueError(f"{path}: expected a JSON object")
     return data
+
+
+def load_catalog_file(path: Path) -> Catalog:
+    """A catalog named on a command line (``--catalog``), as :func:`load_json` reads it.
+
+    It is the verifier's own (of the spec it checked out), not the bundle's, so its shape is
+    the generator's and is not checked again.
+    """
+    return cast("Catalog", load_json(path))
 
 
 def env_family(environment: Mapping[str, Any]) -> str | None:

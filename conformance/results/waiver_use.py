@@ -6,11 +6,13 @@ import datetime
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from acl_hostmem_generated.catalog_types import Catalog
+
 from .matching import glob_match
 from .outcomes import CaseResult
 
 
-def unused_expectations(entries: Iterable[Any], catalog: Mapping[str, Any], results: Iterable[CaseResult],
+def unused_expectations(entries: Iterable[Any], catalog: Catalog, results: Iterable[CaseResult],
                         facts: Mapping[str, Any], today: datetime.date) -> list[dict[str, Any]]:
     """Unexpired entries that waived nothing, each with why: it names nothing in the spec, or it matched no case.
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from acl_hostmem_generated.catalog_types import Catalog
+
 from ..harness.product import Machine, applicability
 from ..results.outcomes import DECIDING_SEVERITY
 from .plan import FAILING, NOT_PASSING, SEQUENCE_FAMILY, Run, family_record
@@ -12,7 +14,7 @@ DECIDING = DECIDING_SEVERITY
 EXPLORER_FAMILY = SEQUENCE_FAMILY
 
 
-def predicted_not_applicable(catalog: dict[str, Any], family_id: str, machine: Machine) -> set[str]:
+def predicted_not_applicable(catalog: Catalog, family_id: str, machine: Machine) -> set[str]:
     """Case IDs the spec says are NOT_APPLICABLE on a family and machine."""
     family = family_record(catalog, family_id)
     out: set[str] = set()
@@ -22,7 +24,7 @@ def predicted_not_applicable(catalog: dict[str, Any], family_id: str, machine: M
     return out
 
 
-def judge_faithful(catalog: dict[str, Any], run: Run) -> list[str]:
+def judge_faithful(catalog: Catalog, run: Run) -> list[str]:
     """Problems of a faithful run: any failure, or a NOT_APPLICABLE set other than predicted."""
     problems = list(run.problems)
     if run.summary is None:
@@ -112,7 +114,7 @@ def proven_rules(verdicts: list[dict[str, Any]], legal: list[dict[str, Any]]) ->
     return proven
 
 
-def unproven_rules(catalog: dict[str, Any], verdicts: list[dict[str, Any]],
+def unproven_rules(catalog: Catalog, verdicts: list[dict[str, Any]],
                    legal: list[dict[str, Any]] | None = None, every_fault: bool = True) -> list[str]:
     """Rules that no switch proved able to fail.
 
@@ -127,7 +129,7 @@ def unproven_rules(catalog: dict[str, Any], verdicts: list[dict[str, Any]],
     return [r["id"] for r in catalog["rules"] if r["id"] not in proven and (claimed is None or r["id"] in claimed)]
 
 
-def sequence_faults(catalog: dict[str, Any], verdicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def sequence_faults(catalog: Catalog, verdicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """For each fault meant for the explorer: the explorer rules and the fixed-matrix rules that killed it."""
     family = {r["id"]: r["family"] for r in catalog["rules"]}
     rows = []
@@ -140,7 +142,7 @@ def sequence_faults(catalog: dict[str, Any], verdicts: list[dict[str, Any]]) -> 
     return rows
 
 
-def report(catalog: dict[str, Any], faithful: list[Run], verdicts: list[dict[str, Any]],
+def report(catalog: Catalog, faithful: list[Run], verdicts: list[dict[str, Any]],
            faithful_problems: list[str], seconds: float, legal: list[dict[str, Any]] | None = None,
            every_fault: bool = True) -> dict[str, Any]:
     """The self-test result as data (``every_fault`` false: a run limited to some switches)."""

@@ -21,8 +21,8 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
+from acl_hostmem_generated.catalog_types import Catalog, FamilyEntry, FaultEntry
 from acl_hostmem_generated.state_model import EXPLORER_RULES
 
 from ..harness.product import Machine, family_for_soc
@@ -58,7 +58,7 @@ class Run:
     env: dict[str, str]
     family: str
     kernel: str
-    fault: dict[str, Any] | None = None
+    fault: FaultEntry | None = None
     devices: int = DEVICES
     run_mode: str = "host"
     select: tuple[str, ...] = ()  # rule IDs whose cases run (empty: the whole suite)
@@ -99,12 +99,12 @@ def test_name(rule_id: str) -> str:
     return "test_" + rule_id.replace("-", "_")
 
 
-def family_record(catalog: dict[str, Any], family_id: str) -> dict[str, Any]:
+def family_record(catalog: Catalog, family_id: str) -> FamilyEntry:
     """The catalog entry of a product family (it must exist)."""
     return next(f for f in catalog["families"] if f["id"] == family_id)
 
 
-def _family_of_soc(catalog: dict[str, Any], soc: str) -> str:
+def _family_of_soc(catalog: Catalog, soc: str) -> str:
     family = family_for_soc(catalog, soc)
     if family is None:
         raise ValueError(f"SoC {soc!r} matches no product family")
@@ -119,7 +119,7 @@ def _short_window(env: dict[str, str]) -> dict[str, str]:
     return {**env, "ACL_SYNC_WINDOW": SHORT_SYNC_WINDOW}
 
 
-def plan_runs(catalog: dict[str, Any], families: list[str] | None, faults: list[str] | None,
+def plan_runs(catalog: Catalog, families: list[str] | None, faults: list[str] | None,
               variants: list[str] | None = None, faithful: bool = True, all_releases: bool = False) -> list[Run]:
     """The faithful runs (every family, plus A2 on a 5.10 kernel, plus each older release), one run
     per fault on the newest release and on older ones (:func:`release_fault_runs`), and one run per
@@ -161,7 +161,7 @@ def release_lib(lib: Path, release: str) -> Path:
     return lib.parent.with_name(f"{lib.parent.name}-{release}") / lib.name
 
 
-def release_runs(catalog: dict[str, Any], families: list[str] | None) -> list[Run]:
+def release_runs(catalog: Catalog, families: list[str] | None) -> list[Run]:
     """The faithful simulator as every older release the spec knows, on the families that show what
     changed (Atlas A2, and the Ascend 950 and an inference card where they are chosen)."""
     names = [str(r["name"]) for r in catalog.get("releases") or []]
@@ -180,7 +180,7 @@ def _release_key(name: str) -> tuple[int, ...]:
     return tuple(int(part) for part in name.split("."))
 
 
-def release_fault_runs(catalog: dict[str, Any], fault: dict[str, Any], env: dict[str, str],
+def release_fault_runs(catalog: Catalog, fault: FaultEntry, env: dict[str, str],
                        family_id: str, every_release: bool = False) -> list[Run]:
     """The fault on the older releases whose contract holds one of the rules it breaks, there: a
     fault stays killed on every release it matters to. Only those rules run (their collateral is
@@ -209,7 +209,7 @@ def release_fault_runs(catalog: dict[str, Any], fault: dict[str, Any], env: dict
         for rule_id in run.select for case in by_id[rule_id]["cases"])]
 
 
-def legal_runs(catalog: dict[str, Any], families: list[dict[str, Any]], variants: list[str] | None) -> list[Run]:
+def legal_runs(catalog: Catalog, families: list[FamilyEntry], variants: list[str] | None) -> list[Run]:
     """One run per legal variant, product family it concerns (of ``families``) and environment."""
     runs = []
     wanted = {f["id"] for f in families}

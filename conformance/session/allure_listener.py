@@ -10,7 +10,7 @@ executor was lost, what the executor printed last.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -27,8 +27,8 @@ from .state import ATTACHMENTS, FINDINGS, OBSERVED, STATE, TRACE
 class AllureListener:
     """Labels, titles, parameters and attachments of every case of this process."""
 
-    def __init__(self, rule_of: Callable[[pytest.Item], dict[str, Any] | None],
-                 preliminary: Callable[[pytest.Item, dict[str, Any]], CaseResult]) -> None:
+    def __init__(self, rule_of: Callable[[pytest.Item], Mapping[str, Any] | None],
+                 preliminary: Callable[[pytest.Item, Mapping[str, Any]], CaseResult]) -> None:
         self.rule_of = rule_of
         self.preliminary = preliminary
 

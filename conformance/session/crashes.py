@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 import uuid
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -62,7 +63,7 @@ def crashed_case(state: RunState, case_id: str, rule_id: str, elapsed: float | N
     return replace(result, stderr=stderr) if stderr else result
 
 
-def write_crash_allure(result: CaseResult, rule: dict[str, Any], nodeid: str, facts: dict[str, Any],
+def write_crash_allure(result: CaseResult, rule: Mapping[str, Any], nodeid: str, facts: dict[str, Any],
                        allure_dir: Path) -> None:
     """The Allure result of a crashed case, with its stderr attached."""
     data = allure_crash_result(result, rule, nodeid, facts)

@@ -19,15 +19,17 @@ import json
 import random
 import sys
 import types
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from acl_hostmem_generated.catalog_types import Catalog
+
 from ..harness.options import add_options, raw_values, settings_from_config
-from ..harness.resources import catalog_path
+from ..harness.resources import load_catalog
 from ..harness.untrusted_text import capped_output
 from ..harness.violations import Blocked, CallHung, HarnessError, SpecViolation
 from ..results.consistency import contradictions, inconsistency_message
@@ -104,7 +106,7 @@ def pytest_cmdline_main(config: pytest.Config) -> int | None:
     if hasattr(config, "workerinput") or not _needs_backend(config):
         return None
     settings = settings_from_config(config)
-    catalog = json.loads(catalog_path().read_text(encoding="utf-8"))
+    catalog = load_catalog()
     try:
         if not held_by_parent(settings.report_dir):
             config.stash[REPORT_LOCK] = lock_report_dir(settings.report_dir)
@@ -122,7 +124,7 @@ def pytest_configure(config: pytest.Config) -> None:
     """Register the markers, resolve the options and set up this process's state."""
     refuse_tracing()  # a judge: no process of the user (a daemon of the library) may ptrace it or read its memory
     settings = settings_from_config(config)
-    catalog = json.loads(catalog_path().read_text(encoding="utf-8"))
+    catalog = load_catalog()
     config.addinivalue_line("markers", "acl_rule(rule_id): the catalog rule a generated case checks")
     for name, description in marker_names(catalog).items():
         config.addinivalue_line("markers", f"{name}: {description}")
@@ -207,7 +209,7 @@ def _record_selection(state: RunState, nodeids: list[str]) -> None:
         state.selected = selected_case_ids(nodeids, state.rules)
 
 
-def _rule_of(state: RunState, item: pytest.Item) -> dict[str, Any] | None:
+def _rule_of(state: RunState, item: pytest.Item) -> Mapping[str, Any] | None:
     marker = item.get_closest_marker("acl_rule")
     if marker is None or not marker.args:
         return None
@@ -246,7 +248,7 @@ def executor_setups(config: pytest.Config) -> list[str]:
     return sorted(found)
 
 
-def _send(state: RunState, item: pytest.Item, rule: dict[str, Any], case_id: str) -> Any:
+def _send(state: RunState, item: pytest.Item, rule: Mapping[str, Any], case_id: str) -> Any:
     """The function a RemoteCase hands its program to: bounded by the case's limit, never blocking the judge."""
 
     def send(program: dict[str, Any]) -> dict[str, Any]:
@@ -328,7 +330,7 @@ def _phase(report: pytest.TestReport, call: pytest.CallInfo[Any]) -> PhaseResult
     return PhaseResult(report.when, report.outcome, kind, message, code, report.duration, blocked_by)
 
 
-def _code_suspect(call: pytest.CallInfo[Any], catalog: dict[str, Any], rule_id: str) -> str | None:
+def _code_suspect(call: pytest.CallInfo[Any], catalog: Catalog, rule_id: str) -> str | None:
     """The rule a case's failure may rest on because of the code a call answered (spec setup_promises
     codes: FEATURE_NOT_SUPPORT is the support matrix's, MEMORY_ALLOCATION the exhaustion rule's), or None."""
     exc = call.excinfo.value if call.excinfo is not None else None
@@ -336,7 +338,7 @@ def _code_suspect(call: pytest.CallInfo[Any], catalog: dict[str, Any], rule_id: 
     return _promise_of_code(catalog, code, rule_id) if isinstance(code, int) and code else None
 
 
-def _promise_of_code(catalog: dict[str, Any], code: int, rule_id: str) -> str | None:
+def _promise_of_code(catalog: Catalog, code: int, rule_id: str) -> str | None:
     """The rule whose promise a call answering ``code`` breaks, when it is not ``rule_id``; else None."""
     step = (catalog.get("promise_codes") or {}).get(str(code))
     rule = (catalog.get("setup_promises") or {}).get(step) if step else None
@@ -349,7 +351,7 @@ def _code_name(code: int) -> str:
     return f"{code} {error_name(code)}"
 
 
-def _case_result(state: RunState, item: pytest.Item, rule: dict[str, Any]) -> CaseResult:
+def _case_result(state: RunState, item: pytest.Item, rule: Mapping[str, Any]) -> CaseResult:
     lost = item.stash.get(LOST, None)
     if lost is not None:  # the executor died or hung: the judge decided the case already
         facts = state.facts

@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from acl_hostmem_generated.catalog_types import Catalog
+
 from ..harness.loaded import brought_in, mapped_files
 from ..harness.options import Settings
 from ..harness.product import family_by_id, family_for_soc
@@ -67,7 +69,7 @@ class SetupError(Exception):
         return "\n".join(f"acl-conformance: setup error: {self.message}".splitlines()[:3])
 
 
-def _families(catalog: dict[str, Any]) -> str:
+def _families(catalog: Catalog) -> str:
     return ", ".join(f["id"] for f in catalog["families"])
 
 
@@ -95,14 +97,14 @@ def check_library_path(lib: Path | None, requested: str | None) -> Path:
                      "`acl-conformance build-sim` builds the reference simulator.")
 
 
-def check_product(product: str | None, catalog: dict[str, Any]) -> None:
+def check_product(product: str | None, catalog: Catalog) -> None:
     """``--acl-product`` must name a family of the spec."""
     if product and family_by_id(catalog, product) is None:
         raise SetupError(Problem.UNKNOWN_PRODUCT, f"--acl-product {product} is not a product family of the spec.\n"
                          f"Valid IDs: {_families(catalog)}.")
 
 
-def check_sim_faults(value: str | None, catalog: dict[str, Any]) -> None:
+def check_sim_faults(value: str | None, catalog: Catalog) -> None:
     """Every name in ``ACLSIM_FAULTS`` must be a fault of the spec (a typo would test the faithful simulator)."""
     known = [f["name"] for f in catalog.get("faults", [])]
     for name in [part for part in (value or "").replace(" ", ",").split(",") if part]:
@@ -149,14 +151,14 @@ def probe_library(lib: Path, device: int | None, timeout: float = PROBE_TIMEOUT_
     return facts
 
 
-def check_family(facts: dict[str, Any], product: str | None, catalog: dict[str, Any]) -> None:
+def check_family(facts: dict[str, Any], product: str | None, catalog: Catalog) -> None:
     """Without ``--acl-product``, the SoC the library names must belong to a family of the spec."""
     if product is None and family_for_soc(catalog, facts.get("soc") or "") is None:
         raise SetupError(Problem.UNKNOWN_PRODUCT, f"SoC {facts.get('soc')!r} matches no product family of the "
                          f"spec.\nFix: pass --acl-product ID (valid IDs: {_families(catalog)}).")
 
 
-def check_rules(patterns: Sequence[str], catalog: dict[str, Any]) -> None:
+def check_rules(patterns: Sequence[str], catalog: Catalog) -> None:
     """Every ``--acl-rule`` must match a rule of the spec (a typo would silently run nothing)."""
     unknown = unknown_rule_patterns(patterns, catalog)
     if unknown:
@@ -167,7 +169,7 @@ def check_rules(patterns: Sequence[str], catalog: dict[str, Any]) -> None:
                          "lists them).")
 
 
-def preflight(settings: Settings, requested_lib: str | None, catalog: dict[str, Any]) -> dict[str, Any]:
+def preflight(settings: Settings, requested_lib: str | None, catalog: Catalog) -> dict[str, Any]:
     """Every set-up check; returns the facts learned from the library (soc, cann_version, device_count)."""
     check_rules(settings.rules, catalog)
     check_product(settings.product, catalog)
@@ -179,7 +181,7 @@ def preflight(settings: Settings, requested_lib: str | None, catalog: dict[str, 
     return facts
 
 
-def check_release(facts: dict[str, Any], override: str | None, catalog: dict[str, Any]) -> None:
+def check_release(facts: dict[str, Any], override: str | None, catalog: Catalog) -> None:
     """The run can be judged against a release the spec knows (its own exit status when not)."""
     try:
         judge_release(catalog, facts.get("cann_version"), override, facts.get("acl_api"))

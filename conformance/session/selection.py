@@ -16,21 +16,23 @@ from typing import Any
 
 import pytest
 
+from acl_hostmem_generated.catalog_types import Catalog
+
 from ..results.identity import case_id_for_item, case_id_from_nodeid, case_interfaces
 from ..results.outcomes import SEVERITIES
 
 SEVERITY_MARKS = SEVERITIES
 
 
-def marker_names(catalog: Mapping[str, Any]) -> dict[str, str]:
+def marker_names(catalog: Catalog) -> dict[str, str]:
     """Marker name -> its description: every rule family, severity and interface of the spec."""
-    names = {rule["family"]: f"cases of the {rule['family']} rule family" for rule in catalog["rules"]}
+    names: dict[str, str] = {rule["family"]: f"cases of the {rule['family']} rule family" for rule in catalog["rules"]}
     names.update({severity: f"cases of {severity} rules" for severity in SEVERITY_MARKS})
     names.update({name: f"cases that call {name}" for name in catalog["interfaces"]})
     return names
 
 
-def unknown_rule_patterns(patterns: Iterable[str], catalog: Mapping[str, Any]) -> list[str]:
+def unknown_rule_patterns(patterns: Iterable[str], catalog: Catalog) -> list[str]:
     """The ``--acl-rule`` patterns that match no rule of the spec."""
     ids = [rule["id"] for rule in catalog["rules"]]
     return [p for p in patterns if not fnmatch.filter(ids, p)]

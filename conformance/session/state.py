@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from acl_hostmem_generated.catalog_types import Catalog, RuleEntry
+
 from ..harness.options import Settings
 from ..results.outcomes import CaseResult, Finding, PhaseResult, apply_waiver
 from .deadline import RunDeadline
@@ -26,7 +28,7 @@ class RunState:
 
     config: pytest.Config
     settings: Settings
-    catalog: dict[str, Any]
+    catalog: Catalog
     role: str  # "serial" | "controller" | "worker"
     expectations: Any = None
     executor: Executor | None = None  # the process that runs this judge's cases against the library
@@ -46,7 +48,7 @@ class RunState:
     allure: AllureListener | None = None  # only when allure-pytest is loaded (session/allure_listener.py)
 
     @property
-    def rules(self) -> dict[str, dict[str, Any]]:
+    def rules(self) -> dict[str, RuleEntry]:
         """Catalog rules by id."""
         return {rule["id"]: rule for rule in self.catalog["rules"]}
 

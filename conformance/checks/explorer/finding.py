@@ -57,8 +57,7 @@ def product_facts(ctx: AclContext) -> ProductFacts:
         r["id"] for r in ctx.catalog["rules"]
         if applies_reason(r, record, ctx.product.machine) is not None)
     have = version_tuple(ctx.product.kernel)
-    limits = [version_tuple(r["applies"]["kernel_at_most"]) for r in ctx.catalog["rules"]
-              if (r.get("applies") or {}).get("kernel_at_most")]
+    limits = [version_tuple(at_most) for r in ctx.catalog["rules"] if (at_most := r["applies"]["kernel_at_most"])]
     legacy = bool(have) and any(_not_newer(have, limit) for limit in limits)
     syncing = frozenset(name for name, info in ctx.catalog["interfaces"].items()
                         if info.get("implicit_sync") == "device")

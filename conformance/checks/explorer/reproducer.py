@@ -22,6 +22,7 @@ from typing import Any
 
 import jinja2
 
+from acl_hostmem_generated.catalog_types import Catalog, ParamEntry
 from codegen import escape
 
 from ...harness.context import remember_stuck
@@ -76,9 +77,8 @@ class Program:
         return sorted(chosen)
 
 
-def _params(catalog: dict[str, Any], function: str) -> list[dict[str, Any]]:
-    params: list[dict[str, Any]] = catalog["interfaces"][function]["params"]
-    return params
+def _params(catalog: Catalog, function: str) -> list[ParamEntry]:
+    return catalog["interfaces"][function]["params"]
 
 
 def _py(sym: Sym) -> str:
@@ -162,7 +162,7 @@ def _checks(record: CheckRecord, out: str, known: set[str]) -> tuple[str, str, s
 
 
 def build_program(path: list[Step], *, rule: str, problem: str, header: str, device: int, faults: str,
-                  catalog: dict[str, Any]) -> Program:
+                  catalog: Catalog) -> Program:
     """Spell every step of ``path`` for both reproducers (``catalog``: the loaded catalog.json, for parameter types)."""
     lines: list[Line] = []
     variables: dict[str, str] = {}
@@ -182,7 +182,7 @@ def build_program(path: list[Step], *, rule: str, problem: str, header: str, dev
     return Program(rule, problem, header, lines, sorted(variables.items()), gates, device, hint)
 
 
-def _spell_call(catalog: dict[str, Any], line: Line, variables: dict[str, str], known: set[str]) -> None:
+def _spell_call(catalog: Catalog, line: Line, variables: dict[str, str], known: set[str]) -> None:
     step = line.step
     symbols = dict(step.args)
     bound = dict(step.binds)
