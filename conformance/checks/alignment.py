@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from acl_hostmem_generated import acl_bindings as acl
+from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import AclContext
 from ..harness.violations import SpecViolation
@@ -18,7 +17,7 @@ LIVE_LARGE = 2
 LARGE = 1 << 20
 
 
-def alloc_alignment(ctx: AclContext, *, api: str, cfg: str, size: int | str, expect: dict[str, Any] | None) -> None:
+def alloc_alignment(ctx: AclContext, *, api: str, cfg: str, size: int | str, expect: ExpectEntry | None) -> None:
     """Each of several live allocations of ``size`` bytes (or of each sampled size) starts on a 64-byte boundary."""
     grains = []
     for each in sizes_of(ctx, size):
@@ -34,7 +33,7 @@ def alloc_alignment(ctx: AclContext, *, api: str, cfg: str, size: int | str, exp
     ctx.observe("grain", min(grains))
 
 
-def config_accepted(ctx: AclContext, *, api: str, cfg: str, size: int, expect: dict[str, Any] | None) -> None:
+def config_accepted(ctx: AclContext, *, api: str, cfg: str, size: int, expect: ExpectEntry | None) -> None:
     """The configuration is accepted; the 64-byte alignment of what comes back is HM-ALIGN-MALLOC-CFG's promise."""
     ptrs = []
     for index in range(LIVE_SMALL):
@@ -50,7 +49,7 @@ def config_accepted(ctx: AclContext, *, api: str, cfg: str, size: int, expect: d
                               f"e.g. {misaligned[:1][0] if misaligned else 0:#x}")
 
 
-def live_alignment(ctx: AclContext, *, api: str, size: int, count: int, expect: dict[str, Any] | None) -> None:
+def live_alignment(ctx: AclContext, *, api: str, size: int, count: int, expect: ExpectEntry | None) -> None:
     """``count`` live allocations are pairwise disjoint (each one's alignment is another rule's promise)."""
     ptrs = [allocate(ctx, api, size) for _ in range(count)]
     ctx.observe("grain", alignment_grain(ptrs))
@@ -65,7 +64,7 @@ def live_alignment(ctx: AclContext, *, api: str, size: int, count: int, expect: 
               f"live allocations overlap: [{low:#x}, {low + size:#x}) and [{high:#x}, {high + size:#x})")
 
 
-def run_mode_host(ctx: AclContext, *, expect: dict[str, Any] | None) -> None:
+def run_mode_host(ctx: AclContext, *, expect: ExpectEntry | None) -> None:
     """aclrtGetRunMode answers ACL_HOST where the docs rule out the device run mode."""
     mode = ctx.lib.aclrtGetRunMode()
     holds(mode == acl.ACL_HOST, f"aclrtGetRunMode answered {mode}, expected ACL_HOST ({acl.ACL_HOST}) on "

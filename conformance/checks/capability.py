@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from acl_hostmem_generated import acl_bindings as acl
+from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import AclContext
 from .verdicts import holds, succeeded
@@ -24,13 +23,13 @@ def _query(ctx: AclContext, device: int, hac: int) -> int:
     return int(answer)
 
 
-def capability_query(ctx: AclContext, *, hac: str, expect: dict[str, Any] | None) -> None:
+def capability_query(ctx: AclContext, *, hac: str, expect: ExpectEntry | None) -> None:
     """Every device answers SUPPORTED or NOT_SUPPORTED for the HAC type."""
     for device in range(ctx.product.device_count):
         ctx.observe("answer", ANSWER_NAMES[_query(ctx, device, HAC_TYPES[hac])], key=device)
 
 
-def capability_stable(ctx: AclContext, *, repeats: int, expect: dict[str, Any] | None) -> None:
+def capability_stable(ctx: AclContext, *, repeats: int, expect: ExpectEntry | None) -> None:
     """The same question gets the same answer every time."""
     for name, hac in HAC_TYPES.items():
         answers = {_query(ctx, ctx.device, hac) for _ in range(repeats)}
@@ -50,7 +49,7 @@ def _registers_on(ctx: AclContext, device: int, page: int) -> bool:
     return True
 
 
-def capability_consistent(ctx: AclContext, *, expect: dict[str, Any] | None) -> None:
+def capability_consistent(ctx: AclContext, *, expect: ExpectEntry | None) -> None:
     """On every device: some accelerator reaches registered memory where registration works, none where refused."""
     page = ctx.pinned_pages(1)
     for device in range(ctx.product.device_count):

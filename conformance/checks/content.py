@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import AclContext
 from ..harness.violations import SpecViolation
@@ -36,7 +36,7 @@ def _disjoint(ctx: AclContext, blocks: list[tuple[int, int]]) -> None:
             raise SpecViolation(f"the live allocations [{a:#x}, +{n}) and [{b:#x}, ...) overlap")
 
 
-def full_range_rw(ctx: AclContext, *, api: str, size: int | str, expect: dict[str, Any] | None) -> None:
+def full_range_rw(ctx: AclContext, *, api: str, size: int | str, expect: ExpectEntry | None) -> None:
     """Every byte of several neighbouring allocations (of each sampled size) reads back what was written to it."""
     for each in sizes_of(ctx, size):
         count = NEIGHBOURS_LARGE if each > LARGE else NEIGHBOURS
@@ -50,7 +50,7 @@ def full_range_rw(ctx: AclContext, *, api: str, size: int | str, expect: dict[st
             release(ctx, address)
 
 
-def memset_init(ctx: AclContext, *, size: int, value: int, expect: dict[str, Any] | None) -> None:
+def memset_init(ctx: AclContext, *, size: int, value: int, expect: ExpectEntry | None) -> None:
     """After aclrtMemset(value) every byte of the allocation holds ``value``."""
     address = ctx.host_alloc(size)
     write(address, bytes([value ^ 0xFF]) * size)  # make sure memset has something to change
@@ -58,7 +58,7 @@ def memset_init(ctx: AclContext, *, size: int, value: int, expect: dict[str, Any
     _same(address, bytes([value]) * size, f"aclrtMemset of {size} bytes to {value}")
 
 
-def register_preserves(ctx: AclContext, *, api: str, pages: int, expect: dict[str, Any] | None) -> None:
+def register_preserves(ctx: AclContext, *, api: str, pages: int, expect: ExpectEntry | None) -> None:
     """Register, get-device-pointer and unregister leave every host byte as it was."""
     size = pages * ctx.page
     address = ctx.pinned_pages(pages)
@@ -72,7 +72,7 @@ def register_preserves(ctx: AclContext, *, api: str, pages: int, expect: dict[st
     _same(address, data, "after aclrtHostUnregister")
 
 
-def free_isolation(ctx: AclContext, *, free: str, size: int, expect: dict[str, Any] | None) -> None:
+def free_isolation(ctx: AclContext, *, free: str, size: int, expect: ExpectEntry | None) -> None:
     """Freeing every other allocation leaves the survivors' content unchanged."""
     count = 8
     buffers = [(ctx.host_alloc(size), pattern(size, seed)) for seed in range(count)]

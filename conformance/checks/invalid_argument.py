@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from acl_hostmem_generated import acl_bindings as acl
+from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import AclContext
 from ..harness.samples import adopt_result, call_raw, valid_arguments
@@ -42,7 +43,7 @@ def _bad_value(ctx: AclContext, args: dict[str, Any], param: str, condition: str
 
 
 def invalid_argument(ctx: AclContext, *, interface: str, param: str, condition: str, value: Any,
-                     expect: dict[str, Any] | None) -> None:
+                     expect: ExpectEntry | None) -> None:
     """Call ``interface`` with one invalid argument; it must fail (with the documented code)."""
     args = valid_arguments(ctx, interface)
     args[param], _keepalive = _bad_value(ctx, args, param, condition, value)
@@ -88,7 +89,7 @@ def _without_context(ctx: AclContext, fn: Any, what: str) -> Any:
     return thread.value()
 
 
-def no_device(ctx: AclContext, *, call: str, expect: dict[str, Any] | None) -> None:
+def no_device(ctx: AclContext, *, call: str, expect: ExpectEntry | None) -> None:
     """From a thread with no current context, the call fails instead of picking a device."""
     fn, adopt = _no_context_call(ctx, call)
     result = _without_context(ctx, fn, call)
@@ -99,7 +100,7 @@ def no_device(ctx: AclContext, *, call: str, expect: dict[str, Any] | None) -> N
     failed(ctx, code, expect, f"{call} from a thread with no current context")
 
 
-def free_without_context(ctx: AclContext, *, expect: dict[str, Any] | None) -> None:
+def free_without_context(ctx: AclContext, *, expect: ExpectEntry | None) -> None:
     """aclrtFreeHost succeeds from a thread with no current context."""
     ptr = ctx.host_alloc(4096)
     code = _without_context(ctx, lambda: ctx.lib.aclrtFreeHost(ptr, raw=True), "aclrtFreeHost")
@@ -107,7 +108,7 @@ def free_without_context(ctx: AclContext, *, expect: dict[str, Any] | None) -> N
     ctx.forget_host(ptr)
 
 
-def other_device_registration(ctx: AclContext, *, op: str, expect: dict[str, Any] | None) -> None:
+def other_device_registration(ctx: AclContext, *, op: str, expect: ExpectEntry | None) -> None:
     """A registration of device 0 used under device 1: a success is real, a failure leaves it intact."""
     other = (ctx.device + 1) % ctx.product.device_count
     page = ctx.pinned_pages(1)

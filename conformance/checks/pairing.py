@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from acl_hostmem_generated import acl_bindings as acl
+from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import DOC_PAGE, AclContext
 from ..harness.violations import CallTimeout, SpecViolation
@@ -55,7 +56,7 @@ def _unregister(ctx: AclContext, ptr: int, what: str) -> None:
     ctx.forget_registration(ptr)
 
 
-def alloc_free_pair(ctx: AclContext, *, alloc: str, free: str, expect: dict[str, Any] | None) -> None:
+def alloc_free_pair(ctx: AclContext, *, alloc: str, free: str, expect: ExpectEntry | None) -> None:
     """Memory from either allocation call is released by either free call, repeatedly."""
     release_call = _free_call(ctx, free)
     for round_ in range(PAIR_ROUNDS):
@@ -64,7 +65,7 @@ def alloc_free_pair(ctx: AclContext, *, alloc: str, free: str, expect: dict[str,
         ctx.forget_host(ptr)
 
 
-def double_free(ctx: AclContext, *, free: str, expect: dict[str, Any] | None) -> None:
+def double_free(ctx: AclContext, *, free: str, expect: ExpectEntry | None) -> None:
     """A second free of the same pointer fails."""
     release_call = _free_call(ctx, free)
     ptr = ctx.host_alloc(4096)
@@ -76,7 +77,7 @@ def double_free(ctx: AclContext, *, free: str, expect: dict[str, Any] | None) ->
     failed(ctx, code, expect, f"second {release_call.__name__} of the same pointer")
 
 
-def free_foreign(ctx: AclContext, *, free: str, pointer: str, expect: dict[str, Any] | None) -> None:
+def free_foreign(ctx: AclContext, *, free: str, pointer: str, expect: ExpectEntry | None) -> None:
     """Free refuses interior and never-allocated host pointers; the owner stays intact."""
     release_call = _free_call(ctx, free)
     owner = ctx.host_alloc(8192)
@@ -93,7 +94,7 @@ def free_foreign(ctx: AclContext, *, free: str, pointer: str, expect: dict[str, 
     failed(ctx, code, expect, f"{release_call.__name__} of a {pointer.replace('_', ' ')} pointer")
 
 
-def free_device_memory(ctx: AclContext, *, free: str, expect: dict[str, Any] | None) -> None:
+def free_device_memory(ctx: AclContext, *, free: str, expect: ExpectEntry | None) -> None:
     """The host free calls refuse device memory and leave it allocated."""
     release_call = _free_call(ctx, free)
     target = ctx.device_alloc(4096)
@@ -105,7 +106,7 @@ def free_device_memory(ctx: AclContext, *, free: str, expect: dict[str, Any] | N
     ctx.forget_device(target)
 
 
-def register_unregister(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
+def register_unregister(ctx: AclContext, *, api: str, expect: ExpectEntry | None) -> None:
     """Register then unregister succeeds, and the range can be registered again."""
     page = ctx.pinned_pages(1)
     for round_ in range(2):
@@ -134,7 +135,7 @@ def _registration_rounding(ctx: AclContext, api: str, page: int) -> str:
     return "page" if beyond == 0 else "exact"
 
 
-def double_unregister(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
+def double_unregister(ctx: AclContext, *, api: str, expect: ExpectEntry | None) -> None:
     """The second unregister of a pointer reports it as not registered."""
     page = ctx.pinned_pages(1)
     _set_up_registration(ctx, api, page, ctx.page, f"{api} registration")
@@ -144,7 +145,7 @@ def double_unregister(ctx: AclContext, *, api: str, expect: dict[str, Any] | Non
     failed(ctx, code, expect, "second aclrtHostUnregister")
 
 
-def unregister_unknown(ctx: AclContext, *, pointer: str, expect: dict[str, Any] | None) -> None:
+def unregister_unknown(ctx: AclContext, *, pointer: str, expect: ExpectEntry | None) -> None:
     """Unregistering a never-registered or interior pointer fails and keeps registrations."""
     base = ctx.pinned_pages(2)
     if pointer == "never_registered":
@@ -163,7 +164,7 @@ def unregister_unknown(ctx: AclContext, *, pointer: str, expect: dict[str, Any] 
     ctx.unregister(base, "aclrtHostUnregister of the base pointer")
 
 
-def double_register(ctx: AclContext, *, first: str, second: str, expect: dict[str, Any] | None) -> None:
+def double_register(ctx: AclContext, *, first: str, second: str, expect: ExpectEntry | None) -> None:
     """Registering a registered range again fails (with the code the rule names, if any)."""
     page = ctx.pinned_pages(1)
     _set_up_registration(ctx, first, page, ctx.page, f"first registration ({first})")
@@ -172,7 +173,7 @@ def double_register(ctx: AclContext, *, first: str, second: str, expect: dict[st
     failed(ctx, code, expect, f"second registration ({second}) of the same range")
 
 
-def double_register_code(ctx: AclContext, *, first: str, expect: dict[str, Any] | None) -> None:
+def double_register_code(ctx: AclContext, *, first: str, expect: ExpectEntry | None) -> None:
     """A repeated aclrtHostRegister answers ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED (docs' side of the conflict)."""
     page = ctx.pinned_pages(1)
     _set_up_registration(ctx, first, page, ctx.page, f"first registration ({first})")
@@ -193,7 +194,7 @@ OVERLAPS = {
 }
 
 
-def overlap_register(ctx: AclContext, *, overlap: str, expect: dict[str, Any] | None) -> None:
+def overlap_register(ctx: AclContext, *, overlap: str, expect: ExpectEntry | None) -> None:
     """A V2 range sharing pages with a registered one cannot be registered; the first survives."""
     page = ctx.page
     block = ctx.pinned_pages(4)
@@ -207,7 +208,7 @@ def overlap_register(ctx: AclContext, *, overlap: str, expect: dict[str, Any] | 
     succeeded(code, "aclrtHostGetDevicePointer of the first range after the refused overlap")
 
 
-def devptr_after_unregister(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
+def devptr_after_unregister(ctx: AclContext, *, api: str, expect: ExpectEntry | None) -> None:
     """No device pointer for a range after it was unregistered."""
     page = ctx.pinned_pages(1)
     _set_up_registration(ctx, api, page, ctx.page, f"{api} registration")
@@ -220,7 +221,7 @@ def devptr_after_unregister(ctx: AclContext, *, api: str, expect: dict[str, Any]
 V2_FLAGS = {"pinned": acl.ACL_HOST_REG_PINNED, "pinned_mapped": acl.ACL_HOST_REG_PINNED | acl.ACL_HOST_REG_MAPPED}
 
 
-def v2_pinned_on_pinned(ctx: AclContext, *, flag: str, expect: dict[str, Any] | None) -> None:
+def v2_pinned_on_pinned(ctx: AclContext, *, flag: str, expect: ExpectEntry | None) -> None:
     """PINNED is refused for memory that aclrtMallocHost already page-locked."""
     page = ctx.pinned_pages(1)
     code = ctx.lib.aclrtHostRegisterV2(page, ctx.page, V2_FLAGS[flag], raw=True)
@@ -237,7 +238,7 @@ def _pin_pageable(ctx: AclContext, page: int, what: str) -> None:
     ctx.track_registration(page)
 
 
-def v2_pinned_device_pointer(ctx: AclContext, *, flag: str, expect: dict[str, Any] | None) -> None:
+def v2_pinned_device_pointer(ctx: AclContext, *, flag: str, expect: ExpectEntry | None) -> None:
     """PINNED alone gives no device pointer; PINNED|MAPPED does."""
     page = ctx.pageable_pages(1)
     if flag == "pinned":
@@ -259,7 +260,7 @@ def v2_pinned_device_pointer(ctx: AclContext, *, flag: str, expect: dict[str, An
     ctx.unregister(page)
 
 
-def concurrent_register(ctx: AclContext, *, threads: int, rounds: int, expect: dict[str, Any] | None) -> None:
+def concurrent_register(ctx: AclContext, *, threads: int, rounds: int, expect: ExpectEntry | None) -> None:
     """Threads racing to register one range: exactly one wins, the rest are refused."""
     for round_ in range(rounds):
         page = ctx.pinned_pages(1)
@@ -288,7 +289,7 @@ def concurrent_register(ctx: AclContext, *, threads: int, rounds: int, expect: d
 EXHAUSTION_CAP = 1 << 30
 
 
-def exhaustion(ctx: AclContext, *, chunk: int, expect: dict[str, Any] | None) -> None:
+def exhaustion(ctx: AclContext, *, chunk: int, expect: ExpectEntry | None) -> None:
     """Allocating to exhaustion fails cleanly, and memory is usable again after frees."""
     held: list[int] = []
     code = 0
@@ -321,7 +322,7 @@ RESERVED = {
 }
 
 
-def reserved_register_types(ctx: AclContext, *, option: str, expect: dict[str, Any] | None) -> None:
+def reserved_register_types(ctx: AclContext, *, option: str, expect: ExpectEntry | None) -> None:
     """The reserved IOMEMORY and READONLY options, alone or with MAPPED, are refused."""
     page = ctx.pinned_pages(1)
     api, value = RESERVED[option]
@@ -335,14 +336,14 @@ def reserved_register_types(ctx: AclContext, *, option: str, expect: dict[str, A
     failed(ctx, code, expect, f"registration with the reserved option {option}")
 
 
-def register_pageable(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
+def register_pageable(ctx: AclContext, *, api: str, expect: ExpectEntry | None) -> None:
     """Pageable memory registers and unregisters on kernels newer than 5.10."""
     page = ctx.pageable_pages(1)
     succeeded(_register_raw(ctx, api, page, ctx.page), f"{api} registration of pageable (mmap) memory")
     ctx.unregister(page, "aclrtHostUnregister of pageable memory")
 
 
-def register_pageable_legacy(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
+def register_pageable_legacy(ctx: AclContext, *, api: str, expect: ExpectEntry | None) -> None:
     """On kernels up to 5.10 pageable memory is refused and aclrtMallocHost memory accepted."""
     page = ctx.pageable_pages(1)
     code = _register_raw(ctx, api, page, ctx.page)
@@ -353,7 +354,7 @@ def register_pageable_legacy(ctx: AclContext, *, api: str, expect: dict[str, Any
     ctx.unregister(pinned)
 
 
-def register_pageable_doc_aligned(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
+def register_pageable_doc_aligned(ctx: AclContext, *, api: str, expect: ExpectEntry | None) -> None:
     """Pageable memory 4 KiB but not host-page aligned registers (the docs ask only for 4 KiB)."""
     ptr = ctx.pageable_pages(2, offset=DOC_PAGE)
     code = _register_raw(ctx, api, ptr, DOC_PAGE)
@@ -362,7 +363,7 @@ def register_pageable_doc_aligned(ctx: AclContext, *, api: str, expect: dict[str
     ctx.unregister(ptr)
 
 
-def v2_pinned_then_mapped(ctx: AclContext, *, expect: dict[str, Any] | None) -> None:
+def v2_pinned_then_mapped(ctx: AclContext, *, expect: ExpectEntry | None) -> None:
     """A range registered PINNED-only cannot be registered again as MAPPED."""
     page = ctx.pageable_pages(1)
     _pin_pageable(ctx, page, "aclrtHostRegisterV2(PINNED) of pageable memory")
@@ -370,7 +371,7 @@ def v2_pinned_then_mapped(ctx: AclContext, *, expect: dict[str, Any] | None) -> 
     failed(ctx, code, expect, "aclrtHostRegisterV2(MAPPED) of a range registered PINNED-only")
 
 
-def unregister_pinned_only(ctx: AclContext, *, expect: dict[str, Any] | None) -> None:
+def unregister_pinned_only(ctx: AclContext, *, expect: ExpectEntry | None) -> None:
     """aclrtHostUnregister removes a PINNED-only registration; the range registers again."""
     page = ctx.pageable_pages(1)
     for round_ in range(2):
@@ -380,7 +381,7 @@ def unregister_pinned_only(ctx: AclContext, *, expect: dict[str, Any] | None) ->
         _unregister(ctx, page, f"round {round_ + 1}: aclrtHostUnregister of the PINNED-only registration")
 
 
-def huge_alloc(ctx: AclContext, *, api: str, size: int, expect: dict[str, Any] | None) -> None:
+def huge_alloc(ctx: AclContext, *, api: str, size: int, expect: ExpectEntry | None) -> None:
     """An allocation no host can back fails instead of handing out a smaller block."""
     if api == "malloc":
         code, ptr = ctx.lib.aclrtMallocHost(size, raw=True)
@@ -391,7 +392,7 @@ def huge_alloc(ctx: AclContext, *, api: str, size: int, expect: dict[str, Any] |
     failed(ctx, code, expect, f"{api} of {size} bytes")
 
 
-def register_alloc_base(ctx: AclContext, *, alloc: str, size: int, api: str, expect: dict[str, Any] | None) -> None:
+def register_alloc_base(ctx: AclContext, *, alloc: str, size: int, api: str, expect: ExpectEntry | None) -> None:
     """The exact base and size of a 4 KiB-aligned allocation register, unregister and register again."""
     base = allocate(ctx, alloc, size)
     if base % DOC_PAGE:
@@ -404,7 +405,7 @@ def register_alloc_base(ctx: AclContext, *, alloc: str, size: int, api: str, exp
         ctx.unregister(base, f"round {round_ + 1}: aclrtHostUnregister of the base")
 
 
-def register_past_end(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
+def register_past_end(ctx: AclContext, *, api: str, expect: ExpectEntry | None) -> None:
     """A range that runs one page past its memory into an unmapped page is refused."""
     base = ctx.guarded_pages(1)
     code = _register_raw(ctx, api, base, 2 * ctx.page)
@@ -412,7 +413,7 @@ def register_past_end(ctx: AclContext, *, api: str, expect: dict[str, Any] | Non
     failed(ctx, code, expect, f"{api} registration of one mapped page and the unmapped page after it")
 
 
-def register_unaligned(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
+def register_unaligned(ctx: AclContext, *, api: str, expect: ExpectEntry | None) -> None:
     """Pageable memory 64 bytes past a host page boundary is refused."""
     ptr = ctx.pageable_pages(2, offset=64)
     code = _register_raw(ctx, api, ptr, ctx.page)
@@ -420,7 +421,7 @@ def register_unaligned(ctx: AclContext, *, api: str, expect: dict[str, Any] | No
     failed(ctx, code, expect, f"{api} registration of pageable memory 64 bytes past a page boundary")
 
 
-def register_read_only(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
+def register_read_only(ctx: AclContext, *, api: str, expect: ExpectEntry | None) -> None:
     """Pageable memory mapped PROT_READ cannot be registered: the driver pins for writing."""
     ptr = ctx.pageable_pages(1, readonly=True)
     code = _register_raw(ctx, api, ptr, ctx.page)
@@ -431,7 +432,7 @@ def register_read_only(ctx: AclContext, *, api: str, expect: dict[str, Any] | No
 NEIGHBOUR_COUNT = 4
 
 
-def register_neighbours(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
+def register_neighbours(ctx: AclContext, *, api: str, expect: ExpectEntry | None) -> None:
     """The 4 KiB-aligned pages of neighbouring aclrtMallocHost buffers register one after another."""
     buffers = [ctx.host_alloc(2 * DOC_PAGE) for _ in range(NEIGHBOUR_COUNT)]
     pages = [(b + DOC_PAGE - 1) // DOC_PAGE * DOC_PAGE for b in buffers]
@@ -448,7 +449,7 @@ def register_neighbours(ctx: AclContext, *, api: str, expect: dict[str, Any] | N
         ctx.unregister(page)
 
 
-def register_second_device(ctx: AclContext, *, first: str, expect: dict[str, Any] | None) -> None:
+def register_second_device(ctx: AclContext, *, first: str, expect: ExpectEntry | None) -> None:
     """A range registered under one device is refused by aclrtHostRegisterV2 under the other."""
     other = (ctx.device + 1) % ctx.product.device_count
     page = ctx.pinned_pages(1)
@@ -469,7 +470,7 @@ def register_second_device(ctx: AclContext, *, first: str, expect: dict[str, Any
 FORK_WAIT_S = 5.0
 
 
-def fork_child_view(ctx: AclContext, *, expect: dict[str, Any] | None) -> None:
+def fork_child_view(ctx: AclContext, *, expect: ExpectEntry | None) -> None:
     """A child made with fork does not see the aclrtMallocHost memory of its parent."""
     ptr = ctx.host_alloc(4096)
     data = pattern(64, 9)
@@ -511,7 +512,7 @@ def _wait_child(pid: int) -> int:
     raise CallTimeout(f"the forked child did not end within {FORK_WAIT_S:.0f} s")
 
 
-def free_while_registered(ctx: AclContext, *, expect: dict[str, Any] | None) -> None:
+def free_while_registered(ctx: AclContext, *, expect: ExpectEntry | None) -> None:
     """aclrtFreeHost frees memory that is still registered at once (the docs' side)."""
     block = ctx.host_alloc(3 * ctx.page)
     page = (block + ctx.page - 1) // ctx.page * ctx.page
@@ -531,7 +532,7 @@ def free_while_registered(ctx: AclContext, *, expect: dict[str, Any] | None) -> 
 REUSE_TRIES = 256
 
 
-def free_registered(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
+def free_registered(ctx: AclContext, *, api: str, expect: ExpectEntry | None) -> None:
     """Memory freed while registered: a new allocation at its address registers, at once or after unregistering."""
     # 4 KiB (the docs' page) rather than the host page: a small block is reused at once by the
     # allocator, where a large one may not be.

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from acl_hostmem_generated import acl_bindings as acl
+from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import AclContext
 from ..harness.release import supported_in
@@ -14,7 +13,7 @@ from ..harness.violations import SpecViolation
 from .verdicts import succeeded
 
 
-def product_support(ctx: AclContext, *, interface: str, expect: dict[str, Any] | None) -> None:
+def product_support(ctx: AclContext, *, interface: str, expect: ExpectEntry | None) -> None:
     """A supported interface is not refused as unsupported; an unsupported one fails cleanly.
 
     A supported interface's valid call must succeed; when it fails with another code than
@@ -53,7 +52,7 @@ def product_support(ctx: AclContext, *, interface: str, expect: dict[str, Any] |
         succeeded(code, what)
 
 
-def registration_unsupported(ctx: AclContext, *, interface: str, expect: dict[str, Any] | None) -> None:
+def registration_unsupported(ctx: AclContext, *, interface: str, expect: ExpectEntry | None) -> None:
     """The docs' side of a disputed support entry: the interface fails cleanly on this family."""
     problem = fails_cleanly(ctx, interface)
     if problem:

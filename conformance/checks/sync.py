@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from acl_hostmem_generated import acl_bindings as acl
+from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import AclContext
 from ..harness.violations import CallTimeout, SpecViolation
@@ -71,7 +72,7 @@ def _still_pending(ctx: AclContext, stream: Any, what: str) -> None:
           f"the blocked stream reported status {status} after {what}; the call must not have completed its tasks")
 
 
-def alloc_no_sync(ctx: AclContext, *, api: str, blocked: str, expect: dict[str, Any] | None) -> None:
+def alloc_no_sync(ctx: AclContext, *, api: str, blocked: str, expect: ExpectEntry | None) -> None:
     """Allocation returns while streams of the device are blocked."""
     streams = _Blocked(ctx, blocked)
     if api == "malloc":
@@ -88,7 +89,7 @@ def alloc_no_sync(ctx: AclContext, *, api: str, blocked: str, expect: dict[str, 
     streams.open()
 
 
-def free_no_sync(ctx: AclContext, *, size: int, blocked: str, expect: dict[str, Any] | None) -> None:
+def free_no_sync(ctx: AclContext, *, size: int, blocked: str, expect: ExpectEntry | None) -> None:
     """aclrtFreeHost returns while streams of the device are blocked."""
     ptr = ctx.host_alloc(size)
     streams = _Blocked(ctx, blocked)
@@ -119,7 +120,7 @@ def _devsync_free(ctx: AclContext, ptr: int, blocker: Any, what: str, hold: floa
     ctx.forget_host(ptr)
 
 
-def devsync_waits(ctx: AclContext, *, size: int, hold: str, expect: dict[str, Any] | None) -> None:
+def devsync_waits(ctx: AclContext, *, size: int, hold: str, expect: ExpectEntry | None) -> None:
     """The free waits for a queued copy that reads the memory, and the copy sees the data."""
     source = ctx.host_alloc(size)
     data = pattern(size, 5)
@@ -137,7 +138,7 @@ def devsync_waits(ctx: AclContext, *, size: int, hold: str, expect: dict[str, An
     holds(read(back, size) == data, "the queued copy read changed data: the memory was released before it ran")
 
 
-def devsync_all_streams(ctx: AclContext, *, blocked: str, hold: str, expect: dict[str, Any] | None) -> None:
+def devsync_all_streams(ctx: AclContext, *, blocked: str, hold: str, expect: ExpectEntry | None) -> None:
     """The free waits for blocked work on any stream of the device, not only the one using the memory."""
     ptr = ctx.host_alloc(4096)
     user = ctx.stream()
@@ -149,7 +150,7 @@ def devsync_all_streams(ctx: AclContext, *, blocked: str, hold: str, expect: dic
     _devsync_free(ctx, ptr, streams, streams.label + ", none of them using the memory", _hold(ctx, hold))
 
 
-def devsync_current_device(ctx: AclContext, *, expect: dict[str, Any] | None) -> None:
+def devsync_current_device(ctx: AclContext, *, expect: ExpectEntry | None) -> None:
     """A blocked stream of another device does not hold up the free on the current device."""
     other = (ctx.device + 1) % ctx.product.device_count
     stream = ctx.on_device(other, ctx.stream)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from acl_hostmem_generated import acl_bindings as acl
+from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import AclContext
 from ..harness.violations import SpecViolation
@@ -12,7 +11,7 @@ from .memory import config_variant, pattern, read, release, sizes_of, write
 from .verdicts import failed, holds, succeeded
 
 
-def va_identity(ctx: AclContext, *, size: int | str, expect: dict[str, Any] | None) -> None:
+def va_identity(ctx: AclContext, *, size: int | str, expect: ExpectEntry | None) -> None:
     """With VA_FLAG=1 the registered device address equals the host address and copies work (every sampled size).
 
     The allocation is promised only 64-byte alignment and registration needs a page-aligned
@@ -56,7 +55,7 @@ def _identity(ctx: AclContext, ptr: int, size: int) -> None:
     release(ctx, source)
 
 
-def va_unsupported(ctx: AclContext, *, size: int, expect: dict[str, Any] | None) -> None:
+def va_unsupported(ctx: AclContext, *, size: int, expect: ExpectEntry | None) -> None:
     """Without VA support, VA_FLAG=1 is refused and plain allocation still works."""
     cfg = config_variant(ctx, "va_flag_1")
     assert cfg is not None  # a named variant, not the NULL config
@@ -68,7 +67,7 @@ def va_unsupported(ctx: AclContext, *, size: int, expect: dict[str, Any] | None)
     ctx.host_alloc(size)  # the documented fallback
 
 
-def devptr_consistent(ctx: AclContext, *, api: str, pages: int, expect: dict[str, Any] | None) -> None:
+def devptr_consistent(ctx: AclContext, *, api: str, pages: int, expect: ExpectEntry | None) -> None:
     """GetDevicePointer answers what registration produced (V1) or a non-NULL address (V2)."""
     size = pages * ctx.page
     ptr = ctx.pinned_pages(pages)
@@ -104,7 +103,7 @@ def _observe_relation(ctx: AclContext, api: str, ptr: int, dev: int) -> None:
     ctx.observe("relation", "identity" if offsets == {0} else "constant_offset" if len(offsets) == 1 else "other")
 
 
-def devptr_interior(ctx: AclContext, *, api: str, expect: dict[str, Any] | None) -> None:
+def devptr_interior(ctx: AclContext, *, api: str, expect: ExpectEntry | None) -> None:
     """An interior pointer either fails or resolves to the base's device address plus its offset."""
     base = ctx.pinned_pages(2)
     ctx.register(base, 2 * ctx.page, "v1" if api == "v1" else "v2")

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from acl_hostmem_generated.acl_bindings import error_name
+from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import AclContext
 from ..harness.violations import SpecViolation, WrongErrorCode
@@ -21,7 +20,7 @@ def succeeded(code: int, what: str) -> None:
         raise SpecViolation(f"{what} failed with {describe(code)}", code=code)
 
 
-def failed(ctx: AclContext, code: int, expect: dict[str, Any] | None, what: str) -> None:
+def failed(ctx: AclContext, code: int, expect: ExpectEntry | None, what: str) -> None:
     """The call must have failed (judged at the rule's severity); the code is judged at its own level.
 
     A differing code fails the case when the code's evidence reaches the rule's severity

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from acl_hostmem_generated.catalog_types import CaseEntry, ExpectEntry
+
 
 def _values(declared: Mapping[str, Any], value: Any) -> Iterable[Any]:
     if declared.get("key") and isinstance(value, Mapping):
@@ -22,7 +24,7 @@ def _values(declared: Mapping[str, Any], value: Any) -> Iterable[Any]:
     return [value]
 
 
-def _problem(expect: Any, value: Any, case_expect: Mapping[str, Any] | None) -> str | None:
+def _problem(expect: Any, value: Any, case_expect: ExpectEntry | None) -> str | None:
     """Why ``value`` contradicts ``expect`` (None when it does not)."""
     if expect == "refused":
         if value == 0:
@@ -41,11 +43,11 @@ def _problem(expect: Any, value: Any, case_expect: Mapping[str, Any] | None) -> 
     return None
 
 
-def contradictions(rule: Mapping[str, Any], case: Mapping[str, Any] | None, observed: Mapping[str, Any]
+def contradictions(rule: Mapping[str, Any], case: CaseEntry | None, observed: Mapping[str, Any]
                    ) -> list[str]:
     """What of a PASS case's observations its outcome contradicts, one line each (empty: none)."""
     found = []
-    case_expect = case.get("expect") if case else None
+    case_expect = case["expect"] if case else None
     for declared in rule.get("observations") or ():
         expect = declared.get("expect")
         if expect is None:
@@ -55,7 +57,7 @@ def contradictions(rule: Mapping[str, Any], case: Mapping[str, Any] | None, obse
             found.append(f"observation {name!r} is missing, though a pass of the case records it")
             continue
         for value in _values(declared, observed[name]):
-            problem = _problem(expect, value, case_expect if isinstance(case_expect, Mapping) else None)
+            problem = _problem(expect, value, case_expect)
             if problem:
                 found.append(f"observation {name!r} is {problem}")
                 break

@@ -17,7 +17,9 @@ mismatch into the case's verdict.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from acl_hostmem_generated.catalog_types import ExpectEntry
 
 if TYPE_CHECKING:
     from ...harness.context import AclContext
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["explore"]
 
 
-def explore(ctx: AclContext, *, paths: str, expect: dict[str, Any] | None) -> None:
+def explore(ctx: AclContext, *, paths: str, expect: ExpectEntry | None) -> None:
     """Random call sequences over the clauses ``paths`` allows must get the results the state model predicts."""
     # Imported on first use: Hypothesis and the generated model take a third of a second to
     # import, which every suite process (and every worker restarted after a crash) would

@@ -18,9 +18,9 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from acl_hostmem_generated import state_model as model
+from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ...harness.context import AclContext
 from ...harness.product import applies_reason, version_tuple
@@ -66,7 +66,7 @@ def product_facts(ctx: AclContext) -> ProductFacts:
                         disputed, inapplicable, ctx.product.driver, ctx.product.host_page)
 
 
-def explore(ctx: AclContext, *, paths: str, expect: dict[str, Any] | None) -> None:
+def explore(ctx: AclContext, *, paths: str, expect: ExpectEntry | None) -> None:
     """Random call sequences over the clauses ``paths`` allows must get the results the state model predicts."""
     result = run_exploration(ctx.lib, product_facts(ctx), ctx.device, paths=paths, budget=ctx.explore_steps,
                              seed_value=ctx.explore_seed, timeout=ctx.timeout)
