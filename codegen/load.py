@@ -28,11 +28,13 @@ from .model import (
     Interface,
     Macro,
     Param,
+    Resource,
     Rule,
     Since,
     Spec,
     Struct,
     StructMember,
+    TeardownStep,
     Typedef,
 )
 from .observations import observation_issues, rule_observations
@@ -214,7 +216,16 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
                                    for call in p.get("calls", []))),
         promise_codes=tuple(sorted((code, step) for step, p in rules_doc.data["setup_promises"].items()
                                    for code in p.get("codes", []))),
+        resources=tuple(Resource(name, tuple(r["acquired_by"]), r["handle"], r.get("per_device", False))
+                        for name, r in docs["interfaces"].data["resources"].items()),
+        teardown=_teardown(docs["interfaces"].data["teardown"]),
     )
+
+
+def _teardown(raw: list[dict[str, str]]) -> tuple[TeardownStep, ...]:
+    """The steps in order; a resource's last step is the one that gives it back."""
+    last = {step["resource"]: i for i, step in enumerate(raw)}
+    return tuple(TeardownStep(s["resource"], s["call"], last[s["resource"]] == i) for i, s in enumerate(raw))
 
 
 def _sources(raw: dict[str, Any]) -> Sources:

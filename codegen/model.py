@@ -480,6 +480,25 @@ class Fault:
 
 
 @dataclass(frozen=True)
+class Resource:
+    """Something calls acquire and teardown gives back: a registration, memory, a stream."""
+
+    name: str
+    acquired_by: tuple[str, ...]
+    handle: str  # "first_argument" or "output": what names the resource after the call
+    per_device: bool = False  # given back under the device it was acquired on
+
+
+@dataclass(frozen=True)
+class TeardownStep:
+    """One step of teardown: ``call`` on every held ``resource``; the resource's last step gives it back."""
+
+    resource: str
+    call: str
+    gives_back: bool
+
+
+@dataclass(frozen=True)
 class Spec:
     """The whole validated spec."""
 
@@ -504,6 +523,8 @@ class Spec:
     setup_promises: tuple[tuple[str, str], ...] = ()  # set-up step -> the rule whose promise it rests on
     promise_calls: tuple[tuple[str, str], ...] = ()  # function -> the set-up step its crash or hang belongs to
     promise_codes: tuple[tuple[str, str], ...] = ()  # error name -> the set-up step a needed call answering it breaks
+    resources: tuple[Resource, ...] = ()
+    teardown: tuple[TeardownStep, ...] = ()  # in the order teardown runs
 
     @property
     def host_memory_interfaces(self) -> tuple[Interface, ...]:

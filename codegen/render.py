@@ -177,6 +177,7 @@ def render_all(spec: Spec) -> dict[str, str]:
         "state_model.py": env.get_template("state_model.py.j2").render(ctx),
         "catalog.json": json.dumps(catalog(spec, cases), indent=1, sort_keys=False) + "\n",
         "catalog_types.py": env.get_template("catalog_types.py.j2").render(ctx),
+        "teardown.py": env.get_template("teardown.py.j2").render(ctx),
         "cases/__init__.py": env.get_template("package_init.py.j2").render(ctx),
     }
     for family in spec.rule_families:

@@ -45,8 +45,8 @@ PYTHON_KEYWORDS = frozenset(
 # and parameters become wrapper arguments, so none of them may take these names.
 BINDINGS_MODULE_NAMES = frozenset(
     "annotations os resources Callable Sequence Any FFI SPEC_HASH CDEF ffi ERRORS ERROR_NAMES ENUMS MALLOC_ATTR_FIELDS "
-    "error_name error_meaning AclError OUT TraceHook address MallocConfig malloc_config AclLibrary LibraryBase Literal overload "
-    "load".split()
+    "error_name error_meaning AclError OUT TraceHook address MallocConfig malloc_config AclLibrary LibraryBase "
+    "Literal overload load".split()
 )
 BINDINGS_LIBRARY_MEMBERS = frozenset({"path", "lib", "trace"})
 WRAPPER_ARGUMENTS = frozenset({"self", "raw", "ffi"})
@@ -245,6 +245,7 @@ class CrossReferences:
         self._unique_c_names()
         self._types()
         self._interfaces()
+        self._teardown()
         self._products()
         self._rules()
         self._faults()
@@ -317,6 +318,30 @@ class CrossReferences:
                 sel = m.get("selected_by")
                 if sel is not None and sel not in self.enum_members:
                     self.report("types", ["structs", i, "members", j, "selected_by"], f"unknown enum member {sel!r}")
+
+    def _teardown(self) -> None:
+        """Resources name known calls, each call acquires one resource, and every resource is given back."""
+        doc = self.docs["interfaces"].data
+        resources = doc["resources"]
+        acquirer: dict[str, str] = {}
+        for name, resource in resources.items():
+            for j, call in enumerate(resource["acquired_by"]):
+                if call not in self.functions:
+                    self.report("interfaces", ["resources", name, "acquired_by", j], f"unknown function {call!r}")
+                elif call in acquirer:
+                    self.report("interfaces", ["resources", name, "acquired_by", j],
+                                f"{call} already acquires {acquirer[call]}: a call acquires one resource")
+                acquirer.setdefault(call, name)
+        steps = doc["teardown"]
+        for i, step in enumerate(steps):
+            if step["resource"] not in resources:
+                self.report("interfaces", ["teardown", i, "resource"], f"unknown resource {step['resource']!r}")
+            if step["call"] not in self.functions:
+                self.report("interfaces", ["teardown", i, "call"], f"unknown function {step['call']!r}")
+        released = {step["resource"] for step in steps}
+        for name in resources:
+            if name not in released:
+                self.report("interfaces", ["resources", name], f"no teardown step gives {name!r} back")
 
     def _interfaces(self) -> None:
         doc = self.docs["interfaces"].data

@@ -1,4 +1,4 @@
-# Generated from spec 33186190046b2156 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 17a401dcd31b6837 by codegen; do not edit. Regenerate: python -m codegen generate
 """Pairing and lifecycle cases: allocate/free and register/unregister pairs and their misuse."""
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The per-case context handed to every check: the library, the device, and cleanup.
 
 Everything a case allocates goes through an :class:`AclContext` so that teardown can
-release it even when the case fails half-way: registrations are removed, host and
-device memory freed, blockers opened and streams destroyed, in that order. Every ACL call
+release it even when the case fails half-way: blockers are opened, then what the case holds
+is given back in the spec's teardown order (``acl_hostmem_generated.teardown``), then the
+case's threads are joined and its own mappings unmapped. Every ACL call
 the case makes is recorded in :attr:`AclContext.trace` for the report.
 
 Set-up steps that rest on another rule's promise run under :meth:`AclContext.relying_on`
@@ -27,6 +28,7 @@ from typing import Any
 from acl_hostmem_generated import acl_bindings as acl
 from acl_hostmem_generated.acl_bindings import AclLibrary, address
 from acl_hostmem_generated.catalog_types import Catalog
+from acl_hostmem_generated.teardown import ACQUIRES, TEARDOWN
 
 from . import preconditions
 from .observations import ObservationLog
@@ -49,7 +51,11 @@ _STUCK_HOST: list[int] = []
 #: The ranges, whole host pages, of the registrations that could not be removed: a later case's
 #: registration that fails there is BLOCKED by the unregister promise, not judged on its own rule.
 _STUCK_EXTENTS: list[StuckRange] = []
-_REGISTER_CALLS = frozenset({"aclrtHostRegister", "aclrtHostRegisterV2"})
+_REGISTER_CALLS = frozenset(call for call, resource in ACQUIRES.items() if resource == "registration")
+
+
+#: How a teardown step reports a release that failed: (what, the promise it rests on, the call).
+_Attempt = Callable[[str, str, Callable[[], Any]], None]
 
 
 @dataclass(frozen=True)
@@ -571,6 +577,47 @@ class AclContext:
         finally:
             self.lib.trace = tracing
 
+    def _unregister_held(self, attempt: _Attempt, stuck: list[int], problems: list[Release]) -> None:
+        for ptr in reversed(self._registered):
+            before = len(problems)
+            attempt(f"aclrtHostUnregister({ptr:#x})", self._unregister_promise.get(ptr, "unregister"),
+                    functools.partial(self.lib.aclrtHostUnregister, ptr))
+            if len(problems) > before and ptr not in stuck:
+                stuck.append(ptr)
+        self._drain([ptr for ptr in self._extents if ptr not in stuck])
+        for ptr in stuck:
+            remember_stuck(ptr, self._extents.get(ptr, self.page), self.page)
+
+    def _synchronize_streams(self, attempt: _Attempt, stuck: list[int], problems: list[Release]) -> None:
+        for stream in self._streams:
+            attempt("aclrtSynchronizeStream", "instrument", functools.partial(self.lib.aclrtSynchronizeStream, stream))
+
+    def _free_host(self, attempt: _Attempt, stuck: list[int], problems: list[Release]) -> None:
+        for ptr in reversed(self._host):
+            if any(self._holds(ptr, registered) for registered in stuck):
+                # A registration that could not be removed still covers this memory: freeing it would
+                # hand the same addresses to the next case, whose registrations would then collide.
+                _STUCK_HOST.append(ptr)
+                continue
+            attempt(f"aclrtFreeHost({ptr:#x})", "free", functools.partial(self.lib.aclrtFreeHost, ptr))
+
+    def _free_device(self, attempt: _Attempt, stuck: list[int], problems: list[Release]) -> None:
+        for ptr in reversed(self._device_mem):
+            attempt(f"aclrtFree({ptr:#x})", "instrument", functools.partial(self.lib.aclrtFree, ptr))
+
+    def _destroy_streams(self, attempt: _Attempt, stuck: list[int], problems: list[Release]) -> None:
+        for stream in self._streams:
+            attempt("aclrtDestroyStream", "instrument", functools.partial(self.lib.aclrtDestroyStream, stream))
+
+    #: The method carrying out each step of the spec's teardown (a test holds this to TEARDOWN).
+    TEARDOWN_STEPS: dict[str, str] = {
+        "aclrtHostUnregister": "_unregister_held",
+        "aclrtSynchronizeStream": "_synchronize_streams",
+        "aclrtFreeHost": "_free_host",
+        "aclrtFree": "_free_device",
+        "aclrtDestroyStream": "_destroy_streams",
+    }
+
     def release(self) -> list[Release]:
         """Release everything the case still holds; returns the steps that failed (never raises)."""
         problems: list[Release] = []
@@ -584,28 +631,8 @@ class AclContext:
         for blocker in self._blockers:
             blocker.open()
         stuck = list(self._stuck)
-        for ptr in reversed(self._registered):
-            before = len(problems)
-            attempt(f"aclrtHostUnregister({ptr:#x})", self._unregister_promise.get(ptr, "unregister"),
-                    functools.partial(self.lib.aclrtHostUnregister, ptr))
-            if len(problems) > before and ptr not in stuck:
-                stuck.append(ptr)
-        self._drain([ptr for ptr in self._extents if ptr not in stuck])
-        for ptr in stuck:
-            remember_stuck(ptr, self._extents.get(ptr, self.page), self.page)
-        for stream in self._streams:
-            attempt("aclrtSynchronizeStream", "instrument", functools.partial(self.lib.aclrtSynchronizeStream, stream))
-        for ptr in reversed(self._host):
-            if any(self._holds(ptr, registered) for registered in stuck):
-                # A registration that could not be removed still covers this memory: freeing it would
-                # hand the same addresses to the next case, whose registrations would then collide.
-                _STUCK_HOST.append(ptr)
-                continue
-            attempt(f"aclrtFreeHost({ptr:#x})", "free", functools.partial(self.lib.aclrtFreeHost, ptr))
-        for ptr in reversed(self._device_mem):
-            attempt(f"aclrtFree({ptr:#x})", "instrument", functools.partial(self.lib.aclrtFree, ptr))
-        for stream in self._streams:
-            attempt("aclrtDestroyStream", "instrument", functools.partial(self.lib.aclrtDestroyStream, stream))
+        for step in TEARDOWN:
+            getattr(self, self.TEARDOWN_STEPS[step.call])(attempt, stuck, problems)
         for thread in self._threads:
             thread.join(self.timeout)
             if thread.is_alive():

@@ -41,13 +41,16 @@ def problems(value: Any, declared: Any, where: str) -> list[str]:
         return [] if value in typing.get_args(declared) else [f"{where}: {value!r} not in {typing.get_args(declared)}"]
     if origin in (Union, types.UnionType):
         options = typing.get_args(declared)
-        return [] if any(not problems(value, o, where) for o in options) else [f"{where}: {value!r} is none of {options}"]
+        if any(not problems(value, option, where) for option in options):
+            return []
+        return [f"{where}: {value!r} is none of {options}"]
     if typing.is_typeddict(declared):
         if not isinstance(value, dict):
             return [f"{where}: {type(value).__name__}, not an object"]
         hints = _hints(declared)
         found = [f"{where}: keys {sorted(set(value) ^ set(hints))} differ"] if set(value) != set(hints) else []
-        return found + [p for key in hints.keys() & value.keys() for p in problems(value[key], hints[key], f"{where}.{key}")]
+        shared = hints.keys() & value.keys()
+        return found + [p for key in shared for p in problems(value[key], hints[key], f"{where}.{key}")]
     if origin is list:
         (item,) = typing.get_args(declared)
         if not isinstance(value, list):

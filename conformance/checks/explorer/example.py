@@ -16,6 +16,7 @@ from typing import Any
 
 from acl_hostmem_generated import acl_bindings as acl
 from acl_hostmem_generated import state_model as model
+from acl_hostmem_generated.teardown import TEARDOWN
 
 from ...harness.context import DRAIN_TRIES, keep_for_good, reclaim, remember_stuck
 from .calls import OUTPUT, Request, Step, const, handle
@@ -28,6 +29,9 @@ from .state import Allocation, World
 MARKERS = "markers_intact"
 # How many ended registrations (the latest) are probed after every action.
 ENDED_PROBES = 4
+
+#: A teardown call: the function and its arguments (made with raw=True, errors ignored).
+_Call = tuple[Any, tuple[Any, ...]]
 
 
 @dataclass
@@ -317,6 +321,42 @@ class Example:
 
         return free_all
 
+    # ---- teardown: one method per step of the spec's order, each the calls over what the example holds ----
+    def _unregister_all(self, removed: set[int]) -> list[_Call]:
+        lib, world = self.driver.lib, self.world
+        bases = set(world.registrations) | self.touched
+        calls: list[_Call] = []
+        for device in range(max(world.product.device_count, 1)) if bases else ():
+            calls.append((lib.aclrtSetDevice, (device,)))
+            calls += [(self._unregister_into(removed), (base,)) for base in bases]
+        return calls
+
+    def _synchronize_streams(self, removed: set[int]) -> list[_Call]:
+        return [(self.driver.lib.aclrtSynchronizeStream, (s.handle,)) for s in self.world.streams.values()]
+
+    def _free_host(self, removed: set[int]) -> list[_Call]:
+        return [(self._free_unless_stuck(removed), ())]
+
+    def _free_device(self, removed: set[int]) -> list[_Call]:
+        lib, world = self.driver.lib, self.world
+        if world.device_buffer is None:
+            return []
+        return [(lib.aclrtSetDevice, (world.device_buffer_device,)), (lib.aclrtFree, (world.device_buffer[1],))]
+
+    def _destroy_streams(self, removed: set[int]) -> list[_Call]:
+        lib = self.driver.lib
+        return [call for s in self.world.streams.values()
+                for call in ((lib.aclrtSetDevice, (s.device,)), (lib.aclrtDestroyStream, (s.handle,)))]
+
+    #: The method spelling each step of the spec's teardown (a test holds this to TEARDOWN).
+    TEARDOWN_STEPS: dict[str, str] = {
+        "aclrtHostUnregister": "_unregister_all",
+        "aclrtSynchronizeStream": "_synchronize_streams",
+        "aclrtFreeHost": "_free_host",
+        "aclrtFree": "_free_device",
+        "aclrtDestroyStream": "_destroy_streams",
+    }
+
     def teardown(self) -> None:
         """Release everything the example holds (unrecorded, errors ignored); restore the main thread's device.
 
@@ -328,18 +368,8 @@ class Example:
         lib = self.driver.lib
         world = self.world
         self.driver.open_gates(tuple(self.driver.blockers))
-        calls: list[tuple[Any, tuple[Any, ...]]] = []
-        calls += [(lib.aclrtSynchronizeStream, (s.handle,)) for s in world.streams.values()]
-        bases = set(world.registrations) | self.touched
         removed: set[int] = set()
-        for device in range(max(world.product.device_count, 1)) if bases else ():
-            calls.append((lib.aclrtSetDevice, (device,)))
-            calls += [(self._unregister_into(removed), (base,)) for base in bases]
-        calls.append((self._free_unless_stuck(removed), ()))
-        if world.device_buffer is not None:
-            calls += [(lib.aclrtSetDevice, (world.device_buffer_device,)), (lib.aclrtFree, (world.device_buffer[1],))]
-        for stream in world.streams.values():
-            calls += [(lib.aclrtSetDevice, (stream.device,)), (lib.aclrtDestroyStream, (stream.handle,))]
+        calls = [call for step in TEARDOWN for call in getattr(self, self.TEARDOWN_STEPS[step.call])(removed)]
         calls.append((lib.aclrtSetDevice, (self.session.device,)))
         for fn, args in calls:
             self.driver.calls += 1

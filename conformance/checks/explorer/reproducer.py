@@ -23,6 +23,7 @@ from typing import Any
 import jinja2
 
 from acl_hostmem_generated.catalog_types import Catalog, ParamEntry
+from acl_hostmem_generated.teardown import ACQUIRES, RESOURCES, TEARDOWN
 from codegen import escape
 
 from ...harness.context import remember_stuck
@@ -75,6 +76,29 @@ class Program:
             if line.step.kind == "call" and line.step.function == "aclrtSetDevice":
                 chosen.update(sym.value for _, sym in line.step.args if sym.kind == "const")
         return sorted(chosen)
+
+    @property
+    def teardown(self) -> list[str]:
+        """The replay's teardown calls (after ``lib.``), in the spec's order: what the steps acquired, each
+        given back by its step of :data:`~acl_hostmem_generated.teardown.TEARDOWN` (per device where the spec says)."""
+        held: dict[str, list[str]] = {name: [] for name in RESOURCES}
+        for line in self.lines:
+            resource = ACQUIRES.get(line.step.function) if line.step.kind == "call" else None
+            if resource is None:
+                continue
+            if RESOURCES[resource].handle == "first_argument":
+                held[resource].append(line.py_args[0])
+            else:
+                held[resource] += [f"v.get({escape.py_literal(var)})" for _name, var in line.binds]
+        calls: list[str] = []
+        for step in TEARDOWN:
+            handles = held[step.resource]
+            gives = [f"{step.call}({handle}, raw=True)" for handle in handles]
+            if handles and RESOURCES[step.resource].per_device:
+                calls += [call for device in self.devices for call in [f"aclrtSetDevice({device}, raw=True)", *gives]]
+            else:
+                calls += gives
+        return calls
 
 
 def _params(catalog: Catalog, function: str) -> list[ParamEntry]:

@@ -1,0 +1,49 @@
+# Generated from spec 17a401dcd31b6837 by codegen; do not edit. Regenerate: python -m codegen generate
+"""What the calls acquire and the order teardown gives it back in, from spec/interfaces.yaml.
+
+The harness's case context, the explorer's examples and a finding's replay script release
+in :data:`TEARDOWN` order, each with its own bookkeeping of what it holds; a test holds each
+of them to this order, so a new call's teardown is declared in the spec and nowhere else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Resource:
+    """Something calls acquire: ``handle`` says what names it afterwards (first_argument or output)."""
+
+    name: str
+    acquired_by: tuple[str, ...]
+    handle: str
+    per_device: bool  # given back under the device it was acquired on
+
+
+@dataclass(frozen=True)
+class Step:
+    """``call`` on every held ``resource``; the resource's last step gives it back, an earlier one drains it."""
+
+    resource: str
+    call: str
+    gives_back: bool
+
+
+RESOURCES: dict[str, Resource] = {
+    'registration': Resource('registration', ('aclrtHostRegister', 'aclrtHostRegisterV2'), 'first_argument', True),
+    'host_memory': Resource('host_memory', ('aclrtMallocHost', 'aclrtMallocHostWithCfg'), 'output', False),
+    'device_memory': Resource('device_memory', ('aclrtMalloc',), 'output', False),
+    'stream': Resource('stream', ('aclrtCreateStream',), 'output', False),
+}
+
+TEARDOWN: tuple[Step, ...] = (
+    Step('registration', 'aclrtHostUnregister', True),
+    Step('stream', 'aclrtSynchronizeStream', False),
+    Step('host_memory', 'aclrtFreeHost', True),
+    Step('device_memory', 'aclrtFree', True),
+    Step('stream', 'aclrtDestroyStream', True),
+)
+
+#: Function -> the resource it acquires.
+ACQUIRES: dict[str, str] = {call: r.name for r in RESOURCES.values() for call in r.acquired_by}
