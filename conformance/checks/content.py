@@ -6,7 +6,7 @@ from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import AclContext
 from ..harness.violations import SpecViolation
-from .memory import allocate, first_difference, pattern, read, release, sizes_of, write
+from .memory import allocate, first_difference, holds_data, pattern, read, release, sizes_of, write
 from .verdicts import succeeded
 
 NEIGHBOURS = 3
@@ -16,10 +16,10 @@ NEIGHBOURS_LARGE = 2
 LARGE = 1 << 20
 
 
-def _same(address: int, wanted: bytes, what: str) -> None:
-    actual = read(address, len(wanted))
-    if actual == wanted:
+def _same(address: int, wanted: bytes | memoryview, what: str) -> None:
+    if holds_data(address, wanted):
         return
+    actual = read(address, len(wanted))
     offset = first_difference(actual, wanted)
     if offset >= 0:
         raise SpecViolation(f"{what}: byte {offset} of {len(wanted)} at {address:#x} is {actual[offset]:#04x}, "

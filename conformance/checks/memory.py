@@ -98,13 +98,25 @@ def alignment_grain(pointers: list[int], cap: int = 4096) -> int:
     return combined & -combined
 
 
-def pattern(size: int, seed: int) -> bytes:
-    """A deterministic byte pattern that differs between seeds and along the buffer."""
-    block = bytes((k * 31 + seed * 97 + 1) & 0xFF for k in range(251))
-    return (block * (size // len(block) + 1))[:size]
+#: seed -> the longest pattern of that seed made so far in this process (see :func:`pattern`).
+_PATTERNS: dict[int, bytearray] = {}
 
 
-def write(address: int, data: bytes) -> None:
+def pattern(size: int, seed: int) -> memoryview:
+    """A deterministic byte pattern that differs between seeds and along the buffer (read-only).
+
+    A shorter pattern of a seed is a prefix of a longer one, so each seed's pattern is made
+    once, at the longest size asked for, and handed out as views of it: the sampled sizes
+    reach 64 MiB, and making each afresh was most of a run's page faults.
+    """
+    made = _PATTERNS.get(seed)
+    if made is None or len(made) < size:
+        block = bytes((k * 31 + seed * 97 + 1) & 0xFF for k in range(251))
+        made = _PATTERNS[seed] = bytearray(block) * (size // len(block) + 1)
+    return memoryview(made).toreadonly()[:size]
+
+
+def write(address: int, data: bytes | memoryview) -> None:
     """Write host memory at ``address``."""
     acl.ffi.memmove(acl.ffi.cast("char *", address), data, len(data))
 
@@ -114,7 +126,12 @@ def read(address: int, size: int) -> bytes:
     return bytes(acl.ffi.buffer(acl.ffi.cast("char *", address), size))
 
 
-def first_difference(actual: bytes, wanted: bytes) -> int:
+def holds_data(address: int, data: bytes | memoryview) -> bool:
+    """Whether host memory at ``address`` holds ``data``: compared in place, without a copy of it."""
+    return bool(acl.ffi.buffer(acl.ffi.cast("char *", address), len(data)) == data)
+
+
+def first_difference(actual: bytes, wanted: bytes | memoryview) -> int:
     """Offset of the first differing byte, or -1."""
     for offset, (a, b) in enumerate(zip(actual, wanted)):
         if a != b:

@@ -22,7 +22,7 @@ from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import DOC_PAGE, AclContext
 from ..harness.violations import CallTimeout, SpecViolation
-from .memory import allocate, pattern, read, release, write
+from .memory import allocate, holds_data, pattern, release, write
 from .verdicts import describe, failed, holds, succeeded
 
 PAIR_ROUNDS = 3
@@ -86,7 +86,7 @@ def free_foreign(ctx: AclContext, *, free: str, pointer: str, expect: ExpectEntr
     target = owner + 64 if pointer == "interior" else ctx.pageable_pages(1)
     code = release_call(target, raw=True)
     ctx.observe("code", code)
-    holds(read(owner, 8192) == data, f"the {release_call.__name__} of a {pointer.replace('_', ' ')} pointer changed "
+    holds(holds_data(owner, data), f"the {release_call.__name__} of a {pointer.replace('_', ' ')} pointer changed "
                                      "the content of a live allocation")
     with ctx.relying_on("free", f"{release_call.__name__} of the owning allocation afterwards"):
         succeeded(release_call(owner, raw=True), f"{release_call.__name__} of the owning allocation afterwards")
@@ -482,7 +482,7 @@ def fork_child_view(ctx: AclContext, *, expect: ExpectEntry | None) -> None:
             faulthandler.disable()
             for number in (signal.SIGSEGV, signal.SIGBUS):
                 signal.signal(number, signal.SIG_DFL)
-            os._exit(0 if read(ptr, len(data)) == data else 3)
+            os._exit(0 if holds_data(ptr, data) else 3)
         finally:
             os._exit(4)
     status = _wait_child(pid)

@@ -14,7 +14,7 @@ from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import AclContext
 from ..harness.violations import CallTimeout, SpecViolation
-from .memory import pattern, read, write
+from .memory import holds_data, pattern, write
 from .verdicts import holds, succeeded
 
 # How long a call that must wait is watched before the gate opens: long enough for a
@@ -135,7 +135,7 @@ def devsync_waits(ctx: AclContext, *, size: int, hold: str, expect: ExpectEntry 
     back = ctx.host_alloc(size)
     ctx.copy("aclrtMemcpy of the copy's result",
              lambda: ctx.lib.aclrtMemcpy(back, size, target, size, acl.ACL_MEMCPY_DEVICE_TO_HOST, raw=True))
-    holds(read(back, size) == data, "the queued copy read changed data: the memory was released before it ran")
+    holds(holds_data(back, data), "the queued copy read changed data: the memory was released before it ran")
 
 
 def devsync_all_streams(ctx: AclContext, *, blocked: str, hold: str, expect: ExpectEntry | None) -> None:
