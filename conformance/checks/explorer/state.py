@@ -16,7 +16,7 @@ from typing import Any
 
 from acl_hostmem_generated import acl_bindings as acl
 
-from .calls import PAGE, Sym
+from .calls import PAGE, Request, Sym
 
 MARK_STRIDE = PAGE
 
@@ -197,7 +197,7 @@ class World:
         return [s for s in self.streams.values() if s.blocked and var in s.reads]
 
     # ---- effects (names from spec/state_model.yaml) ----
-    def effect_add_allocation(self, req: Any, out: Any) -> None:
+    def effect_add_allocation(self, req: Request, out: Any) -> None:
         """A new live allocation at the returned pointer."""
         var = req.bind
         self.freed.pop(out, None)
@@ -205,7 +205,7 @@ class World:
         self.allocations[var] = Allocation(var, out, req.size, req.interface_origin, req.cfg_kind == "va_flag",
                                            self.threads[req.thread] or 0, self.next_marker())
 
-    def effect_drop_allocation(self, req: Any, out: Any) -> None:
+    def effect_drop_allocation(self, req: Request, out: Any) -> None:
         """The allocation ends; its registrations stay, stale; the removed ones inside it are forgotten."""
         allocation = self.allocation_at(req.pointer)
         if allocation is None:
@@ -217,7 +217,7 @@ class World:
         self.freed[allocation.base] = allocation.var
         self.freed_sizes[allocation.base] = allocation.size
 
-    def effect_add_registration(self, req: Any, out: Any) -> None:
+    def effect_add_registration(self, req: Request, out: Any) -> None:
         """A new live registration; V1 knows its device address at once."""
         v1 = req.interface == "aclrtHostRegister"
         flag = 0 if v1 else req.values["flag"]
@@ -229,61 +229,61 @@ class World:
         self.registrations[req.pointer] = reg
         self.removed.pop(req.pointer, None)
 
-    def effect_drop_registration(self, req: Any, out: Any) -> None:
+    def effect_drop_registration(self, req: Request, out: Any) -> None:
         """The registration ends; its base is remembered as removed (unless its memory is gone: nothing to reuse)."""
         reg = self.registrations.pop(req.pointer, None)
         if reg is not None and not reg.stale:
             self.removed[req.pointer] = reg.symbol
             self.removed_sizes[req.pointer] = reg.size
 
-    def effect_learn_device_pointer(self, req: Any, out: Any) -> None:
+    def effect_learn_device_pointer(self, req: Request, out: Any) -> None:
         """The registration's device address is the one just answered."""
         reg = self.registrations[req.pointer]
         reg.devptr, reg.devvar = out, req.bind
 
-    def effect_record_capability(self, req: Any, out: Any) -> None:
+    def effect_record_capability(self, req: Request, out: Any) -> None:
         """The answer for this device and HAC type is remembered."""
         self.capabilities[(req.values["deviceId"], req.values["hacType"])] = (out, req.bind)
 
-    def effect_set_current_device(self, req: Any, out: Any) -> None:
+    def effect_set_current_device(self, req: Request, out: Any) -> None:
         """The calling thread's current device is the one set."""
         self.threads[req.thread] = req.values["deviceId"]
 
-    def effect_add_stream(self, req: Any, out: Any) -> None:
+    def effect_add_stream(self, req: Request, out: Any) -> None:
         """A new idle stream on the calling thread's device."""
         self.streams[req.bind] = Stream(req.bind, out, self.threads[req.thread] or 0)
 
-    def effect_block_stream(self, req: Any, out: Any) -> None:
+    def effect_block_stream(self, req: Request, out: Any) -> None:
         """A host callback now blocks the stream."""
-        stream = self.streams[req.stream]
+        stream = self.streams[str(req.stream)]
         stream.blocked, stream.gate = True, req.gate
 
-    def effect_queue_read(self, req: Any, out: Any) -> None:
+    def effect_queue_read(self, req: Request, out: Any) -> None:
         """A copy that reads the allocation waits behind the stream's callback."""
-        self.streams[req.stream].reads.add(req.reads)
+        self.streams[str(req.stream)].reads.add(str(req.reads))
 
-    def effect_stream_idle(self, req: Any, out: Any) -> None:
+    def effect_stream_idle(self, req: Request, out: Any) -> None:
         """The stream has no pending work."""
-        stream = self.streams[req.stream]
+        stream = self.streams[str(req.stream)]
         stream.blocked, stream.gate = False, None
         stream.reads.clear()
 
-    def effect_drop_stream(self, req: Any, out: Any) -> None:
+    def effect_drop_stream(self, req: Request, out: Any) -> None:
         """The stream is destroyed."""
-        self.streams.pop(req.stream, None)
+        self.streams.pop(str(req.stream), None)
 
-    def effect_finish_device_work(self, req: Any, out: Any) -> None:
+    def effect_finish_device_work(self, req: Request, out: Any) -> None:
         """The gates of the device's blocked streams were opened while the call waited (those it did wait for)."""
         for stream in self.blocked_streams(self.threads[req.thread]):
             if stream.gate in req.released:
                 stream.blocked = False
 
-    def effect_add_device_buffer(self, req: Any, out: Any) -> None:
+    def effect_add_device_buffer(self, req: Request, out: Any) -> None:
         """A device buffer that queued copies write to."""
         self.device_buffer = (req.bind, out)
         self.device_buffer_device = self.threads[req.thread] or 0
 
-    def apply(self, effects: tuple[str, ...], req: Any, out: Any) -> None:
+    def apply(self, effects: tuple[str, ...], req: Request, out: Any) -> None:
         """Apply the effects of a prediction, in order."""
         for name in effects:
             getattr(self, f"effect_{name}")(req, out)
