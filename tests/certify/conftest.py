@@ -1,4 +1,4 @@
-"""Fixtures for certification and gating tests.
+"""Fixtures for certification tests (the synthetic-summary ones, shared with the gate tests, are in tests/conftest.py).
 
 Two kinds of runs:
 
@@ -12,7 +12,6 @@ Two kinds of runs:
 
 from __future__ import annotations
 
-import copy
 import fcntl
 import json
 import os
@@ -21,10 +20,9 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
-from certify_helpers import (
+from bundle_helpers import (
     FAULT,
     FAULTED_RULE,
     PAIRING_ONLY,
@@ -33,7 +31,6 @@ from certify_helpers import (
     SECOND_FAULT,
     SECOND_FAULTED_RULE,
     SIM_LIB,
-    build_summary,
 )
 
 from conformance.certify.bundle import DEFAULT_CATALOG
@@ -53,19 +50,6 @@ class CliCertification:
     assessment: Assessment
     returncode: int
     stdout: str
-
-
-@pytest.fixture(scope="session")
-def catalog() -> dict[str, Any]:
-    return json.loads(DEFAULT_CATALOG.read_text(encoding="utf-8"))
-
-
-@pytest.fixture
-def make_summary(catalog: dict[str, Any]) -> Any:
-    def make(outcomes: dict[str, Any] | None = None, **env: Any) -> dict[str, Any]:
-        return copy.deepcopy(build_summary(catalog, outcomes, **env))
-
-    return make
 
 
 # ----------------------------------------------------------------------------- real runs

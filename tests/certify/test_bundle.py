@@ -6,7 +6,7 @@ import json
 import shutil
 
 import pytest
-from certify_helpers import FAULTED_RULE, PASSING_PAIR_RULE, first_case, write_fake_bundle
+from bundle_helpers import FAULTED_RULE, PASSING_PAIR_RULE, first_case, write_fake_bundle
 
 from conformance.certify.bundle import SUMS, check_sums, write_sums
 from conformance.certify.certificate import verdict_in_html, verdict_in_markdown

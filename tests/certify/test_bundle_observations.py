@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from certify_helpers import first_case, write_fake_bundle
+from bundle_helpers import first_case, write_fake_bundle
 
 from conformance.certify.bundle import write_sums
 from conformance.certify.verify import verify

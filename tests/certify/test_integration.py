@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 
-from certify_helpers import FAULTED_RULE, PASSING_PAIR_RULE, SECOND_FAULTED_RULE
+from bundle_helpers import FAULTED_RULE, PASSING_PAIR_RULE, SECOND_FAULTED_RULE
 
 from conformance.certify.bundle import write_sums
 from conformance.certify.verdict import CERTIFIED, NOT_CERTIFIED

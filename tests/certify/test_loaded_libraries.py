@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from certify_helpers import SIM_LIB
+from bundle_helpers import SIM_LIB
 
 from conformance.harness.loaded import brought_in, mapped_files
 

@@ -6,7 +6,7 @@ import json
 import shutil
 
 import pytest
-from certify_helpers import reseal
+from bundle_helpers import reseal
 
 from conformance.certify.verify import verify
 from conformance.gate.compare import CompareError, compare

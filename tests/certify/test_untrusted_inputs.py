@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
-from certify_helpers import FAKE_LIB, FAULTED_RULE, REPO, build_summary, first_case, write_fake_bundle
+from bundle_helpers import FAKE_LIB, FAULTED_RULE, REPO, build_summary, first_case, write_fake_bundle
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from certify_helpers import FAULTED_RULE, first_case, write_fake_bundle
+from bundle_helpers import FAULTED_RULE, first_case, write_fake_bundle
 
 from conformance.certify.certificate import visible_verdicts_markdown
 from conformance.certify.verdict import NOT_CERTIFIED, assess

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from certify_helpers import FAULTED_RULE, first_case, reseal, write_fake_bundle
+from bundle_helpers import FAULTED_RULE, first_case, reseal, write_fake_bundle
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 

@@ -6,7 +6,7 @@ import datetime
 import subprocess
 import sys
 
-from certify_helpers import REPO, SIM_LIB
+from bundle_helpers import REPO, SIM_LIB
 from conftest import sim_env
 
 from conformance.certify.verdict import NOT_CERTIFIED, assess

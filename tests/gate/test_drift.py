@@ -6,7 +6,7 @@ import datetime
 import json
 
 import pytest
-from certify_helpers import first_case
+from bundle_helpers import first_case
 
 from conformance.gate.command import main, parse_fail_on
 from conformance.gate.compare import compare_summaries

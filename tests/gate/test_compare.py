@@ -6,7 +6,7 @@ import json
 import subprocess
 
 import pytest
-from certify_helpers import FAULTED_RULE, PASSING_PAIR_RULE, REPO, first_case, write_fake_bundle
+from bundle_helpers import FAULTED_RULE, PASSING_PAIR_RULE, REPO, first_case, write_fake_bundle
 
 from conformance.certify.verify import verify
 from conformance.gate.command import main, parse_fail_on

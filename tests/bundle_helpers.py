@@ -1,4 +1,4 @@
-"""Shared constants and builders of the certification tests (imported by conftest and tests)."""
+"""Shared constants and builders of the certification and gate tests: synthetic summaries and bundles."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from conformance.results.rootcause import root_causes
 from conformance.results.signing import SIGNATURE
 from conformance.results.summary import SCHEMA as SUMMARY_SCHEMA
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 SIM_LIB = REPO / "build" / "sim" / "libascendcl.so"
 FAULTED_RULE = "HM-PAIR-DOUBLE-UNREGISTER"
 FAULT = "double_unregister_ok"

@@ -1,0 +1,29 @@
+"""Fixtures every stage's tests may use; its folder on sys.path lets them share tests/bundle_helpers.py.
+
+Synthetic summaries are built from acl_hostmem_generated/catalog.json (every case PASS
+unless told otherwise), for the logic of verdicts, bundles, comparison and drift.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from bundle_helpers import build_summary
+
+from conformance.certify.bundle import DEFAULT_CATALOG
+
+
+@pytest.fixture(scope="session")
+def catalog() -> dict[str, Any]:
+    return json.loads(DEFAULT_CATALOG.read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def make_summary(catalog: dict[str, Any]) -> Any:
+    def make(outcomes: dict[str, Any] | None = None, **env: Any) -> dict[str, Any]:
+        return copy.deepcopy(build_summary(catalog, outcomes, **env))
+
+    return make
