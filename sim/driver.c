@@ -70,6 +70,7 @@ uintptr_t sim_drv_window(uint64_t span)
 
 int sim_drv_pin_register(void)
 {
+    /* inline fault: another driver, which keeps the pinned registrations itself */
     return aclsim_fault(ACLSIM_FAULT_LEGAL_DRIVER_PIN_REGISTER);
 }
 
@@ -96,6 +97,7 @@ const simNode *sim_drv_same_elsewhere(int device, uintptr_t host, uint64_t span)
 
 uint64_t sim_drv_fault_span(const simDrvRequest *rq, uint64_t span)
 {
+    /* inline fault: the span of the driver's node */
     if (aclsim_fault(ACLSIM_FAULT_REGISTER_ROUNDS_2M) && rq->mem.found && !rq->mem.va_flag && span < SIM_2M) {
         return SIM_2M;
     }
@@ -133,6 +135,7 @@ const simNode *sim_drv_blocking(const simDrvRequest *rq, uint64_t span,
 
 int sim_drv_va_identity(const simDrvRequest *rq)
 {
+    /* inline fault: this and the next decide the device address of the driver's node */
     if (!rq->mem.found || !rq->mem.va_flag || aclsim_fault(ACLSIM_FAULT_VA_FLAG_IGNORED)) {
         return 0;
     }
@@ -142,6 +145,7 @@ int sim_drv_va_identity(const simDrvRequest *rq)
 
 aclError sim_drv_pin_pages(const simDrvRequest *rq)
 {
+    /* inline fault: these judge the process's mappings of the range */
     if (aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
         return ACL_SUCCESS; /* whatever pages there are register */
     }
@@ -158,6 +162,8 @@ aclError sim_drv_pin_pages(const simDrvRequest *rq)
 aclError sim_drv_pageable_allowed(const simDrvRequest *rq, int public_side)
 {
     (void)rq;
+    /* inline fault: this and the kernel's rule refuse inside the driver's check, after the
+     * checks before it */
     if (aclsim_fault(ACLSIM_FAULT_PAGEABLE_REJECTED)) {
         return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
     }
@@ -293,6 +299,7 @@ void sim_drv_memory_freed(uintptr_t base, uint64_t size, int drop)
 
 int sim_drv_holds_block(uintptr_t base, uint64_t size)
 {
+    /* inline fault: the public driver's nodes hold the block */
     if (!ops()->free_busy || !aclsim_fault(ACLSIM_FAULT_LEGAL_PUBLIC_DRIVER)) {
         return 0;
     }

@@ -29,6 +29,8 @@ static int same_range(const simNode *n, const simDrvRequest *rq, uint64_t span)
 
 static aclError docs_check(const simDrvRequest *rq, simDrvPlan *plan)
 {
+    /* inline fault: lenient and the partial-page refusal act inside the driver's check, after
+     * its earlier ones */
     int lenient = aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED);
     if (rq->readonly || rq->iomemory) {
         return sim_open_code(ACL_ERROR_RT_FEATURE_NOT_SUPPORT); /* reserved, not supported yet */
@@ -46,6 +48,7 @@ static aclError docs_check(const simDrvRequest *rq, simDrvPlan *plan)
         }
         uintptr_t start = rq->host / SIM_PAGE * SIM_PAGE;
         size_t len = (size_t)(rq->host + rq->size - start);
+        /* inline fault: judges the process's mappings of the range */
         if (msync((void *)start, len, MS_ASYNC) != 0 && !lenient && !aclsim_fault(ACLSIM_FAULT_REGISTER_PAST_END_OK)) {
             return sim_open_code(ACL_ERROR_RT_PARAM_INVALID); /* not (all) mapped in this process */
         }

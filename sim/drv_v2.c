@@ -43,6 +43,7 @@ static uint64_t round_up(uint64_t v, uint64_t a)
 
 static int public_side(void)
 {
+    /* inline fault: the driver's side of the docs' and driver's conflicts */
     return aclsim_fault(ACLSIM_FAULT_LEGAL_PUBLIC_DRIVER);
 }
 
@@ -75,6 +76,7 @@ static aclError v2_check(const simDrvRequest *rq, simDrvPlan *plan)
             return rc;
         }
         uint64_t align = pub ? sim_config()->host_page : SIM_PAGE;
+        /* inline fault: this and the next refuse inside the driver's check, after its earlier ones */
         if (rq->host % align != 0 && !aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
             return ACL_ERROR_RT_DRV_INTERNAL_ERROR; /* svm_master_remote_map.c:2008 */
         }

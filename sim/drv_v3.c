@@ -64,6 +64,7 @@ static int inside_node(const simNode *n, const simDrvRequest *rq, uint64_t span)
 
 static aclError v3_check(const simDrvRequest *rq, simDrvPlan *plan)
 {
+    /* inline fault: the driver's side of the docs' and driver's conflicts */
     int pub = aclsim_fault(ACLSIM_FAULT_LEGAL_PUBLIC_DRIVER);
     int ub = sim_config()->connect_ub;
     if (rq->readonly) {
@@ -77,6 +78,7 @@ static aclError v3_check(const simDrvRequest *rq, simDrvPlan *plan)
         if (rc != ACL_SUCCESS) {
             return rc;
         }
+        /* inline fault: this and the next refuse inside the driver's check, after its earlier ones */
         if (ub && rq->host % SIM_PAGE != 0 && !aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
             return ACL_ERROR_RT_DRV_INTERNAL_ERROR; /* svm_register.c:779-782 */
         }

@@ -29,6 +29,10 @@
  * except that the svm v3 driver refuses to free memory a registration still holds
  * (legal_public_driver; svm v3 svm_alloc.c:89-94).
  *
+ * The exported calls are hooks.c's; the model_* functions here answer as the model does,
+ * and only the faults that need the allocator's state or a point inside a call are
+ * switched here.
+ *
  * Lock discipline: host_lock guards the block table, the slabs, the arena,
  * the quarantine and every counter in this file. The only lock taken while it
  * is held is devmem_lock (streams.c, a leaf), to recognise device memory passed
@@ -116,6 +120,7 @@ static size_t round_up(size_t v, size_t a)
  * plain malloc memory (devmm_svm_init.c:250-263, devmm_svm.c:376-386). */
 static int malloc_fallback(void)
 {
+    /* inline fault: another allocator, with another grain and placement */
     return sim_config()->driver == SIM_DRV_V2 && aclsim_fault(ACLSIM_FAULT_LEGAL_DRV_MALLOC_FALLBACK);
 }
 
@@ -144,6 +149,7 @@ static size_t host_grain(void)
  * driver that forgot the flag. */
 static int dont_fork(void)
 {
+    /* inline fault: decides how each mapping is made */
     return sim_config()->driver != SIM_DRV_DOCS && !malloc_fallback() && !aclsim_fault(ACLSIM_FAULT_FORK_INHERITS) &&
            !aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES);
 }
@@ -264,6 +270,7 @@ static int slab_alloc(simHostBlock *b, size_t span)
     /* alloc_overlap, and alloc_crowded_overlap once crowded: the allocator books in 64-byte
      * granules whatever the grain, one granule short, so the next block starts inside
      * this one's last 64 bytes. */
+    /* inline fault: both need the slab booking (and crowded, the live block count) */
     int crowded = g_live_allocs >= SIM_CROWDED && aclsim_fault(ACLSIM_FAULT_ALLOC_CROWDED_OVERLAP);
     int short_booking = aclsim_fault(ACLSIM_FAULT_ALLOC_OVERLAP) || crowded;
     size_t unit = short_booking ? SIM_GRANULE : host_grain();
@@ -392,6 +399,7 @@ typedef struct {
  * (never 128-byte) aligned, or 32 bytes off in RC form, where the docs promise nothing. */
 static size_t placement_pad(void)
 {
+    /* inline fault: both place the pointer inside the booked region */
     if (sim_config()->device_run_mode && aclsim_fault(ACLSIM_FAULT_LEGAL_RC_FORM)) {
         return 32;
     }
@@ -429,6 +437,7 @@ static aclError host_alloc(const simAllocReq *req, void **out)
     }
     size_t span = (size_t)req->size + req->offset + placement_pad();
     pthread_mutex_lock(&host_lock);
+    /* inline fault: skips the limit check on the model's own count of booked bytes */
     if (cfg->host_mem_limit != 0 && !aclsim_fault(ACLSIM_FAULT_HUGE_SIZE_WRAPS) &&
         (g_limit_used > cfg->host_mem_limit || req->size > cfg->host_mem_limit - g_limit_used)) {
         pthread_mutex_unlock(&host_lock);
@@ -437,6 +446,7 @@ static aclError host_alloc(const simAllocReq *req, void **out)
     }
     int rc;
     int shortable = req->size > SIM_PAGE && req->size % SIM_PAGE != 0;
+    /* inline fault: this and the two below choose where the block is carved from */
     int own_pages = req->va_flag || aclsim_fault(ACLSIM_FAULT_LEGAL_PAGE_ALIGNMENT);
     /* content_between_points: one size class shares its last 4 KiB with the next block. */
     int between = !req->va_flag && req->size > 262144 && req->size < 524288 &&
@@ -495,6 +505,7 @@ static void block_release(simHostBlock *b)
     if (b->kind == BLOCK_SLAB) {
         memset(b->map, poison, b->map_len);
         size_t end = (size_t)b->granule + b->booked;
+        /* inline fault: writes the slab granule after the block */
         if (aclsim_fault(ACLSIM_FAULT_FREE_SCRIBBLES_NEIGHBOUR) && end < SIM_SLAB_GRANULES) {
             memset(b->slab->base + end * SIM_GRANULE, poison, SIM_GRANULE);
         }
@@ -510,6 +521,7 @@ static void block_release(simHostBlock *b)
     }
     g_live_allocs--;
     g_live_bytes -= b->size;
+    /* inline fault: leaves the freed bytes in the model's count against the limit */
     if (!aclsim_fault(ACLSIM_FAULT_EXHAUSTION_LEAK)) {
         g_limit_used -= b->size;
     }
@@ -534,11 +546,14 @@ static int recently_freed(uintptr_t p)
 static aclError free_unknown(uintptr_t p)
 {
     if (sim_devmem_contains((void *)p)) {
+        /* inline fault: releases the device block the pointer starts */
         if (aclsim_fault(ACLSIM_FAULT_FREE_DEVICE_MEM_OK)) {
             return sim_devmem_release((void *)p) == 0 ? ACL_SUCCESS : ACL_ERROR_RT_PARAM_INVALID;
         }
         return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
     }
+    /* inline fault: each needs the block table (no live block holds p) or the ring of
+     * recently freed blocks */
     int accepted = aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED) ||
                    (aclsim_fault(ACLSIM_FAULT_DOUBLE_FREE_OK) && recently_freed(p)) ||
                    (aclsim_fault(ACLSIM_FAULT_FREE_FOREIGN_OK) && table_containing(p, 1) != NULL);
@@ -565,6 +580,7 @@ static aclError host_free(void *ptr, int plain_free)
         pthread_mutex_unlock(&host_lock);
         return rc;
     }
+    /* inline fault: needs how the block was allocated */
     if (plain_free && b->from_cfg && aclsim_fault(ACLSIM_FAULT_FREE_CFG_REJECTED)) {
         pthread_mutex_unlock(&host_lock);
         return ACL_ERROR_INVALID_PARAM;
@@ -621,23 +637,18 @@ static uint64_t wrapped_size(uint64_t size)
     return rounded == 0 ? SIM_GRANULE : rounded;
 }
 
-SIM_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size)
+aclError model_aclrtMallocHost(void **hostPtr, size_t size)
 {
     /* memory.cpp:582-584 */
-    if (hostPtr == NULL) {
+    if (hostPtr == NULL || size == 0) {
         return sim_open_code(ACL_ERROR_INVALID_PARAM);
-    }
-    if (size == 0) {
-        if (!aclsim_fault(ACLSIM_FAULT_MALLOC_SIZE0_OK)) {
-            return sim_open_code(ACL_ERROR_INVALID_PARAM);
-        }
-        size = 1;
     }
     int dev;
     aclError rc = sim_hostmem_gate(SIM_API_MALLOC_HOST, &dev, 1);
     if (rc != ACL_SUCCESS) {
         return rc;
     }
+    /* inline fault: this and the sync act past the gate, on the device it picked */
     if (aclsim_fault(ACLSIM_FAULT_HANG_IN_MALLOC)) {
         for (;;) {
             pause();
@@ -647,6 +658,7 @@ SIM_EXPORT aclError aclrtMallocHost(void **hostPtr, size_t size)
         sim_sync_device(dev, 0);
     }
     simAllocReq req = {size, 0, 0, 0};
+    /* inline fault: this and the two below shape the booked request */
     if (aclsim_fault(ACLSIM_FAULT_HUGE_SIZE_WRAPS)) {
         req.size = wrapped_size(size);
     }
@@ -690,14 +702,12 @@ static aclError parse_cfg(const aclrtMallocConfig *cfg, simCfgRequest *out)
         return ACL_SUCCESS;
     }
     if (cfg->attrs == NULL) {
-        return aclsim_fault(ACLSIM_FAULT_CFG_ATTRS_NULL_OK) ? ACL_SUCCESS : sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
-    }
-    if (cfg->numAttrs > 1 && aclsim_fault(ACLSIM_FAULT_CFG_MULTI_ATTR_REJECTED)) {
-        return ACL_ERROR_RT_PARAM_INVALID;
+        return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
     }
     for (size_t i = 0; i < cfg->numAttrs; i++) {
         const aclrtMallocAttribute *a = &cfg->attrs[i];
         int again = repeated(cfg, i);
+        /* inline fault: both act at an attribute, after the earlier ones have been judged */
         if (again && aclsim_fault(ACLSIM_FAULT_CFG_DUPLICATE_REJECTED)) {
             return ACL_ERROR_RT_PARAM_INVALID;
         }
@@ -711,9 +721,11 @@ static aclError parse_cfg(const aclrtMallocConfig *cfg, simCfgRequest *out)
             out->va_flag = a->value.vaFlag == 1U; /* npu_driver_mem.cc:842: only 1 asks for VA identity */
             break;
         case ACL_RT_MEM_ATTR_DEVICE_ID:
+            /* inline fault: refuses at this attribute, after the earlier ones have been judged */
             if (aclsim_fault(ACLSIM_FAULT_LEGAL_SRC_DEVICE_ID)) {
                 return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
             }
+            /* inline fault: the parse forgets the device it must check */
             out->has_device = !aclsim_fault(ACLSIM_FAULT_CFG_OTHER_DEVICE_OK);
             out->device = a->value.deviceId;
             break;
@@ -724,7 +736,7 @@ static aclError parse_cfg(const aclrtMallocConfig *cfg, simCfgRequest *out)
     return ACL_SUCCESS;
 }
 
-SIM_EXPORT aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cfg)
+aclError model_aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cfg)
 {
     /* memory.cpp:439-440 */
     if (ptr == NULL || size == 0) {
@@ -749,10 +761,12 @@ SIM_EXPORT aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallo
     if (creq.va_flag && !sim_va_flag_supported(sim_config()->family)) {
         return sim_open_code(ACL_ERROR_RT_FEATURE_NOT_SUPPORT); /* api_c_memory.cc:112 */
     }
+    /* inline fault: syncs past every refusal, on the device the gate picked */
     if (aclsim_fault(ACLSIM_FAULT_MALLOC_CFG_SYNCS) || aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES)) {
         sim_sync_device(dev, 0);
     }
     simAllocReq req = {size, 0, creq.va_flag, 1};
+    /* inline fault: this and the next shape the booked request */
     if (aclsim_fault(ACLSIM_FAULT_HUGE_SIZE_WRAPS)) {
         req.size = wrapped_size(size);
     }
@@ -765,18 +779,20 @@ SIM_EXPORT aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallo
     return host_alloc(&req, ptr);
 }
 
-SIM_EXPORT aclError aclrtFreeHost(void *hostPtr)
+aclError model_aclrtFreeHost(void *hostPtr)
 {
     /* memory.cpp:621 */
     if (hostPtr == NULL) {
-        return aclsim_fault(ACLSIM_FAULT_FREE_NULL_OK) ? ACL_SUCCESS : sim_open_code(ACL_ERROR_INVALID_PARAM);
+        return sim_open_code(ACL_ERROR_INVALID_PARAM);
     }
     int dev;
+    /* inline fault: what the gate asks for, and so the device the rest acts on */
     int need_context = aclsim_fault(ACLSIM_FAULT_FREE_NEEDS_CONTEXT) || aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES);
     aclError rc = sim_hostmem_gate(SIM_API_FREE_HOST, &dev, need_context);
     if (rc != ACL_SUCCESS) {
         return rc;
     }
+    /* inline fault: this and the sync act past the gate, on the device it picked */
     if (dev >= 0 && aclsim_fault(ACLSIM_FAULT_HANG_IN_FREE) && sim_device_busy(dev)) {
         for (;;) {
             pause();
@@ -788,11 +804,11 @@ SIM_EXPORT aclError aclrtFreeHost(void *hostPtr)
     return host_free(hostPtr, 1);
 }
 
-SIM_EXPORT aclError aclrtFreeHostWithDevSync(void *hostPtr)
+aclError model_aclrtFreeHostWithDevSync(void *hostPtr)
 {
     /* memory.cpp:644 */
     if (hostPtr == NULL) {
-        return aclsim_fault(ACLSIM_FAULT_DEVSYNC_NULL_OK) ? ACL_SUCCESS : sim_open_code(ACL_ERROR_INVALID_PARAM);
+        return sim_open_code(ACL_ERROR_INVALID_PARAM);
     }
     int dev;
     aclError rc = sim_hostmem_gate(SIM_API_FREE_HOST_DEVSYNC, &dev, 1);
@@ -800,6 +816,7 @@ SIM_EXPORT aclError aclrtFreeHostWithDevSync(void *hostPtr)
         return rc;
     }
     /* api_c_memory.cc:185-193: synchronise the current device, then free. */
+    /* inline fault: each waits otherwise for the streams, between the gate and the free */
     if (aclsim_fault(ACLSIM_FAULT_DEVSYNC_SKIPS_OLD_STREAMS) && dev >= 0 && dev < SIM_MAX_DEVICES) {
         uint64_t since = __atomic_load_n(&g_devsync_seen[dev], __ATOMIC_ACQUIRE);
         __atomic_store_n(&g_devsync_seen[dev], sim_sync_device_since(dev, since), __ATOMIC_RELEASE);
@@ -809,6 +826,7 @@ SIM_EXPORT aclError aclrtFreeHostWithDevSync(void *hostPtr)
         int all = aclsim_fault(ACLSIM_FAULT_DEVSYNC_ALL_DEVICES) || aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES);
         sim_sync_device(all ? -1 : dev, aclsim_fault(ACLSIM_FAULT_DEVSYNC_ONE_STREAM));
     }
+    /* inline fault: skips the free after the sync, for a block the table holds */
     if (aclsim_fault(ACLSIM_FAULT_DEVSYNC_FREE_LEAKS) && live_block(hostPtr)) {
         return ACL_SUCCESS; /* the block stays allocated and counted */
     }

@@ -57,6 +57,7 @@ aclError sim_hostmem_gate(simApi api, int *dev, int need_context)
     int cur = sim_current_device();
     if (cur < 0 && need_context) {
         /* api_impl.cc: every host-memory call but aclrtFreeHost needs a current context. */
+        /* inline fault: the gate every host-memory call passes, before its own work */
         if (!aclsim_fault(ACLSIM_FAULT_NO_DEVICE_OK)) {
             return ACL_ERROR_RT_CONTEXT_NULL;
         }
@@ -314,7 +315,7 @@ SIM_EXPORT aclError aclrtResetDeviceForce(int32_t deviceId)
     return sim_device_unref(deviceId, 1) == 0 ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
 }
 
-SIM_EXPORT aclError aclrtGetRunMode(aclrtRunMode *runMode)
+aclError model_aclrtGetRunMode(aclrtRunMode *runMode)
 {
     if (runMode == NULL) {
         return ACL_ERROR_INVALID_PARAM;
@@ -322,8 +323,7 @@ SIM_EXPORT aclError aclrtGetRunMode(aclrtRunMode *runMode)
     if (!sim_initialized()) {
         return ACL_ERROR_UNINITIALIZE;
     }
-    int device = g_config.device_run_mode || aclsim_fault(ACLSIM_FAULT_RUN_MODE_DEVICE);
-    *runMode = device ? ACL_DEVICE : ACL_HOST;
+    *runMode = g_config.device_run_mode ? ACL_DEVICE : ACL_HOST;
     return ACL_SUCCESS;
 }
 

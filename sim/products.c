@@ -3,9 +3,10 @@
  * support of the host-memory interfaces, VA-flag support, the emulated kernel rule
  * and the capability query aclrtHostMemMapCapabilities.
  *
- * Lock discipline: the tables here are constant. The only mutable state is
- * the flip counter of the cap_flaky fault, an atomic. No lock is taken here;
- * the cap_glitch_after_unregister fault asks registry.c (reg_lock).
+ * The exported capability query is hooks.c's, which applies the faults that rewrite its
+ * answer; model_aclrtHostMemMapCapabilities answers from the product tables.
+ *
+ * Lock discipline: the tables here are constant and no lock is taken here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,7 @@ simDriverGen sim_driver_generation(simFamily fam)
  * legal_src_training_registers variant takes that side of the conflict. */
 static int family_has_registration(simFamily fam)
 {
+    /* inline fault: the product table every gate and capability answer reads */
     if (fam == SIM_FAM_910 && aclsim_fault(ACLSIM_FAULT_LEGAL_SRC_TRAINING_REGISTERS)) {
         return 1;
     }
@@ -131,6 +133,8 @@ int sim_api_supported(simFamily fam, simApi api)
     if (!supported_in_release(fam, api)) {
         return 0;
     }
+    /* inline fault: the product table every gate reads, so each of these acts before a call's
+     * own checks */
     switch (api) {
     case SIM_API_REGISTER:
         if (aclsim_fault(ACLSIM_FAULT_PROD_REGISTER_EXTRA) && fam != SIM_FAM_IPV350) {
@@ -160,6 +164,7 @@ int sim_api_supported(simFamily fam, simApi api)
 
 int sim_va_flag_supported(simFamily fam)
 {
+    /* inline fault: the product table the VA_FLAG check reads */
     if (aclsim_fault(ACLSIM_FAULT_VA_FLAG_EVERYWHERE)) {
         return 1;
     }
@@ -217,11 +222,9 @@ static int v3_hac_reaches_host_memory(aclrtHacType hac, int ub)
 
 /* The checks run in the runtime's order (memory.cpp:535, api_error.cc:2065-2077,
  * api_impl.cc:2673-2674): output pointer, device ID, HAC type, then a current context. */
-SIM_EXPORT aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
-                                                aclrtHostMemMapCapability *capabilities)
+aclError model_aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
+                                           aclrtHostMemMapCapability *capabilities)
 {
-    static int flaky_counter;
-
     if (capabilities == NULL) {
         return sim_open_code(ACL_ERROR_INVALID_PARAM);
     }
@@ -236,10 +239,6 @@ SIM_EXPORT aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType 
         return sim_open_code(ACL_ERROR_RT_INVALID_DEVICEID);
     }
     if ((unsigned)hacType > (unsigned)ACL_RT_HAC_TYPE_CCU) {
-        if (aclsim_fault(ACLSIM_FAULT_CAP_BAD_HAC_OK)) {
-            *capabilities = ACL_RT_HOST_MEM_MAP_SUPPORTED;
-            return ACL_SUCCESS;
-        }
         return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
     }
     aclError rc = sim_hostmem_gate(SIM_API_MEMMAP_CAP, NULL, 1);
@@ -248,25 +247,12 @@ SIM_EXPORT aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType 
     }
     int supported = 0;
     if (!family_has_registration(cfg->family)) {
+        /* inline fault: the product table's answer for a family without registration */
         supported = hacType == ACL_RT_HAC_TYPE_AIC && aclsim_fault(ACLSIM_FAULT_CAP_SUPPORTED_WITHOUT_REGISTRATION);
     } else if (cfg->driver == SIM_DRV_V3) {
         supported = v3_hac_reaches_host_memory(hacType, cfg->connect_ub);
     } else {
         supported = hac_reaches_host_memory(hacType);
-    }
-    if (aclsim_fault(ACLSIM_FAULT_CAP_NONE) || (deviceId == 1 && aclsim_fault(ACLSIM_FAULT_CAP_NONE_SECOND_DEVICE))) {
-        supported = 0;
-    }
-    if (aclsim_fault(ACLSIM_FAULT_CAP_GLITCH_AFTER_UNREGISTER) && sim_reg_take_unregistered_mark()) {
-        supported = 0;
-    }
-    int flaky = aclsim_fault(ACLSIM_FAULT_CAP_FLAKY) || aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES);
-    if (hacType == ACL_RT_HAC_TYPE_AIC && flaky) {
-        supported = __atomic_fetch_add(&flaky_counter, 1, __ATOMIC_RELAXED) & 1;
-    }
-    if (hacType == ACL_RT_HAC_TYPE_SDMA && aclsim_fault(ACLSIM_FAULT_CAP_OUT_OF_RANGE)) {
-        *capabilities = (aclrtHostMemMapCapability)7;
-        return ACL_SUCCESS;
     }
     *capabilities = supported ? ACL_RT_HOST_MEM_MAP_SUPPORTED : ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED;
     return ACL_SUCCESS;

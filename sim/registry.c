@@ -32,6 +32,9 @@
  * driver that registers everything itself, per device: the runtime then keeps no records
  * and goes to the driver for every call (api_impl.cc:2589-2591; npu_driver_mem.cc:265-268).
  *
+ * The exported calls are hooks.c's; the model_* functions here answer as the model does,
+ * and only the faults that need the records or a point inside a call are switched here.
+ *
  * Lock discipline: reg_lock guards the records, the ring of recently removed records, the
  * registration counter, the fault state below and (driver.c) the driver's nodes and device
  * window. A registration's runtime check, driver check and both insertions happen under
@@ -39,8 +42,7 @@
  * register_race fault splits that hold on purpose). While holding reg_lock this file and
  * the driver files call sim_host_lookup_range() (host_lock) and read /proc/self/maps
  * (vma.c, no lock); the order is always reg_lock then host_lock, never the reverse. No
- * stream lock is ever taken here. The per-thread device address cache of the
- * thread_stale_devptr_cache fault is thread-local and needs no lock.
+ * stream lock is ever taken here.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -86,11 +88,6 @@ static unsigned g_recent_next;
 #define SIM_FIRST_MAX 64
 static simRecord g_first[SIM_FIRST_MAX];
 static unsigned g_first_next;
-/* cap_glitch_after_unregister: set by a successful unregistration, taken by the next capability query. */
-static int g_unregistered_mark;
-/* thread_stale_devptr_cache: the last (host, device) pair aclrtHostGetDevicePointer answered this thread. */
-static __thread uintptr_t t_cached_host;
-static __thread uintptr_t t_cached_dev;
 /* When this thread's registering call started (the racing test below). */
 static __thread int64_t t_register_started_ns;
 
@@ -103,12 +100,14 @@ static int64_t now_ns(void)
 
 static int pin_register_driver(void)
 {
+    /* inline fault: another driver, so the records are not kept at all */
     return aclsim_fault(ACLSIM_FAULT_LEGAL_DRIVER_PIN_REGISTER);
 }
 
 /* second_device_v2_ok: the records are kept per device, so the device becomes part of the key. */
 static int per_device_records(void)
 {
+    /* inline fault: changes how every record is keyed and found */
     return aclsim_fault(ACLSIM_FAULT_SECOND_DEVICE_V2_OK);
 }
 
@@ -141,6 +140,7 @@ static int racing(const simRegStamp *s)
 aclError sim_reg_conflict_code(const simRegStamp *s, int identical)
 {
     if (identical) {
+        /* inline fault: whether the conflict is a race needs the existing entry's stamp */
         if (aclsim_fault(ACLSIM_FAULT_LEGAL_ALT_CODES) && racing(s)) {
             return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
         }
@@ -151,6 +151,7 @@ aclError sim_reg_conflict_code(const simRegStamp *s, int identical)
 
 int sim_reg_conflict_ignored(int identical, int existing_mapped, int request_mapped)
 {
+    /* inline fault: each lets the registration go on and enter the records */
     if (identical && existing_mapped == request_mapped && aclsim_fault(ACLSIM_FAULT_DOUBLE_REGISTER_OK)) {
         return 1;
     }
@@ -251,10 +252,12 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, int de
     uintptr_t p = (uintptr_t)ptr;
     simHostRange host = sim_host_lookup_range(ptr, size);
     int driver_pins = pin_register_driver();
+    /* inline fault: needs the host block the range lies in, and registers past the refusal */
     if (mode.pinned && host.pinned && !aclsim_fault(ACLSIM_FAULT_LEGAL_SRC_PINNED_ON_PINNED)) {
         /* Docs: PINNED is only for pageable memory; page-locked memory is an error. */
         return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
     }
+    /* inline fault: both change what is recorded and asked of the driver */
     if (mode.pinned && !mode.mapped && aclsim_fault(ACLSIM_FAULT_PINNED_MAPS)) {
         mode.mapped = 1;
     }
@@ -299,6 +302,7 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, int de
         };
         rc = sim_drv_check(&rq, &plan);
     }
+    /* inline fault: opens a window inside the model's hold of reg_lock */
     if (rc == ACL_SUCCESS && aclsim_fault(ACLSIM_FAULT_REGISTER_RACE)) {
         pthread_mutex_unlock(&reg_lock);
         usleep(2000);
@@ -323,6 +327,7 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, int de
         }
     }
     if (prec != NULL) {
+        /* inline fault: the pinned record carries the device address it answers later */
         if (!mode.mapped && aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
             prec->dev = sim_drv_window(size); /* PINNED-only memory answers a device pointer */
         }
@@ -333,9 +338,7 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, int de
             free(prec);
         }
     }
-    if (aclsim_fault(ACLSIM_FAULT_REGISTER_CLOBBERS)) {
-        memset(ptr, 0, size < 64 ? size : 64);
-    }
+    /* inline fault: remembers each base's first device address for the lookups to come */
     if (aclsim_fault(ACLSIM_FAULT_REREGISTER_STALE_DEVPTR) && host.found && dev != 0) {
         int known = 0;
         for (unsigned i = 0; i < SIM_FIRST_MAX; i++) {
@@ -355,6 +358,7 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, int de
 /* A reserved type or flag that a switch makes a plain mapping. */
 static int reserved_accepted(int iomemory)
 {
+    /* inline fault: decides what the driver is asked, so the driver's answer changes too */
     return aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED) ||
            aclsim_fault(iomemory ? ACLSIM_FAULT_RESERVED_IOMEMORY_OK : ACLSIM_FAULT_RESERVED_READONLY_OK);
 }
@@ -376,7 +380,25 @@ static aclError reserved_options(int iomemory, int readonly, int accepted, simRe
     return ACL_SUCCESS;
 }
 
-SIM_EXPORT aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr)
+/* The types the release knows: v8.5.0 api_error.cc:1470 knows only MAPPED; later releases
+ * IOMEMORY and READONLY too (api_error.cc:1997-2003). */
+int sim_reg_type_unknown(aclrtHostRegisterType type)
+{
+    uint32_t known = sim_release() == ACLSIM_REL_8_5_0 ? 0u
+                                                        : (uint32_t)(ACL_HOST_REGISTER_IOMEMORY | ACL_HOST_REGISTER_READONLY);
+    return ((uint32_t)type & ~known) != 0;
+}
+
+/* api_error.cc:2016-2022: a non-empty OR of the four flags; before 9.1.0 only MAPPED and
+ * PINNED (v9.0.0 api_error.cc:1492-1499, v8.5.0 :1485-1492). */
+int sim_reg_v2_flag_valid(uint32_t flag)
+{
+    uint32_t valid = sim_release() < ACLSIM_REL_9_1_0 ? (uint32_t)(ACL_HOST_REG_MAPPED | ACL_HOST_REG_PINNED)
+                                                      : (uint32_t)SIM_REG_VALID_FLAGS;
+    return flag != 0 && (flag & ~valid) == 0;
+}
+
+aclError model_aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr)
 {
     /* memory.cpp:492-495: ptr, devPtr, size. */
     if (ptr == NULL || devPtr == NULL || size == 0) {
@@ -385,14 +407,10 @@ SIM_EXPORT aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegiste
     if (!sim_initialized()) {
         return ACL_ERROR_UNINITIALIZE;
     }
-    /* api_error.cc:1997-2003: bits outside IOMEMORY|READONLY are not supported. */
+    /* Bits outside the types the release knows are not supported. */
     uint32_t bits = (uint32_t)type;
-    /* v8.5.0 api_error.cc:1470: that release knows only MAPPED and refuses every other type. */
-    uint32_t known = sim_release() == ACLSIM_REL_8_5_0 ? 0u
-                                                        : (uint32_t)(ACL_HOST_REGISTER_IOMEMORY | ACL_HOST_REGISTER_READONLY);
-    if ((bits & ~known) != 0) {
-        return aclsim_fault(ACLSIM_FAULT_REGISTER_TYPE_WRONG_CODE) ? ACL_ERROR_INVALID_PARAM
-                                                                   : sim_open_code(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    if (sim_reg_type_unknown(type)) {
+        return sim_open_code(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
     }
     int dev;
     aclError rc = sim_hostmem_gate(SIM_API_REGISTER, &dev, 1);
@@ -407,13 +425,14 @@ SIM_EXPORT aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegiste
             return rc;
         }
     }
+    /* inline fault: only a call past every refusal above crashes, which the wrapper cannot tell */
     if (aclsim_fault(ACLSIM_FAULT_CRASH_IN_REGISTER)) {
         raise(SIGSEGV); /* a call that would register, not one refused for its arguments */
     }
     return register_range(ptr, size, mode, dev, devPtr);
 }
 
-SIM_EXPORT aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag)
+aclError model_aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag)
 {
     /* memory.cpp:504-505: ptr, size. */
     if (ptr == NULL || size == 0) {
@@ -422,15 +441,8 @@ SIM_EXPORT aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag)
     if (!sim_initialized()) {
         return ACL_ERROR_UNINITIALIZE;
     }
-    /* api_error.cc:2016-2022: a non-empty OR of the four flags, else an invalid value; before
-     * 9.1.0 only MAPPED and PINNED (v9.0.0 api_error.cc:1492-1499, v8.5.0 :1485-1492). */
-    uint32_t valid = sim_release() < ACLSIM_REL_9_1_0 ? (uint32_t)(ACL_HOST_REG_MAPPED | ACL_HOST_REG_PINNED)
-                                                      : (uint32_t)SIM_REG_VALID_FLAGS;
-    if (flag == 0 || (flag & ~valid) != 0) {
-        if (!aclsim_fault(ACLSIM_FAULT_V2_FLAG_UNCHECKED)) {
-            return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
-        }
-        flag = (uint32_t)ACL_HOST_REG_MAPPED;
+    if (!sim_reg_v2_flag_valid(flag)) {
+        return sim_open_code(ACL_ERROR_RT_PARAM_INVALID); /* an invalid value */
     }
     int dev;
     aclError rc = sim_hostmem_gate(SIM_API_REGISTER_V2, &dev, 1);
@@ -474,6 +486,7 @@ static uintptr_t lookup_devptr(uintptr_t p, int device, uintptr_t *base)
     if (sim_drv_answers_devptr()) {
         /* The driver's range lookup (npu_driver_mem.cc:282-306): base address plus offset. */
         if (sim_drv_devptr(p, device, base, &dev)) {
+            /* inline fault: needs the base of the driver's node */
             return aclsim_fault(ACLSIM_FAULT_DEVPTR_INTERIOR_BASE) ? dev : dev + (p - *base);
         }
     } else {
@@ -481,6 +494,7 @@ static uintptr_t lookup_devptr(uintptr_t p, int device, uintptr_t *base)
         if (link != NULL) {
             return (*link)->dev;
         }
+        /* inline fault: searches the mapped records for one containing p */
         for (const simRecord *r = g_mapped; r != NULL && aclsim_fault(ACLSIM_FAULT_DEVPTR_INTERIOR_BASE); r = r->next) {
             if (contains(r->host, r->size, p, 1)) {
                 *base = r->host;
@@ -488,6 +502,7 @@ static uintptr_t lookup_devptr(uintptr_t p, int device, uintptr_t *base)
             }
         }
     }
+    /* inline fault: the pinned records and the ring of removed ones still answer */
     if (aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
         simRecord **pinned = record_link(&g_pinned, p, device);
         if (pinned != NULL && (*pinned)->dev != 0) {
@@ -501,13 +516,13 @@ static uintptr_t lookup_devptr(uintptr_t p, int device, uintptr_t *base)
     return 0;
 }
 
-SIM_EXPORT aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag)
+aclError model_aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag)
 {
     /* memory.cpp:514-516: pHost, pDevice, then the reserved flag. */
     if (pHost == NULL || pDevice == NULL) {
         return sim_open_code(ACL_ERROR_INVALID_PARAM);
     }
-    if (flag != 0 && !aclsim_fault(ACLSIM_FAULT_GETDEVPTR_FLAG_IGNORED)) {
+    if (flag != 0) {
         return sim_open_code(ACL_ERROR_INVALID_PARAM);
     }
     /* Before 9.1.0 the answer comes from the registry alone, without a context or the driver
@@ -528,9 +543,7 @@ SIM_EXPORT aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint3
     } else {
         dev = lookup_devptr(p, device, &base);
     }
-    if (dev != 0 && aclsim_fault(ACLSIM_FAULT_DEVPTR_MISMATCH)) {
-        dev += SIM_PAGE;
-    }
+    /* inline fault: needs the first device address the base got, kept while registering */
     if (dev != 0 && aclsim_fault(ACLSIM_FAULT_REREGISTER_STALE_DEVPTR)) {
         for (unsigned i = 0; i < SIM_FIRST_MAX; i++) {
             if (g_first[i].host == base && g_first[i].dev != 0) {
@@ -538,16 +551,11 @@ SIM_EXPORT aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint3
             }
         }
     }
-    if (aclsim_fault(ACLSIM_FAULT_THREAD_STALE_DEVPTR_CACHE) && t_cached_host == p && t_cached_dev != 0) {
-        dev = t_cached_dev;
-    }
     pthread_mutex_unlock(&reg_lock);
     if (dev == 0 && !registry_only) {
         /* api_impl.cc:2653-2660; the driver's NOT_EXIST is the same (npu_driver_mem.cc:291-296) */
         return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
     }
-    t_cached_host = p;
-    t_cached_dev = dev;
     *pDevice = (void *)dev;
     return ACL_SUCCESS;
 }
@@ -569,6 +577,7 @@ static int recently_removed(uintptr_t p)
  * driver call (api_impl.cc:2638-2641), unless a switch says otherwise. */
 static aclError unregister_unknown(uintptr_t p)
 {
+    /* inline fault: needs the ring of removed records */
     if (aclsim_fault(ACLSIM_FAULT_DOUBLE_UNREGISTER_OK) && recently_removed(p)) {
         return ACL_SUCCESS;
     }
@@ -578,6 +587,7 @@ static aclError unregister_unknown(uintptr_t p)
             if (!contains((*link)->host, (*link)->size, p, 1)) {
                 continue;
             }
+            /* inline fault: both need the record containing p, and the variant removes it */
             if (aclsim_fault(ACLSIM_FAULT_UNREGISTER_INTERIOR_OK)) {
                 return ACL_SUCCESS;
             }
@@ -589,6 +599,7 @@ static aclError unregister_unknown(uintptr_t p)
             return sim_open_code(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED); /* only the exact base counts */
         }
     }
+    /* inline fault: needs the records and the ring of removed ones to know p is unknown */
     if (aclsim_fault(ACLSIM_FAULT_UNREGISTER_UNKNOWN_OK) && !recently_removed(p)) {
         return ACL_SUCCESS;
     }
@@ -599,6 +610,7 @@ static aclError unregister_unknown(uintptr_t p)
  * records and its driver nodes. reg_lock held. */
 static void drop_newer(uint64_t seq)
 {
+    /* inline fault: removes records and driver nodes by registration number */
     if (!aclsim_fault(ACLSIM_FAULT_UNREGISTER_DROPS_NEWER)) {
         return;
     }
@@ -620,6 +632,7 @@ static void drop_newer(uint64_t seq)
 static aclError unregister_base(uintptr_t p, int device)
 {
     simRecord **mapped = record_link(&g_mapped, p, device);
+    /* inline fault: both turn on which records the base has */
     simRecord **pinned = aclsim_fault(ACLSIM_FAULT_UNREGISTER_PINNED_FAILS) ? NULL : record_link(&g_pinned, p, device);
     if (mapped != NULL && aclsim_fault(ACLSIM_FAULT_UNREGISTER_FAILS)) {
         return ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
@@ -629,6 +642,7 @@ static aclError unregister_base(uintptr_t p, int device)
     }
     if (mapped != NULL) {
         simRecord *r = *mapped;
+        /* inline fault: this and the next need to know the record's memory was freed */
         if (r->freed && aclsim_fault(ACLSIM_FAULT_STALE_REGISTRATION_STUCK)) {
             return ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
         }
@@ -636,6 +650,7 @@ static aclError unregister_base(uintptr_t p, int device)
         if (!(r->freed && aclsim_fault(ACLSIM_FAULT_UNREGISTER_FREED_LEAVES_MAPPING))) {
             int elsewhere = 0;
             /* legal_other_choices: a registration is per process, so any device may remove it. */
+            /* inline fault: this and the lie below act on the driver's nodes of other devices */
             aclError rc = sim_drv_unregister(p, device, aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES), &elsewhere);
             if (rc != ACL_SUCCESS) {
                 /* The driver's refusal is the answer and the records stay (api_impl.cc:2629-2633). */
@@ -653,10 +668,10 @@ static aclError unregister_base(uintptr_t p, int device)
     return ACL_SUCCESS;
 }
 
-SIM_EXPORT aclError aclrtHostUnregister(void *ptr)
+aclError model_aclrtHostUnregister(void *ptr)
 {
     if (ptr == NULL) {
-        return aclsim_fault(ACLSIM_FAULT_UNREGISTER_NULL_OK) ? ACL_SUCCESS : sim_open_code(ACL_ERROR_INVALID_PARAM);
+        return sim_open_code(ACL_ERROR_INVALID_PARAM);
     }
     int device;
     aclError rc = sim_hostmem_gate(SIM_API_UNREGISTER, &device, 1);
@@ -675,12 +690,6 @@ SIM_EXPORT aclError aclrtHostUnregister(void *ptr)
     } else {
         rc = unregister_base(p, device);
     }
-    if (rc == ACL_SUCCESS) {
-        g_unregistered_mark = 1;
-        if (t_cached_host == p) {
-            t_cached_host = 0;
-        }
-    }
     pthread_mutex_unlock(&reg_lock);
     return rc;
 }
@@ -690,6 +699,7 @@ SIM_EXPORT aclError aclrtHostUnregister(void *ptr)
 void sim_reg_memory_freed(const void *base, uint64_t size)
 {
     uintptr_t b = (uintptr_t)base;
+    /* inline fault: drops the records and nodes of the freed memory */
     int drop = aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES); /* freeing unregisters, another legal choice */
     pthread_mutex_lock(&reg_lock);
     simRecord **lists[2] = {&g_mapped, &g_pinned};
@@ -758,13 +768,4 @@ uint64_t sim_reg_live_count(void)
     n += sim_drv_count_unrecorded(mapped_recorded);
     pthread_mutex_unlock(&reg_lock);
     return n;
-}
-
-int sim_reg_take_unregistered_mark(void)
-{
-    pthread_mutex_lock(&reg_lock);
-    int mark = g_unregistered_mark;
-    g_unregistered_mark = 0;
-    pthread_mutex_unlock(&reg_lock);
-    return mark;
 }

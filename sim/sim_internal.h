@@ -156,8 +156,10 @@ SIM_INTERNAL void sim_reg_memory_new(const void *base, uint64_t size);
  * still holds it (svm v3 under legal_public_driver). Caller must not hold host_lock. */
 SIM_INTERNAL int sim_reg_block_busy(const void *base, uint64_t size);
 SIM_INTERNAL uint64_t sim_reg_live_count(void);
-/* Whether an unregistration succeeded since the last call (cap_glitch_after_unregister). */
-SIM_INTERNAL int sim_reg_take_unregistered_mark(void);
+/* Whether an aclrtHostRegister type has bits the release does not know. */
+SIM_INTERNAL int sim_reg_type_unknown(aclrtHostRegisterType type);
+/* Whether an aclrtHostRegisterV2 flag is one the release accepts. */
+SIM_INTERNAL int sim_reg_v2_flag_valid(uint32_t flag);
 
 /* Who made a record or node, and when (registration order and the racing test). */
 typedef struct {
@@ -247,5 +249,22 @@ SIM_INTERNAL uint64_t sim_devmem_live_count(void);
 /* Whether p is the start of a live aclrtMalloc block; releasing one returns 0 when found. */
 SIM_INTERNAL int sim_devmem_contains(const void *p);
 SIM_INTERNAL int sim_devmem_release(void *p);
+
+/* ---- hooks.c ------------------------------------------------------------- */
+/* The faithful implementations of the exported calls whose answer-rewrite faults hooks.c
+ * applies; each takes the exported call's arguments (in hostmem.c, registry.c, products.c,
+ * init.c and streams.c). */
+SIM_INTERNAL aclError model_aclrtMallocHost(void **hostPtr, size_t size);
+SIM_INTERNAL aclError model_aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cfg);
+SIM_INTERNAL aclError model_aclrtFreeHost(void *hostPtr);
+SIM_INTERNAL aclError model_aclrtFreeHostWithDevSync(void *hostPtr);
+SIM_INTERNAL aclError model_aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr);
+SIM_INTERNAL aclError model_aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag);
+SIM_INTERNAL aclError model_aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag);
+SIM_INTERNAL aclError model_aclrtHostUnregister(void *ptr);
+SIM_INTERNAL aclError model_aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
+                                                        aclrtHostMemMapCapability *capabilities);
+SIM_INTERNAL aclError model_aclrtGetRunMode(aclrtRunMode *runMode);
+SIM_INTERNAL aclError model_aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count);
 
 #endif /* ACLSIM_INTERNAL_H */

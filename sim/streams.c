@@ -663,7 +663,7 @@ static void *host_side(const void *addr)
     return sim_addr_in_va_window(addr) ? NULL : (void *)addr;
 }
 
-SIM_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
+aclError model_aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
 {
     if (devPtr == NULL || count > maxCount) {
         return ACL_ERROR_INVALID_PARAM;
@@ -676,9 +676,6 @@ SIM_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, si
     void *target = host_side(devPtr);
     if (target == NULL) {
         return ACL_ERROR_INVALID_PARAM;
-    }
-    if (aclsim_fault(ACLSIM_FAULT_MEMSET_PARTIAL)) {
-        count /= 2;
     }
     memset(target, value, count);
     return ACL_SUCCESS;
