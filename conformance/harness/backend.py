@@ -13,6 +13,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from acl_hostmem_generated.acl_bindings import AclLibrary
 from acl_hostmem_generated.catalog_types import Catalog, FamilyEntry
 
 from .context import Product
@@ -30,7 +31,7 @@ FINALIZE_LIMIT_S = 10.0
 class Backend:
     """The opened library of this process and what was learned from it."""
 
-    lib: Any
+    lib: AclLibrary
     product: Product
     family: FamilyEntry
     device: int

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from acl_hostmem_generated.acl_bindings import AclLibrary
 from acl_hostmem_generated.catalog_types import CaseEntry, Catalog, RuleEntry
 
 from .violations import HarnessError
@@ -188,7 +189,7 @@ def supported_in(catalog: Catalog, interface: str, family_id: str, release: str 
     return not (cell and _key(release) < _key(cell))
 
 
-def read_versions(lib: Any) -> tuple[str | None, str | None]:
+def read_versions(lib: AclLibrary) -> tuple[str | None, str | None]:
     """(the runtime package's version string, the ACL API version "x.y.z") as the library answers;
     the API version is asked only when the version string cannot be had."""
     try:

@@ -25,6 +25,8 @@ from hypothesis import HealthCheck, Phase, Verbosity, seed, settings
 from hypothesis.errors import Flaky
 from hypothesis.stateful import run_state_machine_as_test
 
+from acl_hostmem_generated.acl_bindings import AclLibrary
+
 from .driver import Driver
 from .machine import ExplorerMachine
 from .session import Failure, Mismatch, Session
@@ -95,7 +97,7 @@ def hypothesis_settings(budget: int) -> settings:
                     phases=(Phase.explicit, Phase.generate, Phase.shrink))
 
 
-def explore(lib: Any, product: ProductFacts, device: int, *, paths: str, budget: int, seed_value: int,
+def explore(lib: AclLibrary, product: ProductFacts, device: int, *, paths: str, budget: int, seed_value: int,
             timeout: float) -> Exploration:
     """Run the state machine against ``lib``; the shortest failing path, if any, is in the result."""
     driver = Driver(lib, timeout)
@@ -197,7 +199,7 @@ def _watch_for_hang(worker: threading.Thread, session: Session, timeout: float) 
 class Rerun:
     """Runs chosen action sequences again, outside Hypothesis, to shorten a failure."""
 
-    def __init__(self, lib: Any, product: ProductFacts, device: int, *, paths: str, timeout: float) -> None:
+    def __init__(self, lib: AclLibrary, product: ProductFacts, device: int, *, paths: str, timeout: float) -> None:
         self.driver = Driver(lib, timeout)
         self.session = Session(self.driver, product, device, documented_only=paths == "documented",
                                device_syncing=product.device_syncing, rerunning=True)
