@@ -14,12 +14,12 @@ from typing import Any
 import jinja2
 
 from .cases import Case, all_cases
-from .catalog_types import vocabulary
 from .escape import c_comment, c_string, md, md_code, md_url, py_docstring, py_literal
 from .evidence import Release
 from .model import RULE_FAMILY_DOCS, Spec
 from .pyview import output_cells, py_wrapper
 from .state_model import EXPLORER_FAMILY
+from .vocabulary import vocabulary
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 #: The bindings' spec-independent half, written by hand and shipped beside the generated module.

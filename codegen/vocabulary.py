@@ -8,7 +8,6 @@ set below is taken from where the generator already defines it, never restated.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,20 +19,6 @@ from .model import RULE_FAMILY_DOCS, Spec
 SCHEMA_DIR = Path(__file__).parent / "schema"
 
 
-@dataclass(frozen=True)
-class Vocabulary:
-    """Every closed set of strings the catalog holds, each in its defining order."""
-
-    rule_families: tuple[str, ...]
-    product_families: tuple[str, ...]
-    severities: tuple[str, ...]
-    provenances: tuple[str, ...]
-    citation_kinds: tuple[str, ...]
-    stances: tuple[str, ...]
-    directions: tuple[str, ...]
-    implicit_syncs: tuple[str, ...]
-
-
 def _schema_enum(kind: str, *path: str) -> tuple[str, ...]:
     """The ``enum`` at ``path`` of the spec schema ``kind`` (the dialect's own word on the set)."""
     node: Any = yaml.safe_load((SCHEMA_DIR / f"{kind}.yaml").read_text(encoding="utf-8"))
@@ -42,16 +27,16 @@ def _schema_enum(kind: str, *path: str) -> tuple[str, ...]:
     return tuple(str(v) for v in node["enum"])
 
 
-def vocabulary(spec: Spec) -> Vocabulary:
-    """The catalog's closed vocabularies for ``spec``."""
+def vocabulary(spec: Spec) -> dict[str, tuple[str, ...]]:
+    """The catalog's closed vocabularies for ``spec``, by the name the template gives each, in defining order."""
     interface = ("properties", "interfaces", "items", "properties")
-    return Vocabulary(
-        rule_families=tuple(RULE_FAMILY_DOCS),
-        product_families=tuple(f.id for f in spec.families),
-        severities=tuple(sorted(SEVERITY_RANK, key=SEVERITY_RANK.__getitem__, reverse=True)),
-        provenances=tuple(SEVERITY_CAP),
-        citation_kinds=KINDS,
-        stances=_schema_enum("common", "$defs", "citation", "properties", "stance"),
-        directions=_schema_enum("interfaces", *interface, "params", "items", "properties", "direction"),
-        implicit_syncs=_schema_enum("interfaces", *interface, "implicit_sync"),
-    )
+    return {
+        "rule_families": tuple(RULE_FAMILY_DOCS),
+        "product_families": tuple(f.id for f in spec.families),
+        "severities": tuple(sorted(SEVERITY_RANK, key=SEVERITY_RANK.__getitem__, reverse=True)),
+        "provenances": tuple(SEVERITY_CAP),
+        "citation_kinds": KINDS,
+        "stances": _schema_enum("common", "$defs", "citation", "properties", "stance"),
+        "directions": _schema_enum("interfaces", *interface, "params", "items", "properties", "direction"),
+        "implicit_syncs": _schema_enum("interfaces", *interface, "implicit_sync"),
+    }
