@@ -54,8 +54,9 @@ _STUCK_EXTENTS: list[StuckRange] = []
 _REGISTER_CALLS = frozenset(call for call, resource in ACQUIRES.items() if resource == "registration")
 
 
-#: How a teardown step reports a release that failed: (what, the promise it rests on, the call).
-_Attempt = Callable[[str, str, Callable[[], Any]], None]
+#: How a teardown step makes a release: (what, the promise it rests on, the call); False when it
+#: failed, which is then recorded.
+_Attempt = Callable[[str, str, Callable[[], Any]], bool]
 
 
 @dataclass(frozen=True)
@@ -577,22 +578,21 @@ class AclContext:
         finally:
             self.lib.trace = tracing
 
-    def _unregister_held(self, attempt: _Attempt, stuck: list[int], problems: list[Release]) -> None:
+    def _unregister_held(self, attempt: _Attempt, stuck: list[int]) -> None:
         for ptr in reversed(self._registered):
-            before = len(problems)
-            attempt(f"aclrtHostUnregister({ptr:#x})", self._unregister_promise.get(ptr, "unregister"),
-                    functools.partial(self.lib.aclrtHostUnregister, ptr))
-            if len(problems) > before and ptr not in stuck:
+            removed = attempt(f"aclrtHostUnregister({ptr:#x})", self._unregister_promise.get(ptr, "unregister"),
+                              functools.partial(self.lib.aclrtHostUnregister, ptr))
+            if not removed and ptr not in stuck:
                 stuck.append(ptr)
         self._drain([ptr for ptr in self._extents if ptr not in stuck])
         for ptr in stuck:
             remember_stuck(ptr, self._extents.get(ptr, self.page), self.page)
 
-    def _synchronize_streams(self, attempt: _Attempt, stuck: list[int], problems: list[Release]) -> None:
+    def _synchronize_streams(self, attempt: _Attempt, stuck: list[int]) -> None:
         for stream in self._streams:
             attempt("aclrtSynchronizeStream", "instrument", functools.partial(self.lib.aclrtSynchronizeStream, stream))
 
-    def _free_host(self, attempt: _Attempt, stuck: list[int], problems: list[Release]) -> None:
+    def _free_host(self, attempt: _Attempt, stuck: list[int]) -> None:
         for ptr in reversed(self._host):
             if any(self._holds(ptr, registered) for registered in stuck):
                 # A registration that could not be removed still covers this memory: freeing it would
@@ -601,11 +601,11 @@ class AclContext:
                 continue
             attempt(f"aclrtFreeHost({ptr:#x})", "free", functools.partial(self.lib.aclrtFreeHost, ptr))
 
-    def _free_device(self, attempt: _Attempt, stuck: list[int], problems: list[Release]) -> None:
+    def _free_device(self, attempt: _Attempt, stuck: list[int]) -> None:
         for ptr in reversed(self._device_mem):
             attempt(f"aclrtFree({ptr:#x})", "instrument", functools.partial(self.lib.aclrtFree, ptr))
 
-    def _destroy_streams(self, attempt: _Attempt, stuck: list[int], problems: list[Release]) -> None:
+    def _destroy_streams(self, attempt: _Attempt, stuck: list[int]) -> None:
         for stream in self._streams:
             attempt("aclrtDestroyStream", "instrument", functools.partial(self.lib.aclrtDestroyStream, stream))
 
@@ -622,17 +622,19 @@ class AclContext:
         """Release everything the case still holds; returns the steps that failed (never raises)."""
         problems: list[Release] = []
 
-        def attempt(what: str, promise: str, fn: Callable[[], Any]) -> None:
+        def attempt(what: str, promise: str, fn: Callable[[], Any]) -> bool:
             try:
                 fn()
             except Exception as exc:  # noqa: BLE001 - teardown must go on
                 problems.append(Release(what, promise, str(exc)))
+                return False
+            return True
 
         for blocker in self._blockers:
             blocker.open()
         stuck = list(self._stuck)
         for step in TEARDOWN:
-            getattr(self, self.TEARDOWN_STEPS[step.call])(attempt, stuck, problems)
+            getattr(self, self.TEARDOWN_STEPS[step.call])(attempt, stuck)
         for thread in self._threads:
             thread.join(self.timeout)
             if thread.is_alive():

@@ -21,6 +21,20 @@ from .calls import PAGE, Request, Sym
 MARK_STRIDE = PAGE
 
 
+def _stream_of(req: Request) -> str:
+    """The stream a stream effect acts on: the model gives these effects only to calls that name one."""
+    if req.stream is None:
+        raise KeyError(f"{req.interface} names no stream")
+    return req.stream
+
+
+def _read_of(req: Request) -> str:
+    """The allocation a queued copy reads: the model gives queue_read only to copies that read one."""
+    if req.reads is None:
+        raise KeyError(f"{req.interface} reads no allocation")
+    return req.reads
+
+
 @dataclass
 class Allocation:
     """A live host allocation, with the markers the explorer wrote into it."""
@@ -255,22 +269,22 @@ class World:
 
     def effect_block_stream(self, req: Request, out: Any) -> None:
         """A host callback now blocks the stream."""
-        stream = self.streams[str(req.stream)]
+        stream = self.streams[_stream_of(req)]
         stream.blocked, stream.gate = True, req.gate
 
     def effect_queue_read(self, req: Request, out: Any) -> None:
         """A copy that reads the allocation waits behind the stream's callback."""
-        self.streams[str(req.stream)].reads.add(str(req.reads))
+        self.streams[_stream_of(req)].reads.add(_read_of(req))
 
     def effect_stream_idle(self, req: Request, out: Any) -> None:
         """The stream has no pending work."""
-        stream = self.streams[str(req.stream)]
+        stream = self.streams[_stream_of(req)]
         stream.blocked, stream.gate = False, None
         stream.reads.clear()
 
     def effect_drop_stream(self, req: Request, out: Any) -> None:
         """The stream is destroyed."""
-        self.streams.pop(str(req.stream), None)
+        self.streams.pop(_stream_of(req), None)
 
     def effect_finish_device_work(self, req: Request, out: Any) -> None:
         """The gates of the device's blocked streams were opened while the call waited (those it did wait for)."""
