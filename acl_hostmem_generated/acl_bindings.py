@@ -1,4 +1,4 @@
-# Generated from spec 17a401dcd31b6837 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 3e6d0fb3158fa9a9 by codegen; do not edit. Regenerate: python -m codegen generate
 """cffi ABI-mode bindings of the ACL host-memory interfaces and the harness calls.
 
 ``load(path)`` opens a library (the real libascendcl.so or the simulator) and returns an
@@ -30,7 +30,7 @@ from .acl_runtime import cell_arg as _cell_arg
 from .acl_runtime import cstr_arg as _cstr
 from .acl_runtime import pointer_arg as _ptr
 
-SPEC_HASH = '17a401dcd31b6837'
+SPEC_HASH = '3e6d0fb3158fa9a9'
 
 # ---- constants under their C names ----
 ACL_SUCCESS = 0

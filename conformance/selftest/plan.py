@@ -7,7 +7,8 @@ rules apply. Fault runs run the whole suite too, so that a fault's collateral fa
 (rules it does not declare that fail on their own) are counted. The long sync window
 (--acl-sync-window) is held only where it can matter: in the faithful runs and the runs
 of sync faults; elsewhere every sync case watches briefly. Fault runs whose fault needs no
-history give the explorer a small budget. A run whose
+history give the explorer a small budget, and fault runs leave the sampled-size cases out
+unless the fault breaks a rule that has them (see :func:`sampled_rules`). A run whose
 process a fault crashes or hangs is repeated under one xdist worker, which contains the
 damage to the case that caused it.
 """
@@ -48,6 +49,9 @@ DEVICES = 2
 FAILING = OWN_FAILURE_VALUES  # a rule's own failure (what kills a fault)
 NOT_PASSING = FAILING_VALUES  # what a faithful or legal run may not show in a mandatory rule
 SEQUENCE_FAMILY = "explorer"  # faults that only show after a history (spec/faults.yaml)
+# The parameter value of the cases that draw one size from every power-of-two class up to 64 MiB
+# (conformance.checks.memory.SAMPLED); pytest's -k matches it in their case IDs.
+SAMPLED = "sampled"
 
 
 @dataclass
@@ -62,6 +66,7 @@ class Run:
     devices: int = DEVICES
     run_mode: str = "host"
     select: tuple[str, ...] = ()  # rule IDs whose cases run (empty: the whole suite)
+    sampled: bool = True  # whether the sampled-size cases run (see sampled_rules)
     release: str | None = None  # the CANN release the simulator emulates (None: the newest)
 
     @property
@@ -102,6 +107,25 @@ def test_name(rule_id: str) -> str:
 def family_record(catalog: Catalog, family_id: str) -> FamilyEntry:
     """The catalog entry of a product family (it must exist)."""
     return next(f for f in catalog["families"] if f["id"] == family_id)
+
+
+def sampled_rules(catalog: Catalog) -> set[str]:
+    """The rules with a sampled-size case (a size drawn from every power-of-two class up to 64 MiB).
+
+    Those cases move about 1 GiB of host memory between them, half of a run's CPU. A fault run
+    keeps them only when its fault breaks one of these rules: what it must kill is there. For its
+    collateral the rule's fixed sizes stay, and the faithful and legal runs keep every case.
+    """
+    return {rule["id"] for rule in catalog["rules"] if any(case["params"].get("size") == SAMPLED
+                                                           for case in rule["cases"])}
+
+
+def selection_args(run: Run) -> list[str]:
+    """pytest's -k expression of a run: its selected rules, less the sampled-size cases it leaves out."""
+    terms = [f"({' or '.join(test_name(r) for r in run.select)})"] if run.select else []
+    if not run.sampled:
+        terms.append(f"not {SAMPLED}")
+    return ["-k", " and ".join(terms)] if terms else []
 
 
 def _family_of_soc(catalog: Catalog, soc: str) -> str:
@@ -148,7 +172,8 @@ def plan_runs(catalog: Catalog, families: list[str] | None, faults: list[str] | 
         if fault["family"] != SEQUENCE_FAMILY and not set(fault.get("violates", ())) & set(EXPLORER_RULES):
             env.setdefault("ACL_EXPLORE_STEPS", SHORT_EXPLORE_STEPS)
         family_id = _family_of_soc(catalog, soc)
-        runs.append(Run(f"fault-{fault['name']}", env, family_id, env["ACLSIM_KERNEL"], fault))
+        runs.append(Run(f"fault-{fault['name']}", env, family_id, env["ACLSIM_KERNEL"], fault,
+                        sampled=bool(set(fault.get("violates", ())) & sampled_rules(catalog))))
         runs += release_fault_runs(catalog, fault, env, family_id, every_release=all_releases)
     runs += legal_runs(catalog, chosen, variants)
     return runs
@@ -233,10 +258,10 @@ def _attempt(run: Run, lib: Path, report_dir: Path, timeout: float, extra: list[
     """One pytest run of the suite; True when it wrote a summary."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ACLSIM_")}
     env.update(run.env, ACL_OS_KERNEL=run.kernel)
-    options = [f"--acl-lib={lib}", f"--acl-timeout={timeout}"]
-    selection = ["-k", " or ".join(test_name(r) for r in run.select)] if run.select else []
+    # A fault's own env may shorten the wait (a fault that blocks forever is proven by any timeout).
+    options = [f"--acl-lib={lib}", f"--acl-timeout={run.env.get('ACL_TIMEOUT', timeout)}"]
     # Allure output is not needed to judge a run.
-    cmd = suite_pytest(report_dir, workers, options, [*selection, *extra], allure=False, cache=False)
+    cmd = suite_pytest(report_dir, workers, options, [*selection_args(run), *extra], allure=False, cache=False)
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     run.returncode = proc.returncode
     run.log_tail = (proc.stdout + proc.stderr)[-3000:]

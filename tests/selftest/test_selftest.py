@@ -120,7 +120,16 @@ def test_every_fault_is_planned_once_with_its_environment():
     assert all(r.env["ACLSIM_FAULTS"] == r.fault["name"] for r in faults)
     # The long sync window only where it can matter: faithful runs and the runs of sync faults.
     sync = [r for r in faults if r.fault["family"] == "sync"]
-    assert sync and all("ACL_SYNC_WINDOW" not in r.env for r in sync)
+    assert sync and all(r.env.get("ACL_SYNC_WINDOW") == r.fault.get("env", {}).get("ACL_SYNC_WINDOW") for r in sync)
+    assert sum("ACL_SYNC_WINDOW" not in r.env for r in sync) > len(sync) / 2, "a sync fault keeps the long window"
+    # A fault that blocks forever waits a short time a call (its own env says so): any timeout proves it.
+    hangs = [r for r in faults if r.fault["name"].startswith("hang_")]
+    assert hangs and all(r.env["ACL_TIMEOUT"] == "1" for r in hangs)
+    # The sampled-size cases run where the fault breaks a rule that has one, and nowhere else among the faults.
+    sampled = plan.sampled_rules(CATALOG)
+    assert sampled == {"HM-ALIGN-MALLOC", "HM-ALIGN-MALLOC-CFG", "HM-CONTENT-RW-FULL", "HM-VA-IDENTITY"}
+    assert all(r.sampled == bool(set(r.fault["violates"]) & sampled) for r in faults)
+    assert any(r.sampled for r in faults) and all(r.sampled for r in runs if r.legal or r.fault is None)
     assert all(r.env["ACL_SYNC_WINDOW"] == plan.SHORT_SYNC_WINDOW for r in faults if r not in sync)
     assert all(r.env["ACL_SYNC_WINDOW"] == plan.SHORT_SYNC_WINDOW for r in runs if r.legal)
     # The explorer's full budget where a fault needs a history or targets it; a small one elsewhere.
@@ -150,6 +159,17 @@ def test_every_fault_is_planned_once_with_its_environment():
     assert (large.family, large.env["ACLSIM_HOST_PAGE"], large.env["ACL_HOST_PAGE"]) == ("atlas_a2", "65536", "65536")
     assert large.machine.host_page == 65536 and faithful[0].machine.host_page == 4096
     assert all(r.env["ACLSIM_DEVICE_COUNT"] == "2" for r in runs)
+
+
+def test_a_runs_selection_is_its_rules_less_the_sampled_cases_it_leaves_out():
+    run = plan.Run("r", {}, "atlas_a2", plan.MODERN_KERNEL)
+    assert plan.selection_args(run) == []
+    run.sampled = False
+    assert plan.selection_args(run) == ["-k", "not sampled"]
+    run.select = ("HM-ALIGN-MALLOC", "HM-PAIR-DOUBLE-FREE")
+    assert plan.selection_args(run) == ["-k", "(test_HM_ALIGN_MALLOC or test_HM_PAIR_DOUBLE_FREE) and not sampled"]
+    run.sampled = True
+    assert plan.selection_args(run) == ["-k", "(test_HM_ALIGN_MALLOC or test_HM_PAIR_DOUBLE_FREE)"]
 
 
 def test_every_legal_variant_runs_on_each_family_and_environment_it_concerns():
