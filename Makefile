@@ -65,7 +65,7 @@ $(NODE_STAMP): allure/package.json allure/package-lock.json
 node: $(NODE_STAMP) ## install the pinned Allure 3 renderer into allure/node_modules (npm ci)
 
 test: $(STAMP) $(NODE_STAMP) check-generated lint sim sim-asan ## run every test (unit, simulator, harness, certification, self-test)
-	$(PY) -m pytest -n 2 tests
+	$(PY) -m pytest -n 2 --durations=15 tests
 	ACLSIM_LIB=build/sim-asan/libascendcl.so $(PY) -m pytest -n 2 -q tests/sim
 	$(PY) -m conformance selftest
 

@@ -44,6 +44,7 @@ def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: 
     """
     catalog = json.loads(CATALOG.read_text())
     runs = plan_runs(catalog, families, faults, variants, faithful, all_releases)
+    cost = previous_seconds(out_dir / "selftest.json")
     out_dir.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     progress = Progress(len(runs), stream=sys.stdout)
@@ -55,8 +56,12 @@ def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: 
         progress.step(f"{run.name}: {shown} in {run.seconds:.1f} s")
         return run
 
+    # Longest first (by the last self-test's times, unknown runs first), so that the runs still
+    # going at the end are short ones; the results keep the plan's order.
+    started = sorted(runs, key=lambda run: -cost.get(run.name, float("inf")))
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        finished = list(pool.map(one, runs))
+        done = {id(run): run for run in pool.map(one, started)}
+    finished = [done[id(run)] for run in runs]
     clean = [r for r in finished if r.fault is None]
     problems = [p for r in clean for p in judge_faithful(catalog, r)]
     verdicts = [judge_fault(r) for r in finished if r.fault is not None and not r.legal]
@@ -66,6 +71,27 @@ def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: 
     (out_dir / "selftest.json").write_text(json.dumps(result, indent=1) + "\n")
     (out_dir / "selftest.md").write_text(markdown(result))
     return result
+
+
+def previous_seconds(path: Path) -> dict[str, float]:
+    """Run name → seconds, from the self-test last written at ``path`` (empty when there is none).
+
+    Only the order in which the runs start comes from it, as CTest orders tests by its cost data:
+    a missing, stale or malformed file costs the order, never a result.
+    """
+    try:
+        document = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    seconds: dict[str, float] = {}
+    sections = (("faithful_runs", "name"), ("faults", "run"), ("legal_variants", "run"))
+    for section, key in sections:
+        entries = document.get(section) if isinstance(document, dict) else None
+        for entry in entries if isinstance(entries, list) else []:
+            if isinstance(entry, dict) and isinstance(entry.get(key), str) \
+                    and isinstance(entry.get("seconds"), (int, float)):
+                seconds[entry[key]] = float(entry["seconds"])
+    return seconds
 
 
 def build_parser() -> argparse.ArgumentParser:

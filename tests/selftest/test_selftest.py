@@ -274,3 +274,27 @@ def test_faults_run_on_the_older_releases_whose_contract_holds_their_rules():
     assert "fault-devptr_mismatch-cann9.0.0" not in by_name  # shows only against V1, documented from 9.1.0
     # A release where a rule's contract differs from the newest always runs in the default plan.
     assert "fault-double_unregister_ok-cann8.5.0" in {r.name for r in default}
+
+
+def test_runs_start_longest_first_by_the_last_selftest_and_keep_the_plans_order(tmp_path, monkeypatch):
+    faults = ["align_malloc_off16", "double_free_ok", "alloc_overlap"]
+    (tmp_path / "selftest.json").write_text(json.dumps({"faults": [
+        {"run": "fault-double_free_ok", "seconds": 9.0}, {"run": "fault-align_malloc_off16", "seconds": 1.0},
+        {"run": 3, "seconds": "junk"}], "legal_variants": "junk"}))
+    assert command.previous_seconds(tmp_path / "selftest.json") == {
+        "fault-double_free_ok": 9.0, "fault-align_malloc_off16": 1.0}
+    for junk in ("[1, 2]", "{not json", '{"faults": [null, {"run": "x"}]}'):
+        (tmp_path / "junk.json").write_text(junk)
+        assert command.previous_seconds(tmp_path / "junk.json") == {}
+    assert command.previous_seconds(tmp_path / "missing.json") == {}
+    started = []
+
+    def execute(run, lib, out_dir, timeout, extra):
+        started.append(run.name)
+        return run
+
+    monkeypatch.setattr(command, "execute", execute)
+    result = command.run_selftest(LIB, tmp_path, jobs=1, timeout=5.0, families=[], faults=faults, variants=[])
+    # Unknown first (no time on record), then the longest known.
+    assert started == ["fault-alloc_overlap", "fault-double_free_ok", "fault-align_malloc_off16"]
+    assert [v["fault"] for v in result["faults"]] == [f["name"] for f in CATALOG["faults"] if f["name"] in faults]
