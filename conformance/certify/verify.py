@@ -28,7 +28,7 @@ bundle to its signer; see :mod:`conformance.results.signing`.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -262,7 +262,7 @@ def check_facts(bundle: Path, summary: dict[str, Any], manifest: dict[str, Any])
     return problems
 
 
-def _waiver_key(waiver: dict[str, Any]) -> tuple[Any, ...]:
+def _waiver_key(waiver: Mapping[str, object]) -> tuple[object, ...]:
     return tuple(tuple(v) if isinstance(v, list) else v for v in (waiver.get(f) for f in WAIVER_FIELDS))
 
 

@@ -365,8 +365,9 @@ def _case_result(state: RunState, item: pytest.Item, rule: Mapping[str, Any]) ->
         rests_on += (suspect,)
     result = replace(result, observations=item.stash.get(OBSERVED, {}), rests_on=rests_on)
     if result.outcome is Outcome.PASS:
-        case = next((c for c in rule.get("cases", []) if c["case_id"] == result.case_id), None)
-        found = contradictions(rule, case, result.observations)
+        spec_rule = state.rules.get(result.rule_id)  # a rule not in the catalog declares no observation
+        case = next((c for c in spec_rule["cases"] if c["case_id"] == result.case_id), None) if spec_rule else None
+        found = contradictions(spec_rule, case, result.observations) if spec_rule else []
         if found:
             result = replace(result, outcome=Outcome.ERROR, category=Category.INCONSISTENT,
                              message=inconsistency_message(found))

@@ -14,6 +14,7 @@ from acl_hostmem_generated.catalog_types import Catalog, RuleEntry
 
 from ..harness.options import Settings
 from ..results.outcomes import CaseResult, Finding, PhaseResult, apply_waiver
+from ..results.summary import SummaryJSON
 from .deadline import RunDeadline
 from .executors import Executor
 from .hangs import HungCalls
@@ -88,7 +89,7 @@ TRACE = pytest.StashKey[list[str]]()
 ATTACHMENTS = pytest.StashKey[list[Any]]()
 RESTS_ON = pytest.StashKey[tuple[str, ...]]()
 CODE_SUSPECT = pytest.StashKey[str]()  # a rule a failing call's code points at (spec setup_promises codes)
-SUMMARY = pytest.StashKey[dict[str, Any]]()
+SUMMARY = pytest.StashKey[SummaryJSON]()
 OBSERVED = pytest.StashKey[dict[str, Any]]()
 PREFLIGHT = pytest.StashKey[dict[str, Any]]()
 #: The report directory's lock a plain pytest run holds (``run`` holds it for its pytest child).
