@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from ..harness import resources
 from ..harness.options import DEFAULT_DEADLINE, OptionError, seconds
@@ -182,7 +182,7 @@ def _run_limit(args: argparse.Namespace) -> float:
     return deadline + watchdog_grace(deadline) + RENDER_MARGIN_S
 
 
-def baseline_problem(baseline: Path, trusted: object = None) -> str | None:
+def baseline_problem(baseline: Path, trusted: Ed25519PublicKey | None = None) -> str | None:
     """Why ``baseline`` may not be carried from (one line), or None.
 
     A baseline is an untrusted input: a bundle must pass :func:`~.verify.check_integrity`
@@ -216,7 +216,7 @@ def certify(
     catalog_path: Path | None = None,
     command: Sequence[str] = (),
     signing_key: Ed25519PrivateKey | None = None,
-    baseline_trust: object = None,
+    baseline_trust: Ed25519PublicKey | None = None,
 ) -> Certification:
     """Run the suite as ``args`` say and write a certification bundle under ``out_root``.
 

@@ -32,6 +32,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
 from acl_hostmem_generated.catalog_types import Catalog
 
 from ..harness.release import ReleaseError, judge_release, outside_contract, outside_reason
@@ -63,7 +65,7 @@ from .verdict import OUTCOMES, aggregate, assess
 WAIVER_FIELDS = ("rule", "case", "families", "soc", "cann", "reason", "tracking", "expires", "accepted")
 
 
-def html_expected(manifest: dict[str, Any] | None) -> bool:
+def html_expected(manifest: Mapping[str, object] | None) -> bool:
     """Whether the bundle must hold the HTML report: unless its manifest records that none was rendered.
 
     (A kit installed without Node.js writes the Allure results only; the checksums cover what is there.)
@@ -72,7 +74,7 @@ def html_expected(manifest: dict[str, Any] | None) -> bool:
     return not (isinstance(html, dict) and html.get("rendered") is False)
 
 
-def manifest_problem(manifest: Any) -> str | None:
+def manifest_problem(manifest: object) -> str | None:
     """Why ``manifest`` is not structurally a manifest.json of this kit (one line), or None."""
     if not isinstance(manifest, dict):
         return "not a JSON object"
@@ -204,7 +206,7 @@ def check_release(summary: dict[str, Any], catalog: Catalog) -> list[str]:
     return problems
 
 
-def check_integrity(bundle: Path, trusted: Any = None) -> list[str]:
+def check_integrity(bundle: Path, trusted: Ed25519PublicKey | None = None) -> list[str]:
     """Problems with a bundle's integrity alone (:func:`conformance.results.integrity.check_integrity`):
     SHA256SUMS, the manifest's ``files`` and, with ``trusted`` (an Ed25519 public key), the signature.
 
@@ -215,7 +217,7 @@ def check_integrity(bundle: Path, trusted: Any = None) -> list[str]:
     return integrity.check_integrity(bundle, signature_checker(trusted))
 
 
-def signature_checker(trusted: Any) -> Callable[[Path], list[str]] | None:
+def signature_checker(trusted: Ed25519PublicKey | None) -> Callable[[Path], list[str]] | None:
     """The signature check of a bundle by the Ed25519 public key ``trusted`` as a function, None without one."""
     return None if trusted is None else (lambda bundle: check_signature(bundle, trusted))
 
@@ -356,7 +358,7 @@ def check_verdicts(
     return problems
 
 
-def verify(bundle: Path, catalog_path: Path = DEFAULT_CATALOG, trusted: Any = None) -> list[str]:
+def verify(bundle: Path, catalog_path: Path = DEFAULT_CATALOG, trusted: Ed25519PublicKey | None = None) -> list[str]:
     """Every problem of a certification bundle, one line each; an empty list means it verifies.
 
     ``trusted`` is an Ed25519 public key (:func:`~conformance.results.signing.load_public_key`):
