@@ -14,17 +14,19 @@ from typing import TYPE_CHECKING, TypedDict, cast
 from acl_hostmem_generated.catalog_types import Catalog, CitationEntry
 
 from ..harness.untrusted_text import terminal_text
-from .expectations import WaiverJSON
 from .identity import case_interfaces
 from .observations import ObservationJSON, case_observations
 from .outcomes import FAILING_OUTCOMES, CaseResult, Category, FindingJSON, Outcome, count, decides, worst
 from .rootcause import RootCauseJSON, root_cause_line, root_causes
-from .untrusted import JSONObject, JSONValue, as_object
-from .waiver_use import UnusedJSON
-
-if TYPE_CHECKING:  # only the type checker reads NotRequired: the annotations stay strings at run time
-    from typing_extensions import NotRequired
 from .terminal import Style
+from .untrusted import JSONObject, JSONValue, as_object
+
+if TYPE_CHECKING:  # only the type checker reads these: the annotations stay strings at run time (and the
+    # expectations module, with PyYAML, loads only when a run names expectations files)
+    from typing_extensions import NotRequired
+
+    from .expectations import WaiverJSON
+    from .waiver_use import UnusedJSON
 
 # /2: cases carry their observations; /3: the BLOCKED outcome, blocked_by and root_causes
 SCHEMA = "acl-conformance-summary/3"

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from acl_hostmem_generated.catalog_types import Catalog
 
-from .expectations import Expectation, WaiverJSON
 from .matching import glob_match
 from .outcomes import CaseResult
 
+if TYPE_CHECKING:  # only the type checker reads these: expectations (and PyYAML) load when a run names a file
+    from .expectations import Expectation, WaiverJSON
 
-class UnusedJSON(WaiverJSON):
-    """An entry that did nothing (summary.json's ``expectations.unused``) and why."""
+    class UnusedJSON(WaiverJSON):
+        """An entry that did nothing (summary.json's ``expectations.unused``) and why."""
 
-    why: str
+        why: str
 
 
 def unused_expectations(entries: Iterable[Expectation], catalog: Catalog, results: Iterable[CaseResult],
