@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..harness.untrusted_text import markdown_text
 from ..results.rootcause import root_cause_line
-from ..results.summary import env_family
+from ..results.summary import SummaryJSON, env_family
+from ..results.untrusted import as_list, as_object
 from .verdict import FAMILY_COLUMNS, Assessment, RuleAssessment
 
 POLICY = (
@@ -92,18 +93,19 @@ def verdict_heading(verdict: str) -> str:
     return f"## Verdict: **{verdict}**"
 
 
-def fact_lines_markdown(manifest: dict[str, Any]) -> list[str]:
+def fact_lines_markdown(manifest: Mapping[str, object]) -> list[str]:
     """The identity lines of certificate.md, exactly as rendered."""
     return [f"- **{key}:** {_md(value)}" for key, value in facts(manifest)]
 
 
-def fact_lines_html(manifest: dict[str, Any]) -> list[str]:
+def fact_lines_html(manifest: Mapping[str, object]) -> list[str]:
     """The identity entries of certificate.html, exactly as rendered."""
     return [f"<dt>{html.escape(key)}</dt><dd>{html.escape(value)}</dd>" for key, value in facts(manifest)]
 
 
-def _case_lines(rule: RuleAssessment, case_ids: list[str], summary: dict[str, Any]) -> list[str]:
-    cases = (summary.get("rules") or {}).get(rule.rule_id, {}).get("cases") or {}
+def _case_lines(rule: RuleAssessment, case_ids: list[str], summary: SummaryJSON) -> list[str]:
+    rule_entry = (summary.get("rules") or {}).get(rule.rule_id)
+    cases: Mapping[str, Mapping[str, object]] = (rule_entry.get("cases") or {}) if rule_entry is not None else {}
     lines = []
     for case_id in case_ids:
         case = cases.get(case_id, {})
@@ -122,19 +124,19 @@ def _case_lines(rule: RuleAssessment, case_ids: list[str], summary: dict[str, An
     return lines
 
 
-def _rule_item(rule: RuleAssessment, case_ids: list[str], summary: dict[str, Any]) -> tuple[str, str, list[str]]:
+def _rule_item(rule: RuleAssessment, case_ids: list[str], summary: SummaryJSON) -> tuple[str, str, list[str]]:
     label = f"{rule.rule_id} ({rule.severity}, {rule.family}): {rule.title} - {rule.why()}"
     return label, rule.doc_url, _case_lines(rule, case_ids, summary)
 
 
-def root_cause_section(summary: dict[str, Any]) -> Section:
+def root_cause_section(summary: SummaryJSON) -> Section:
     """The certificate's first section: the run's root causes, each once."""
     items = [(root_cause_line(c), "", [f"blocked rules: {', '.join(c['blocked_rules'])}"] if c.get("blocked_rules")
               else []) for c in summary.get("root_causes") or [] if isinstance(c, dict)]
     return Section("Root causes", ROOT_CAUSE_NOTE, items)
 
 
-def sections(assessment: Assessment, summary: dict[str, Any]) -> list[Section]:
+def sections(assessment: Assessment, summary: SummaryJSON) -> list[Section]:
     """The lists of the certificate after the root causes and the family table, in order."""
     blocking = [_rule_item(r, r.failing_cases + r.unaccepted_waivers, summary) for r in assessment.blocking]
     accepted = [
@@ -166,7 +168,7 @@ def sections(assessment: Assessment, summary: dict[str, Any]) -> list[Section]:
     ]
 
 
-def _conflict_item(rule: RuleAssessment, summary: dict[str, Any]) -> tuple[str, str, list[str]]:
+def _conflict_item(rule: RuleAssessment, summary: SummaryJSON) -> tuple[str, str, list[str]]:
     side = {"PASS": "follows the documentation", "NOT_APPLICABLE": "not applicable here"}.get(
         str(rule.outcome), "takes the runtime source's side (or neither)")
     label = f"{rule.rule_id}: {rule.title} - {rule.outcome}, {side}"
@@ -176,7 +178,7 @@ def _conflict_item(rule: RuleAssessment, summary: dict[str, Any]) -> tuple[str, 
     return label, rule.doc_url, details + _case_lines(rule, rule.failing_cases, summary)
 
 
-def release_text(env: dict[str, Any]) -> str:
+def release_text(env: Mapping[str, object]) -> str:
     """Which release's contract the run was judged against, and why (a newer release than known is said)."""
     release = env.get("release")
     if not isinstance(release, dict) or not release.get("name"):
@@ -191,7 +193,7 @@ def release_text(env: dict[str, Any]) -> str:
     return text
 
 
-def _loaded_text(loaded: Any) -> str:
+def _loaded_text(loaded: object) -> str:
     """The shared objects the library mapped by the time a device was set: name and sha256 prefix each."""
     if not isinstance(loaded, list):
         return "not recorded"
@@ -200,10 +202,10 @@ def _loaded_text(loaded: Any) -> str:
     return f"{len(shown)}: " + ", ".join(shown) if shown else "none besides the library"
 
 
-def facts(manifest: dict[str, Any]) -> list[tuple[str, str]]:
+def facts(manifest: Mapping[str, object]) -> list[tuple[str, str]]:
     """The identity lines of the certificate (what was certified, with what)."""
-    env = manifest.get("environment") or {}
-    library = manifest.get("library") or {}
+    env = as_object(manifest.get("environment"))
+    library = as_object(manifest.get("library"))
     return [
         ("Judged against", release_text(env)),
         ("Product family", str(env_family(env))),
@@ -214,13 +216,14 @@ def facts(manifest: dict[str, Any]) -> list[tuple[str, str]]:
         ("Spec hash", str(manifest.get("spec_hash"))),
         ("Suite version", str(manifest.get("suite_version"))),
         ("Host / kernel", f"{env.get('host')} / {env.get('os_kernel')}"),
-        ("Missing functions", ", ".join(env.get("missing_functions") or []) or "none (every function is exported)"),
+        ("Missing functions", ", ".join(map(str, as_list(env.get("missing_functions"))))
+         or "none (every function is exported)"),
         ("Created (UTC)", str(manifest.get("created_utc"))),
-        ("Command", " ".join(manifest.get("command") or [])),
+        ("Command", " ".join(map(str, as_list(manifest.get("command"))))),
     ]
 
 
-def render_markdown(assessment: Assessment, summary: dict[str, Any], manifest: dict[str, Any]) -> str:
+def render_markdown(assessment: Assessment, summary: SummaryJSON, manifest: Mapping[str, object]) -> str:
     """certificate.md."""
     out = [
         f"<!-- acl-verdict: {assessment.verdict} -->",
@@ -266,7 +269,7 @@ li ul{font-size:.9em;color:#444}.note{font-style:italic;color:#555}
 """
 
 
-def render_html(assessment: Assessment, summary: dict[str, Any], manifest: dict[str, Any]) -> str:
+def render_html(assessment: Assessment, summary: SummaryJSON, manifest: Mapping[str, object]) -> str:
     """certificate.html: one self-contained page (inline CSS, no scripts or external resources)."""
     e = html.escape
     css_class = "ok" if assessment.verdict == "CERTIFIED" else "bad"

@@ -10,11 +10,12 @@ case without one. A case's ID is read from the result's ``rule`` label and its h
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from ..results import untrusted
 from ..results.identity import case_id_from_nodeid
+from ..results.untrusted import JSONObject, as_list, as_object
 
 #: Allure statuses a summary outcome can come with. An ERROR is ``broken`` (a crash, a
 #: harness error), ``failed`` or ``skipped`` (a skip without a NOT_APPLICABLE reason).
@@ -31,18 +32,18 @@ NOT_RUN = "the case was not run"
 MAX_RESULT_BYTES = 4 << 20
 
 
-def _labels(result: dict[str, Any], name: str) -> list[str]:
-    return [str(label.get("value")) for label in result.get("labels") or [] if isinstance(label, dict)
+def _labels(result: Mapping[str, object], name: str) -> list[str]:
+    return [str(label.get("value")) for label in as_list(result.get("labels")) if isinstance(label, dict)
             and label.get("name") == name]
 
 
-def case_of(result: dict[str, Any], known: dict[str, str]) -> str | None:
+def case_of(result: Mapping[str, object], known: dict[str, str]) -> str | None:
     """The case ID an Allure result belongs to, or None; ``known`` maps case ID -> rule ID."""
     name = str(result.get("name") or "")
     if name in known:
         return name
     rules = _labels(result, "rule")
-    for parameter in result.get("parameters") or []:
+    for parameter in as_list(result.get("parameters")):
         if isinstance(parameter, dict) and parameter.get("name") == "case" and rules:
             try:
                 param_id = ast.literal_eval(str(parameter.get("value")))
@@ -55,13 +56,13 @@ def case_of(result: dict[str, Any], known: dict[str, str]) -> str | None:
     return rules[0] if rules and rules[0] in known else None
 
 
-def read_results(directory: Path, problems: list[str], root: Path | None = None) -> list[tuple[str, dict[str, Any]]]:
+def read_results(directory: Path, problems: list[str], root: Path | None = None) -> list[tuple[str, JSONObject]]:
     """(file name, result) of every ``*-result.json``; unreadable ones are added to ``problems``.
 
     Each is read as an untrusted file inside ``root`` (by default the folder above ``directory``,
     the bundle): a link, FIFO, device, oversized or too deeply nested result is a problem.
     """
-    found: list[tuple[str, dict[str, Any]]] = []
+    found: list[tuple[str, JSONObject]] = []
     if directory.is_symlink():
         problems.append(f"{directory.name}: is a symbolic link (not followed)")
         return found
@@ -85,19 +86,19 @@ def read_results(directory: Path, problems: list[str], root: Path | None = None)
     return found
 
 
-def ran(case: dict[str, Any]) -> bool:
+def ran(case: Mapping[str, object]) -> bool:
     """Whether the summary says the case ran (a case never run has no Allure result)."""
     return not (case.get("outcome") == "ERROR" and str(case.get("message", "")).startswith(NOT_RUN))
 
 
-def check_allure(bundle: Path, summary: dict[str, Any]) -> list[str]:
+def check_allure(bundle: Path, summary: Mapping[str, object]) -> list[str]:
     """Problems where the Allure results and summary.json disagree, case for case."""
     problems: list[str] = []
-    cases: dict[str, dict[str, Any]] = {}
+    cases: dict[str, Mapping[str, object]] = {}
     owner: dict[str, str] = {}
-    for rule_id, rule in (summary.get("rules") or {}).items():
-        for case_id, case in (rule.get("cases") or {}).items():
-            cases[case_id], owner[case_id] = case, rule_id
+    for rule_id, rule in as_object(summary.get("rules")).items():  # summary_problem checked the shape
+        for cid, case in as_object(as_object(rule).get("cases")).items():
+            cases[cid], owner[cid] = as_object(case), rule_id
     seen: dict[str, list[str]] = {}
     for rel, result in read_results(bundle / "allure-results", problems):
         case_id = case_of(result, owner)

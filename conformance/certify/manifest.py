@@ -6,10 +6,11 @@ import datetime
 import importlib.metadata
 import platform
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from ..results.environment import sha256_file, suite_version
+from ..results.summary import SummaryJSON
 
 SCHEMA = "acl-conformance-certification/1"
 PACKAGES = ("pyyaml", "jinja2", "cffi", "pytest", "pytest-xdist", "allure-pytest", "jsonschema", "cryptography")
@@ -28,14 +29,14 @@ def package_versions(names: tuple[str, ...] = PACKAGES) -> dict[str, str | None]
 
 def build_manifest(
     *,
-    summary: dict[str, Any],
+    summary: SummaryJSON,
     library: Path,
     command: list[str],
     expectations: list[tuple[str, Path]],
     created: datetime.datetime,
     verdict: str,
-    extra: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    extra: Mapping[str, object] | None = None,
+) -> dict[str, object]:
     """The manifest of a bundle made from ``summary`` (the run's summary.json).
 
     ``expectations`` are (path inside the bundle, original file) pairs. The caller adds
@@ -45,7 +46,7 @@ def build_manifest(
     env.setdefault("os_kernel", platform.release())
     env.setdefault("host", platform.node())
     env.setdefault("python", platform.python_version())
-    manifest: dict[str, Any] = {
+    manifest: dict[str, object] = {
         "schema": SCHEMA,
         "created_utc": created.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "verdict": verdict,

@@ -9,28 +9,28 @@ matrix built on the bundle reads drift correctly. A PASS its own observations co
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from acl_hostmem_generated.catalog_types import Catalog
+from acl_hostmem_generated.catalog_types import CaseEntry, Catalog, RuleEntry
 
 from ..harness.observations import value_problem
 from ..results.consistency import contradictions
 from ..results.observations import observation_provenance
 from ..results.summary import SCHEMA
+from ..results.untrusted import as_object
 
 
-def check_observations(summary: Mapping[str, Any], catalog: Catalog) -> list[str]:
+def check_observations(summary: Mapping[str, object], catalog: Catalog) -> list[str]:
     """One line per problem with the observations of ``summary`` (judged against ``catalog``)."""
     if summary.get("schema") != SCHEMA:
         return [f"summary.json: schema {summary.get('schema')!r}, expected {SCHEMA!r} (observations not checked)"]
     problems: list[str] = []
     catalog_rules = {str(r["id"]): r for r in catalog.get("rules", [])}
-    for rule_id, rule in sorted((summary.get("rules") or {}).items()):
+    for rule_id, rule in sorted(as_object(summary.get("rules")).items()):
         spec_rule = catalog_rules.get(rule_id)
         if spec_rule is None:
             continue  # reported by the completeness check
         cases = {str(c["case_id"]): c for c in spec_rule.get("cases", [])}
-        for case_id, case in sorted((rule.get("cases") or {}).items()):
+        for case_id, case in sorted(as_object(as_object(rule).get("cases")).items()):
             if not isinstance(case, Mapping):
                 continue
             observed = case.get("observations")
@@ -49,7 +49,7 @@ def check_observations(summary: Mapping[str, Any], catalog: Catalog) -> list[str
     return problems
 
 
-def _entry_problem(rule: Mapping[str, Any], case: Mapping[str, Any] | None, name: str, entry: Any) -> str | None:
+def _entry_problem(rule: RuleEntry, case: CaseEntry | None, name: str, entry: object) -> str | None:
     declared = next((d for d in rule.get("observations") or [] if d.get("name") == name), None)
     if declared is None:
         return f"not declared for {rule['id']} in the spec"

@@ -10,29 +10,28 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from acl_hostmem_generated.catalog_types import Catalog
 
 from ..results.files import ARTIFACTS_DIR, artifact_folder_name
 from ..results.identity import case_id_from_nodeid
-from ..results.untrusted import UntrustedFileError, read_text
+from ..results.untrusted import UntrustedFileError, as_object, read_text
 
 #: Outcomes a case that pytest reported as failed can never have.
 NOT_AFTER_A_FAILURE = frozenset({"PASS", "NOT_APPLICABLE"})
 
 
-def _outcomes(summary: Mapping[str, Any]) -> dict[str, str]:
+def _outcomes(summary: Mapping[str, object]) -> dict[str, str]:
     found = {}
-    for rule in (summary.get("rules") or {}).values():
+    for rule in as_object(summary.get("rules")).values():
         if isinstance(rule, Mapping):
-            for case_id, case in (rule.get("cases") or {}).items():
+            for case_id, case in as_object(rule.get("cases")).items():
                 if isinstance(case, Mapping):
                     found[str(case_id)] = str(case.get("outcome"))
     return found
 
 
-def check_run_log(bundle: Path, summary: Mapping[str, Any], catalog: Catalog) -> list[str]:
+def check_run_log(bundle: Path, summary: Mapping[str, object], catalog: Catalog) -> list[str]:
     """One line per disagreement between run.log / artifacts/ and the summary's outcomes."""
     problems: list[str] = []
     outcomes = _outcomes(summary)

@@ -31,18 +31,18 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TextIO
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from ..harness import resources
 from ..harness.options import DEFAULT_DEADLINE, OptionError, seconds
 from ..results.expectations import ExpectationError, load_expectations
 from ..results.history import carry_history, check_history, run_dir
 from ..results.signing import SIGNATURE, sign_manifest
-from ..results.summary import env_family, load_catalog_file, load_json
+from ..results.summary import env_family, load_catalog_file, load_json, load_own_summary
 from ..results.terminal import format_duration
-from ..results.untrusted import UntrustedFileError
+from ..results.untrusted import UntrustedFileError, as_object
 from ..session.command import expectation_paths, option_arguments, watchdog_grace
 from ..session.containment import refuse_tracing
 from ..session.reporter import RUN_COMMAND_ENV
@@ -158,7 +158,7 @@ def follow(command: list[str], log: Path, env: dict[str, str], limit: float | No
         return proc.wait(), bytes(sealed)
 
 
-def _progress(out: Any, line: str, started: float, shown: int) -> int:
+def _progress(out: TextIO, line: str, started: float, shown: int) -> int:
     """Log one line of the run's output; print a progress line when another tenth of the cases is done."""
     out.write(line)
     match = _PERCENT.search(line.rstrip("\n"))
@@ -182,7 +182,7 @@ def _run_limit(args: argparse.Namespace) -> float:
     return deadline + watchdog_grace(deadline) + RENDER_MARGIN_S
 
 
-def baseline_problem(baseline: Path, trusted: object = None) -> str | None:
+def baseline_problem(baseline: Path, trusted: Ed25519PublicKey | None = None) -> str | None:
     """Why ``baseline`` may not be carried from (one line), or None.
 
     A baseline is an untrusted input: a bundle must pass :func:`~.verify.check_integrity`
@@ -216,7 +216,7 @@ def certify(
     catalog_path: Path | None = None,
     command: Sequence[str] = (),
     signing_key: Ed25519PrivateKey | None = None,
-    baseline_trust: object = None,
+    baseline_trust: Ed25519PublicKey | None = None,
 ) -> Certification:
     """Run the suite as ``args`` say and write a certification bundle under ``out_root``.
 
@@ -259,7 +259,7 @@ def certify(
         if staging.exists() and not (staging / "summary.json").is_file():
             shutil.rmtree(staging, ignore_errors=True)
         raise
-    assessment = assess(load_json(bundle / "summary.json"), load_catalog_file(catalog_path))
+    assessment = assess(load_own_summary(bundle / "summary.json"), load_catalog_file(catalog_path))
     html = (bundle / "allure-report" / "index.html").is_file()
     problems = verify(bundle, catalog_path) if assessment.verdict == CERTIFIED else []
     problems = tampered + problems  # a report changed behind the judge's back is said whatever the verdict
@@ -276,8 +276,8 @@ def withdraw(bundle: Path, assessment: Assessment, problems: list[str],
     CERTIFIED.
     """
     withdrawn = dataclasses.replace(assessment, verdict=NOT_CERTIFIED)
-    summary = load_json(bundle / "summary.json")
-    manifest = load_json(bundle / "manifest.json")
+    summary = load_own_summary(bundle / "summary.json")
+    manifest: dict[str, object] = dict(load_json(bundle / "manifest.json"))
     manifest.update(verdict=NOT_CERTIFIED, verify_problems=problems)
     (bundle / "certificate.md").write_text(render_markdown(withdrawn, summary, manifest), encoding="utf-8")
     (bundle / "certificate.html").write_text(render_html(withdrawn, summary, manifest), encoding="utf-8")
@@ -333,7 +333,7 @@ def package_bundle(
     ``<family>-<cann version>-<timestamp>`` (suffixed -2, -3, ... if taken). Nothing in the
     bundle names the staging folder: the run's own paths are rewritten to the bundle's.
     """
-    summary = load_json(staging / "summary.json")
+    summary = load_own_summary(staging / "summary.json")
     assessment = assess(summary, load_catalog_file(catalog_path))
     used = [Path(p) for p in (summary.get("expectations") or {}).get("files") or []]
     env = summary.get("environment") or {}
@@ -354,7 +354,7 @@ def package_bundle(
             "history_carried": [_inside(staging, Path(p)) for p in history],
             "complete": assessment.completeness_checked and not assessment.missing_rules,
             "html_report": {"rendered": html, "render_later": None if html else "acl-conformance report BUNDLE"},
-            "backend_env": dict(env.get("backend_env") or {}),
+            "backend_env": dict(as_object(env.get("backend_env"))),
         },
     )
     shutil.rmtree(staging / ".pytest_cache", ignore_errors=True)  # the run's --lf memory is no evidence

@@ -18,13 +18,14 @@ recomputes it and compares).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from acl_hostmem_generated.catalog_types import Catalog, RuleEntry
 
 from ..results.expectations import certification_problem
 from ..results.outcomes import DECIDING_SEVERITY, FAILING_VALUES, OUTCOME_ORDER, worst_value
+from ..results.untrusted import as_list, as_object
 
 CERTIFIED = "CERTIFIED"
 NOT_CERTIFIED = "NOT CERTIFIED"
@@ -34,7 +35,7 @@ FAILING = FAILING_VALUES
 aggregate = worst_value  # a rule's outcome is the worst of its cases
 
 
-def waiver_accepted(case: dict[str, Any]) -> bool:
+def waiver_accepted(case: Mapping[str, object]) -> bool:
     """Whether a WAIVED case's waiver counts as accepted for certification (recomputed, not trusted)."""
     return certification_problem(case.get("waiver")) is None
 
@@ -51,7 +52,7 @@ class RuleAssessment:
     doc_ref: str
     outcome: str | None
     provenance: str = ""
-    evidence: list[dict[str, Any]] = field(default_factory=list)
+    evidence: list[Mapping[str, object]] = field(default_factory=list)
     failing_cases: list[str] = field(default_factory=list)
     waived_cases: list[str] = field(default_factory=list)
     unaccepted_waivers: list[str] = field(default_factory=list)
@@ -94,7 +95,7 @@ class Assessment:
     verdict: str
     rules: list[RuleAssessment]
     missing_rules: list[str]
-    expired: list[dict[str, Any]]
+    expired: list[Mapping[str, object]]
     completeness_checked: bool
 
     @property
@@ -153,15 +154,15 @@ def _plain_column(outcome: str | None) -> str:
     return "not_applicable" if outcome == "NOT_APPLICABLE" else ("stale" if outcome == "XPASS" else "passed")
 
 
-def assess_rule(rule_id: str, rule: dict[str, Any], spec_rule: RuleEntry | None = None) -> RuleAssessment:
+def assess_rule(rule_id: str, rule: Mapping[str, object], spec_rule: RuleEntry | None = None) -> RuleAssessment:
     """Recompute one rule's certification status from its case outcomes.
 
     ``spec_rule`` is the catalog's entry for the rule: its severity, family, title and doc
     link win over what the summary says. Without it a rule is taken as mandatory unless
     the summary says otherwise.
     """
-    cases = rule.get("cases") or {}
-    facts = spec_rule or rule
+    cases = as_object(rule.get("cases"))
+    facts: Mapping[str, object] = spec_rule or rule
     result = RuleAssessment(
         rule_id=rule_id,
         title=str(facts.get("title", "")),
@@ -171,7 +172,7 @@ def assess_rule(rule_id: str, rule: dict[str, Any], spec_rule: RuleEntry | None 
         doc_ref=str(facts.get("doc_ref") or ""),
         outcome=aggregate([str(c.get("outcome")) for c in cases.values() if isinstance(c, dict)]),
         provenance=str(facts.get("provenance") or ""),
-        evidence=[e for e in facts.get("evidence") or [] if isinstance(e, dict)],
+        evidence=[e for e in as_list(facts.get("evidence")) if isinstance(e, dict)],
     )
     for case_id, case in sorted(cases.items()):
         outcome = case.get("outcome") if isinstance(case, dict) else None
@@ -179,7 +180,7 @@ def assess_rule(rule_id: str, rule: dict[str, Any], spec_rule: RuleEntry | None 
             result.failing_cases.append(case_id)
         elif outcome == "WAIVED":
             result.waived_cases.append(case_id)
-            if not waiver_accepted(case):
+            if not isinstance(case, dict) or not waiver_accepted(case):  # a WAIVED case is an object
                 result.unaccepted_waivers.append(case_id)
         elif outcome == "XPASS":
             result.stale_cases.append(case_id)
@@ -191,16 +192,16 @@ def catalog_rule_ids(catalog: Catalog) -> list[str]:
     return [str(rule["id"]) for rule in catalog.get("rules", [])]
 
 
-def assess(summary: dict[str, Any], catalog: Catalog | None = None) -> Assessment:
+def assess(summary: Mapping[str, object], catalog: Catalog | None = None) -> Assessment:
     """The certification verdict of a run; with ``catalog`` (same spec hash) also its completeness."""
     checked = catalog is not None and catalog.get("spec_hash") == summary.get("spec_hash")
     spec_rules = {r["id"]: r for r in catalog["rules"]} if catalog is not None and checked else {}
-    rules = [assess_rule(rid, rule, spec_rules.get(rid)) for rid, rule in sorted((summary.get("rules") or {}).items())
-             if isinstance(rule, dict)]
+    rules = [assess_rule(rid, rule, spec_rules.get(rid))
+             for rid, rule in sorted(as_object(summary.get("rules")).items()) if isinstance(rule, dict)]
     missing: list[str] = []
     if checked and catalog is not None:
         present = {r.rule_id for r in rules if r.outcome is not None}
         missing = [rid for rid in catalog_rule_ids(catalog) if rid not in present]
     certified = not any(r.blocking for r in rules) and not missing and bool(rules)
-    expired = list((summary.get("expectations") or {}).get("expired") or [])
+    expired = [e for e in as_list(as_object(summary.get("expectations")).get("expired")) if isinstance(e, Mapping)]
     return Assessment(CERTIFIED if certified else NOT_CERTIFIED, rules, missing, expired, checked)

@@ -28,9 +28,10 @@ bundle to its signer; see :mod:`conformance.results.signing`.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sized
 from pathlib import Path
-from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from acl_hostmem_generated.catalog_types import Catalog
 
@@ -42,6 +43,7 @@ from ..results.outcomes import UNWAIVABLE
 from ..results.rootcause import root_causes
 from ..results.signing import check_signature
 from ..results.summary import env_family, load_catalog_file, summary_problem, summary_verdict
+from ..results.untrusted import as_list, as_object
 from .bundle import DEFAULT_CATALOG, HTML_INDEX, REQUIRED, REQUIRED_DIRS
 from .certificate import (
     fact_lines_html,
@@ -63,7 +65,7 @@ from .verdict import OUTCOMES, aggregate, assess
 WAIVER_FIELDS = ("rule", "case", "families", "soc", "cann", "reason", "tracking", "expires", "accepted")
 
 
-def html_expected(manifest: dict[str, Any] | None) -> bool:
+def html_expected(manifest: Mapping[str, object] | None) -> bool:
     """Whether the bundle must hold the HTML report: unless its manifest records that none was rendered.
 
     (A kit installed without Node.js writes the Allure results only; the checksums cover what is there.)
@@ -72,7 +74,7 @@ def html_expected(manifest: dict[str, Any] | None) -> bool:
     return not (isinstance(html, dict) and html.get("rendered") is False)
 
 
-def manifest_problem(manifest: Any) -> str | None:
+def manifest_problem(manifest: object) -> str | None:
     """Why ``manifest`` is not structurally a manifest.json of this kit (one line), or None."""
     if not isinstance(manifest, dict):
         return "not a JSON object"
@@ -84,17 +86,22 @@ def manifest_problem(manifest: Any) -> str | None:
     return None
 
 
-def check_cases(summary: dict[str, Any], catalog: Catalog) -> list[str]:
+def _rules(summary: Mapping[str, object]) -> dict[str, Mapping[str, object]]:
+    """The summary's rules by ID (``summary_problem`` checked that ``rules`` is an object of objects)."""
+    return {rule_id: as_object(rule) for rule_id, rule in as_object(summary.get("rules")).items()}
+
+
+def check_cases(summary: Mapping[str, object], catalog: Catalog) -> list[str]:
     """Completeness and identity: every catalog rule and case has an outcome, nothing unknown or doubled."""
     problems: list[str] = []
     known = {str(r["id"]): [str(c["case_id"]) for c in r.get("cases", [])] for r in catalog.get("rules", [])}
-    rules = summary.get("rules") or {}
+    rules = _rules(summary)
     owner: dict[str, str] = {}
     for rule_id, rule in sorted(rules.items()):
         if rule_id not in known:
             problems.append(f"summary.json: unknown rule {rule_id} (not in the catalog)")
             continue
-        cases = rule.get("cases") or {}
+        cases = as_object(rule.get("cases"))
         for case_id, case in sorted(cases.items()):
             if case_id in owner:
                 problems.append(f"summary.json: duplicate case {case_id} (under {owner[case_id]} and {rule_id})")
@@ -104,25 +111,26 @@ def check_cases(summary: dict[str, Any], catalog: Catalog) -> list[str]:
             if not isinstance(case, dict) or case.get("outcome") not in OUTCOMES:
                 problems.append(f"summary.json: case {case_id} has no valid outcome")
     for rule_id, rule in sorted(rules.items()):
-        derived = aggregate([str(c.get("outcome")) for c in (rule.get("cases") or {}).values() if isinstance(c, dict)])
+        derived = aggregate([str(c.get("outcome")) for c in as_object(rule.get("cases")).values()
+                             if isinstance(c, dict)])
         if derived is not None and rule.get("outcome") != derived:
             problems.append(
                 f"summary.json: rule {rule_id} outcome {rule.get('outcome')} does not follow from its cases ({derived})"
             )
-    if (summary.get("selection") or {}).get("partial"):
+    if as_object(summary.get("selection")).get("partial"):
         return problems  # a run of selected cases says so; it lists only those (and is never certified)
     for rule_id, case_ids in known.items():
-        rule = rules.get(rule_id)
-        if rule is None or rule.get("outcome") not in OUTCOMES:
+        reported = rules.get(rule_id)
+        if reported is None or reported.get("outcome") not in OUTCOMES:
             problems.append(f"summary.json: rule {rule_id} has no outcome (incomplete run)")
             continue
         for case_id in case_ids:
-            if case_id not in (rule.get("cases") or {}):
+            if case_id not in as_object(reported.get("cases")):
                 problems.append(f"summary.json: case {case_id} of rule {rule_id} has no outcome")
     return problems
 
 
-def check_blocked(summary: dict[str, Any], catalog: Catalog) -> list[str]:
+def check_blocked(summary: Mapping[str, object], catalog: Catalog) -> list[str]:
     """Every BLOCKED case names a rule it may rest on, and the root causes follow from the outcomes.
 
     A fixed case may be blocked only by a rule its own rule declares under ``needs`` or by a
@@ -134,13 +142,13 @@ def check_blocked(summary: dict[str, Any], catalog: Catalog) -> list[str]:
     problems: list[str] = []
     spec_rules = {str(r["id"]): r for r in catalog.get("rules", [])}
     promised = set((catalog.get("setup_promises") or {}).values())
-    rules = summary.get("rules") or {}
+    rules = _rules(summary)
     own_failures = {rid for rid, rule in rules.items()
                     if any(isinstance(c, dict) and c.get("outcome") in ("FAIL", "ERROR") and not c.get("rests_on")
-                           for c in (rule.get("cases") or {}).values())}
+                           for c in as_object(rule.get("cases")).values())}
     for rule_id, rule in sorted(rules.items()):
         spec_rule = spec_rules.get(rule_id)
-        for case_id, case in sorted((rule.get("cases") or {}).items()):
+        for case_id, case in sorted(as_object(rule.get("cases")).items()):
             if not isinstance(case, dict) or case.get("outcome") != "BLOCKED":
                 continue
             by = case.get("blocked_by")
@@ -162,10 +170,10 @@ def check_blocked(summary: dict[str, Any], catalog: Catalog) -> list[str]:
     return problems
 
 
-def check_release(summary: dict[str, Any], catalog: Catalog) -> list[str]:
+def check_release(summary: Mapping[str, object], catalog: Catalog) -> list[str]:
     """The release the run was judged against is one the spec knows, and exactly the cases outside
     its contract (from the catalog, never from the summary) are NOT_APPLICABLE for that reason."""
-    env = summary.get("environment") or {}
+    env = as_object(summary.get("environment"))
     release = env.get("cann_release")
     names = [str(r["name"]) for r in catalog.get("releases") or []]
     if not names:
@@ -173,8 +181,10 @@ def check_release(summary: dict[str, Any], catalog: Catalog) -> list[str]:
     if release not in names:
         return [f"summary.json: the run names the release {str(release)[:40]!r}, which the spec does not know "
                 f"({', '.join(names)})"]
+    assert isinstance(release, str)  # one of the names
     problems = []
-    detail: dict[str, Any] = env["release"] if isinstance(env.get("release"), dict) else {}
+    recorded = env.get("release")
+    detail: Mapping[str, object] = recorded if isinstance(recorded, dict) else {}
     if detail.get("source") == "library":
         try:
             judged = judge_release(catalog, str(detail.get("reported") or ""))
@@ -185,12 +195,12 @@ def check_release(summary: dict[str, Any], catalog: Catalog) -> list[str]:
                             f"not judged against {release}")
     spec_rules = {str(r["id"]): r for r in catalog.get("rules", [])}
     family = env_family(env)
-    for rule_id, rule in sorted((summary.get("rules") or {}).items()):
+    for rule_id, rule in sorted(_rules(summary).items()):
         spec_rule = spec_rules.get(rule_id)
         if spec_rule is None:
             continue
         spec_cases = {c["case_id"]: c for c in spec_rule.get("cases", [])}
-        for case_id, case in sorted((rule.get("cases") or {}).items()):
+        for case_id, case in sorted(as_object(rule.get("cases")).items()):
             if not isinstance(case, dict) or case_id not in spec_cases:
                 continue
             outside = outside_reason(spec_rule, release, spec_cases[case_id], catalog, family) is not None
@@ -204,7 +214,7 @@ def check_release(summary: dict[str, Any], catalog: Catalog) -> list[str]:
     return problems
 
 
-def check_integrity(bundle: Path, trusted: Any = None) -> list[str]:
+def check_integrity(bundle: Path, trusted: Ed25519PublicKey | None = None) -> list[str]:
     """Problems with a bundle's integrity alone (:func:`conformance.results.integrity.check_integrity`):
     SHA256SUMS, the manifest's ``files`` and, with ``trusted`` (an Ed25519 public key), the signature.
 
@@ -215,16 +225,16 @@ def check_integrity(bundle: Path, trusted: Any = None) -> list[str]:
     return integrity.check_integrity(bundle, signature_checker(trusted))
 
 
-def signature_checker(trusted: Any) -> Callable[[Path], list[str]] | None:
+def signature_checker(trusted: Ed25519PublicKey | None) -> Callable[[Path], list[str]] | None:
     """The signature check of a bundle by the Ed25519 public key ``trusted`` as a function, None without one."""
     return None if trusted is None else (lambda bundle: check_signature(bundle, trusted))
 
 
-def check_severities(summary: dict[str, Any], catalog: Catalog) -> list[str]:
+def check_severities(summary: Mapping[str, object], catalog: Catalog) -> list[str]:
     """The summary's severity and family of each rule are the spec catalog's."""
     problems = []
     spec_rules = {str(r["id"]): r for r in catalog.get("rules", [])}
-    for rule_id, rule in sorted((summary.get("rules") or {}).items()):
+    for rule_id, rule in sorted(_rules(summary).items()):
         spec_rule = spec_rules.get(rule_id)
         if spec_rule is None:
             continue
@@ -235,11 +245,12 @@ def check_severities(summary: dict[str, Any], catalog: Catalog) -> list[str]:
     return problems
 
 
-def check_facts(bundle: Path, summary: dict[str, Any], manifest: dict[str, Any]) -> list[str]:
+def check_facts(bundle: Path, summary: Mapping[str, object], manifest: Mapping[str, object]) -> list[str]:
     """Library and environment facts agree between manifest, summary and certificate."""
     problems = []
-    env = summary["environment"]
-    library = manifest["library"]
+    env = as_object(summary["environment"])  # the shapes were checked (summary_problem, manifest_problem)
+    library = as_object(manifest["library"])
+    manifest_env = as_object(manifest["environment"])
     if library.get("sha256") != env.get("library_sha256"):
         problems.append(f"manifest.json: library sha256 {library.get('sha256')} differs from summary.json's "
                         f"{env.get('library_sha256')} (the summary is of another library)")
@@ -247,8 +258,8 @@ def check_facts(bundle: Path, summary: dict[str, Any], manifest: dict[str, Any])
         problems.append(f"manifest.json: library {library.get('path')} differs from summary.json's "
                         f"{env.get('library')}")
     for key, value in sorted(env.items()):
-        if manifest["environment"].get(key) != value:
-            problems.append(f"manifest.json: environment {key} {manifest['environment'].get(key)!r} differs from "
+        if manifest_env.get(key) != value:
+            problems.append(f"manifest.json: environment {key} {manifest_env.get(key)!r} differs from "
                             f"summary.json's {value!r}")
     if manifest.get("spec_hash") != summary.get("spec_hash"):
         problems.append(f"summary.json: spec hash {summary.get('spec_hash')} differs from the manifest's "
@@ -262,16 +273,18 @@ def check_facts(bundle: Path, summary: dict[str, Any], manifest: dict[str, Any])
     return problems
 
 
-def _waiver_key(waiver: dict[str, Any]) -> tuple[Any, ...]:
+def _waiver_key(waiver: Mapping[str, object]) -> tuple[object, ...]:
     return tuple(tuple(v) if isinstance(v, list) else v for v in (waiver.get(f) for f in WAIVER_FIELDS))
 
 
-def check_waivers(bundle: Path, summary: dict[str, Any], manifest: dict[str, Any]) -> list[str]:
+def check_waivers(bundle: Path, summary: Mapping[str, object], manifest: Mapping[str, object]) -> list[str]:
     """Each WAIVED/XPASS case carries an entry of a bundled, manifest-listed expectations file that covers it."""
     problems: list[str] = []
     paths: list[Path] = []
-    for index, item in enumerate(manifest["expectations"]):
-        rel = str(item.get("path", "")) if isinstance(item, dict) else ""
+    listed = as_list(manifest["expectations"])  # manifest_problem checked that it is an array
+    for index, item in enumerate(listed):
+        entry = as_object(item)
+        rel = str(entry.get("path", "")) if isinstance(item, dict) else ""
         if not rel or Path(rel).is_absolute() or ".." in Path(rel).parts:
             problems.append(f"manifest.json: expectations[{index}] {rel!r} is not a file inside the bundle")
             continue
@@ -280,35 +293,40 @@ def check_waivers(bundle: Path, summary: dict[str, Any], manifest: dict[str, Any
         except untrusted.UntrustedFileError as exc:
             problems.append(f"{rel}: {exc.reason}")
             continue
-        if hashlib.sha256(data).hexdigest() != item.get("sha256"):
+        if hashlib.sha256(data).hexdigest() != entry.get("sha256"):
             problems.append(f"{rel}: missing, or not the file manifest.json lists (sha256 differs)")
             continue
         paths.append(bundle / rel)
-    used = (summary.get("expectations") or {}).get("files") or []
-    if len(used) != len(manifest["expectations"]):
-        problems.append(f"manifest.json: lists {len(manifest['expectations'])} expectations file(s); the run "
-                        f"used {len(used)}")
+    files = as_object(summary.get("expectations")).get("files") or []
+    used = len(files) if isinstance(files, Sized) else 0
+    if used != len(listed):
+        problems.append(f"manifest.json: lists {len(listed)} expectations file(s); the run "
+                        f"used {used}")
     entries = []
     try:
         entries = load_expectations(paths).entries if paths and not problems else []
     except ExpectationError as exc:
         problems.append(str(exc).replace(str(bundle) + "/", ""))
     known = {_waiver_key(e.to_json()): e for e in entries}
-    env = summary["environment"]
+    env = as_object(summary["environment"])
     family = env_family(env) or ""
-    for rule_id, rule in sorted(summary["rules"].items()):
-        for case_id, case in sorted(rule["cases"].items()):
+    soc, cann_version = str(env.get("soc") or ""), str(env.get("cann_version") or "")
+    for rule_id, rule in sorted(as_object(summary["rules"]).items()):
+        for case_id, case in sorted(as_object(as_object(rule)["cases"]).items()):
+            case = as_object(case)  # summary_problem checked that every case is an object
             if case.get("outcome") not in ("WAIVED", "XPASS"):
                 continue
-            waiver = case.get("waiver")
-            entry = known.get(_waiver_key(waiver)) if isinstance(waiver, dict) else None
-            if entry is None:
+            recorded = case.get("waiver")
+            waiver = recorded if isinstance(recorded, dict) else None
+            known_entry = known.get(_waiver_key(waiver)) if waiver is not None else None
+            if known_entry is None:
                 problems.append(f"summary.json: case {case_id} is {case['outcome']} by a waiver that no expectations "
                                 "file of the bundle holds")
-            elif not entry.applies(case_id, rule_id, family, env.get("soc") or "", env.get("cann_version") or ""):
-                problems.append(f"summary.json: case {case_id} is {case['outcome']} by {entry.where}, which does "
+            elif not known_entry.applies(case_id, rule_id, family, soc, cann_version):
+                problems.append(f"summary.json: case {case_id} is {case['outcome']} by {known_entry.where}, which does "
                                 "not cover it")
-            elif case["outcome"] == "WAIVED" and waiver.get("waived_category") in {c.value for c in UNWAIVABLE}:
+            elif case["outcome"] == "WAIVED" and waiver is not None \
+                    and waiver.get("waived_category") in {c.value for c in UNWAIVABLE}:
                 problems.append(f"summary.json: case {case_id} waives a {waiver.get('waived_category')}, which is "
                                 "never waivable")
     return problems
@@ -323,7 +341,7 @@ def _text(path: Path) -> str:
 
 
 def check_verdicts(
-    bundle: Path, summary: dict[str, Any], manifest: dict[str, Any], catalog: Catalog
+    bundle: Path, summary: Mapping[str, object], manifest: Mapping[str, object], catalog: Catalog
 ) -> list[str]:
     """Every verdict the bundle shows, machine-readable and visible, follows from the outcomes."""
     problems = []
@@ -349,14 +367,14 @@ def check_verdicts(
                         f"({expected})")
     severities = {str(r["id"]): r.get("severity") for r in catalog.get("rules", [])}
     judged = {rid: dict(rule, severity=severities.get(rid, rule.get("severity")))
-              for rid, rule in summary["rules"].items()}
+              for rid, rule in _rules(summary).items()}
     derived = summary_verdict(dict(summary, rules=judged))
     if summary.get("verdict") != derived:
         problems.append(f"summary.json: verdict {summary.get('verdict')} does not follow from the outcomes ({derived})")
     return problems
 
 
-def verify(bundle: Path, catalog_path: Path = DEFAULT_CATALOG, trusted: Any = None) -> list[str]:
+def verify(bundle: Path, catalog_path: Path = DEFAULT_CATALOG, trusted: Ed25519PublicKey | None = None) -> list[str]:
     """Every problem of a certification bundle, one line each; an empty list means it verifies.
 
     ``trusted`` is an Ed25519 public key (:func:`~conformance.results.signing.load_public_key`):

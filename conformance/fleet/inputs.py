@@ -18,7 +18,8 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from ..certify.bundle import SUMS
 from ..certify.verify import signature_checker
@@ -90,7 +91,7 @@ def expand(paths: Iterable[Path]) -> Iterator[Path]:
         yield from found or [path]
 
 
-def _reduce(source: str, summary: Mapping[str, Any]) -> RunRecord:
+def _reduce(source: str, summary: Mapping[str, object]) -> RunRecord:
     record = summary_record(summary)
     env = record.environment
     return RunRecord(
@@ -117,7 +118,7 @@ def _outside_cases(record: SummaryRecord) -> dict[str, int]:
     return counts
 
 
-def read_one(path: Path, trusted: Any = None) -> RunRecord | Excluded:
+def read_one(path: Path, trusted: Ed25519PublicKey | None = None) -> RunRecord | Excluded:
     """Read one input: check a bundle's integrity (and signature by ``trusted``), parse its summary, reduce it.
 
     Never raises for a bad input: it comes back :class:`Excluded`, with a one-line reason.
@@ -139,7 +140,7 @@ def read_one(path: Path, trusted: Any = None) -> RunRecord | Excluded:
         return Excluded(source, f"not a summary.json of a conformance run: {type(exc).__name__}: {str(exc)[:200]}")
 
 
-def read_runs(paths: Iterable[Path], trusted: Any = None) -> Iterator[RunRecord | Excluded]:
+def read_runs(paths: Iterable[Path], trusted: Ed25519PublicKey | None = None) -> Iterator[RunRecord | Excluded]:
     """Every input, expanded, read and reduced one after the other (bundles checked against ``trusted``)."""
     for path in expand(paths):
         yield read_one(path, trusted)

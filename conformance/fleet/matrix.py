@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..gate.drift import CaseObservations, Drift, diff_observations
-from ..results.matching import glob_match, version_key
+from ..results.matching import VersionKey, glob_match, version_key
 from ..results.outcomes import Outcome, worst
 from .inputs import Excluded, RuleFacts, RunRecord
 
@@ -76,7 +75,7 @@ class Cell:
     outside: int = 0  # cases of the rule outside the column's release contract (NOT_APPLICABLE for it)
     release: str = ""  # that release, when outside
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """JSON-ready dict."""
         return {"outcome": self.outcome, "previous_outcome": self.previous,
                 "drift": [d.to_json() for d in self.drift], "variances": self.variances,
@@ -98,7 +97,7 @@ class Matrix:
         """(rule, column key) of every cell with drift."""
         return [(rule, key) for rule, row in self.cells.items() for key, cell in row.items() if cell.drift]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """matrix.json."""
         return {
             "schema": SCHEMA,
@@ -114,7 +113,7 @@ class Matrix:
         }
 
 
-def _column_order(column: Column, families: Sequence[str]) -> tuple[int, str, Any]:
+def _column_order(column: Column, families: Sequence[str]) -> tuple[int, str, VersionKey]:
     rank = families.index(column.family) if column.family in families else len(families)
     return rank, column.family, version_key(column.cann_version)
 

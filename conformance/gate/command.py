@@ -50,8 +50,8 @@ def accept_drift(comparison: Comparison, paths: Sequence[Path], today: datetime.
     except ExpectationError as exc:
         raise ValueError(str(exc)) from None
     product = comparison.candidate
-    comparison.drift = accept_known_drift(comparison.drift, expectations, product.get("family") or "",
-                                          product.get("soc") or "", product.get("cann_version") or "", today)
+    family, soc, cann_version = (str(product.get(key) or "") for key in ("family", "soc", "cann_version"))
+    comparison.drift = accept_known_drift(comparison.drift, expectations, family, soc, cann_version, today)
     comparison.warnings += [f"{e.where}: the acceptance of {e.observation!r} drift expired on {e.expires}"
                             for e in expectations.expired(today) if e.observation is not None]
 

@@ -31,10 +31,10 @@ which case the report says so.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from ..harness.release import outside_contract
 from ..results import untrusted
@@ -42,6 +42,7 @@ from ..results.integrity import bundle_of, check_integrity, integrity_problem
 from ..results.outcomes import FAILING_VALUES, Outcome
 from ..results.summary import env_family, summary_problem
 from ..results.summary_model import summary_record
+from ..results.untrusted import JSONObject, as_object
 from .drift import Drift, gating_drift, observation_drift
 
 SCHEMA = "acl-conformance-gate/1"
@@ -88,17 +89,32 @@ class Change:
     baseline_code: str | None
     candidate_code: str | None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """JSON-ready dict."""
         return dict(self.__dict__)
+
+
+class GateJSON(TypedDict):
+    """gate.json: both runs' identities, what the gate failed on, and every change by class."""
+
+    schema: str
+    baseline: dict[str, object]
+    candidate: dict[str, object]
+    fail_on: list[str]
+    gated_by: list[str]
+    regressed_rules: list[str]
+    warnings: list[str]
+    counts: dict[str, int]
+    classes: dict[str, list[dict[str, object]]]
+    drift: list[dict[str, object]]
 
 
 @dataclass
 class Comparison:
     """The classified differences between two runs."""
 
-    baseline: dict[str, Any]
-    candidate: dict[str, Any]
+    baseline: dict[str, object]
+    candidate: dict[str, object]
     classes: dict[str, list[Change]] = field(default_factory=dict)
     regressed_rules: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -109,7 +125,7 @@ class Comparison:
         return [name for name in fail_on if self.classes.get(name) or (name == "regression" and self.regressed_rules)
                 or gating_drift(name, self.drift)]
 
-    def to_json(self, fail_on: Sequence[str]) -> dict[str, Any]:
+    def to_json(self, fail_on: Sequence[str]) -> GateJSON:
         """The report as a JSON-ready dict."""
         return {
             "schema": SCHEMA,
@@ -140,7 +156,7 @@ def summary_path(run: Path) -> Path:
     raise ValueError(f"{run}: no summary.json (expected a bundle, a report directory or a summary.json)")
 
 
-def flatten(summary: dict[str, Any]) -> dict[str, ComparedCase]:
+def flatten(summary: Mapping[str, object]) -> dict[str, ComparedCase]:
     """Every case of a summary by case ID."""
     return {case.case_id: ComparedCase(case.case_id, rule.rule_id, rule.family, rule.severity, case.outcome.value,
                                        case.observed_code,
@@ -177,8 +193,8 @@ def change_classes(old: ComparedCase | None, new: ComparedCase | None) -> list[s
     return found or ["other"]
 
 
-def _identity(summary: dict[str, Any], path: Path) -> dict[str, Any]:
-    env = summary.get("environment") or {}
+def _identity(summary: Mapping[str, object], path: Path) -> dict[str, object]:
+    env = as_object(summary.get("environment"))
     keys = ("soc", "cann_version", "library", "library_sha256")
     return {
         "path": str(path),
@@ -190,7 +206,7 @@ def _identity(summary: dict[str, Any], path: Path) -> dict[str, Any]:
 
 
 def compare_summaries(
-    baseline: dict[str, Any], candidate: dict[str, Any], base_path: Path, cand_path: Path
+    baseline: Mapping[str, object], candidate: Mapping[str, object], base_path: Path, cand_path: Path
 ) -> Comparison:
     """Classify every case of two summaries."""
     old_cases, new_cases = flatten(baseline), flatten(candidate)
@@ -223,13 +239,13 @@ def compare_summaries(
     return result
 
 
-def product_differences(baseline: dict[str, Any], candidate: dict[str, Any]) -> list[str]:
+def product_differences(baseline: Mapping[str, object], candidate: Mapping[str, object]) -> list[str]:
     """How the two runs' products differ: family, SoC, spec hash (empty when comparable)."""
     old, new = _identity(baseline, Path()), _identity(candidate, Path())
     return [f"{key} {old.get(key)} vs {new.get(key)}" for key in PRODUCT_FACTS if old.get(key) != new.get(key)]
 
 
-def read_summary(run: Path, path: Path) -> dict[str, Any]:
+def read_summary(run: Path, path: Path) -> JSONObject:
     """The summary.json ``path`` of ``run`` read as an untrusted file (inside ``run`` when it is a folder).
 
     Raises :class:`~conformance.results.untrusted.UntrustedFileError` (a ValueError, one line).
@@ -251,7 +267,7 @@ def bundle_problem(run: Path, signature_check: SignatureCheck | None = None) -> 
     return integrity_problem(check_integrity(bundle, signature_check))
 
 
-def _load(run: Path, path: Path, role: str, signature_check: SignatureCheck | None = None) -> dict[str, Any]:
+def _load(run: Path, path: Path, role: str, signature_check: SignatureCheck | None = None) -> JSONObject:
     problem = bundle_problem(run, signature_check)
     if problem:
         raise CompareError(f"{role} {run}: {problem}")
@@ -284,7 +300,7 @@ def compare(baseline: Path, candidate: Path, *, allow_different_product: bool = 
     if differences and not allow_different_product:
         raise CompareError(f"the runs are of different products or specs ({'; '.join(differences)}); a gate "
                            "compares one product with itself (pass --allow-different-product to compare anyway)")
-    releases = [(s.get("environment") or {}).get("cann_release") for s in (old, new)]
+    releases = [as_object(s.get("environment")).get("cann_release") for s in (old, new)]
     if releases[0] != releases[1] and not allow_different_release:
         raise CompareError(f"the runs are judged against different CANN releases ({releases[0]} and "
                            f"{releases[1]}); their contracts differ (pass --allow-different-release to compare "

@@ -14,14 +14,19 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING
+
+from ..results.untrusted import as_object
+
+if TYPE_CHECKING:
+    from ..results.expectations import ExpectationSet
 
 DRIFT = "drift"
 PROVENANCES = ("documented", "runtime-source", "driver-source", "conflict", "unspecified")
 DRIFT_CLASSES = (DRIFT, *(f"{DRIFT}:{p}" for p in PROVENANCES))
 
 #: case ID -> (rule ID, observation name -> {"value", "type", "provenance"})
-CaseObservations = dict[str, tuple[str, dict[str, dict[str, Any]]]]
+CaseObservations = dict[str, tuple[str, dict[str, dict[str, object]]]]
 
 
 @dataclass(frozen=True)
@@ -32,23 +37,23 @@ class Drift:
     case_id: str
     observation: str
     provenance: str
-    type: str | None
-    baseline: Any
-    candidate: Any
-    accepted_by: Mapping[str, Any] | None = None
+    type: object  # the declared type as the candidate's summary.json records it (a string, or None)
+    baseline: object
+    candidate: object
+    accepted_by: Mapping[str, object] | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """JSON-ready dict (gate.json, the fleet matrix)."""
         return {"rule": self.rule_id, "case": self.case_id, "observation": self.observation,
                 "provenance": self.provenance, "type": self.type, "baseline": self.baseline,
                 "candidate": self.candidate, "accepted_by": dict(self.accepted_by) if self.accepted_by else None}
 
 
-def case_observations(summary: Mapping[str, Any]) -> CaseObservations:
+def case_observations(summary: Mapping[str, object]) -> CaseObservations:
     """Every case of a summary.json that recorded observations, with its rule."""
     found: CaseObservations = {}
-    for rule_id, rule in (summary.get("rules") or {}).items():
-        for case_id, case in ((rule or {}).get("cases") or {}).items():
+    for rule_id, rule in as_object(summary.get("rules")).items():
+        for case_id, case in as_object(as_object(rule).get("cases")).items():
             observed = case.get("observations") if isinstance(case, Mapping) else None
             if observed and isinstance(observed, Mapping):  # an untrusted summary may hold anything here
                 found[case_id] = (rule_id, {name: dict(entry) for name, entry in observed.items()
@@ -74,13 +79,13 @@ def diff_observations(old: CaseObservations, new: CaseObservations) -> list[Drif
     return drifts
 
 
-def observation_drift(baseline: Mapping[str, Any], candidate: Mapping[str, Any]) -> list[Drift]:
+def observation_drift(baseline: Mapping[str, object], candidate: Mapping[str, object]) -> list[Drift]:
     """The drift between two summary.json documents."""
     return diff_observations(case_observations(baseline), case_observations(candidate))
 
 
-def accept_known_drift(drifts: Iterable[Drift], expectations: Any, family: str, soc: str, cann_version: str,
-                       today: datetime.date) -> list[Drift]:
+def accept_known_drift(drifts: Iterable[Drift], expectations: ExpectationSet | None, family: str, soc: str,
+                       cann_version: str, today: datetime.date) -> list[Drift]:
     """Mark each drift an unexpired expectation entry accepts (``observation:`` entries) on this product."""
     if expectations is None:
         return list(drifts)
@@ -105,7 +110,7 @@ def gating_drift(name: str, drifts: Sequence[Drift]) -> list[Drift]:
     return [d for d in drifts if d.accepted_by is None and (not provenance or d.provenance == provenance)]
 
 
-def show_value(value: Any, kind: str | None) -> str:
+def show_value(value: object, kind: object) -> str:
     """A value for people: codes with their name, lists and mappings spelled out."""
     if kind == "code" and isinstance(value, int) and not isinstance(value, bool):
         from acl_hostmem_generated.acl_bindings import error_name

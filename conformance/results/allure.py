@@ -13,37 +13,39 @@ import time
 import uuid
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
 
 import pytest
+
+from acl_hostmem_generated.catalog_types import RuleEntry
 
 from .files import write_json
 from .identity import tested_interface
 from .outcomes import CATEGORY_TITLES, CaseResult, Category, Outcome
+from .untrusted import as_list
 
 EPIC = "Host memory"
 TRACE_ATTACHMENT = "ACL call trace"
 SEVERITY_TO_ALLURE = {"mandatory": "critical", "recommended": "normal", "informational": "minor"}
 
 
-def allure_labels(rule: Mapping[str, Any], product_family: str | None,
-                  params: Mapping[str, Any] | None = None) -> list[tuple[str, str]]:
+def allure_labels(rule: Mapping[str, object], product_family: object,
+                  params: Mapping[str, object] | None = None) -> list[tuple[str, str]]:
     """(label name, value) pairs of a case: epic, feature (the interface it tests), story, severity, tags."""
     labels = [
         ("epic", EPIC),
         ("feature", tested_interface(rule, params)),
         ("story", f"{rule['id']} {rule['title']}"),
-        ("severity", SEVERITY_TO_ALLURE.get(rule.get("severity", ""), "normal")),
-        ("tag", rule.get("family", "")),
-        ("rule", rule["id"]),
+        ("severity", SEVERITY_TO_ALLURE.get(str(rule.get("severity", "")), "normal")),
+        ("tag", str(rule.get("family", ""))),
+        ("rule", str(rule["id"])),
     ]
     if product_family:
-        labels.append(("tag", product_family))
+        labels.append(("tag", str(product_family)))
     return labels
 
 
-def allure_marks(rule: Mapping[str, Any], product_family: str | None,
-                 extra: Iterable[tuple[str, str]] = (), params: Mapping[str, Any] | None = None,
+def allure_marks(rule: Mapping[str, object], product_family: object,
+                 extra: Iterable[tuple[str, str]] = (), params: Mapping[str, object] | None = None,
                  ) -> list[pytest.MarkDecorator]:
     """allure-pytest markers for the labels and the documentation link of a case."""
     marks = [pytest.mark.allure_label(value, label_type=name)
@@ -53,9 +55,9 @@ def allure_marks(rule: Mapping[str, Any], product_family: str | None,
     return marks
 
 
-def categories_json() -> list[dict[str, Any]]:
+def categories_json() -> list[dict[str, str | list[str]]]:
     """Allure 2 ``categories.json``; Allure 3 takes the same buckets from allurerc.mjs (by label)."""
-    def rule(category: Category, statuses: list[str], **regex: str) -> dict[str, Any]:
+    def rule(category: Category, statuses: list[str], **regex: str) -> dict[str, str | list[str]]:
         return {"name": CATEGORY_TITLES[category], "matchedStatuses": statuses, **regex}
 
     return [
@@ -72,12 +74,12 @@ def categories_json() -> list[dict[str, Any]]:
     ]
 
 
-def allure_crash_result(result: CaseResult, rule: Mapping[str, Any], nodeid: str,
-                        environment: Mapping[str, Any]) -> dict[str, Any]:
+def allure_crash_result(result: CaseResult, rule: RuleEntry, nodeid: str,
+                        environment: Mapping[str, object]) -> dict[str, object]:
     """An Allure result for a case whose process died (no worker was left to write one)."""
     now = int(time.time() * 1000)
-    case: dict[str, Any] = next((c for c in rule.get("cases", []) if c["case_id"] == result.case_id), {})
-    params = case.get("params") or {}
+    case = next((c for c in rule.get("cases", []) if c["case_id"] == result.case_id), None)
+    params: Mapping[str, object] = (case.get("params") if case is not None else None) or {}
     labels = allure_labels(rule, environment.get("product_family"), params)
     labels += [("outcome", result.outcome.value), ("category", result.category.value if result.category else ""),
                ("framework", "pytest")]
@@ -98,12 +100,12 @@ def allure_crash_result(result: CaseResult, rule: Mapping[str, Any], nodeid: str
     }
 
 
-def environment_properties(facts: Mapping[str, Any]) -> str:
+def environment_properties(facts: Mapping[str, object]) -> str:
     """Allure ``environment.properties`` text (keys sorted, values escaped)."""
     lines = []
     for key in sorted(facts):
         if key == "loaded_libraries":  # a list with hashes: summary.json and the certificate carry it
-            value = f"{len(facts[key] or [])} shared objects (summary.json)"
+            value = f"{len(as_list(facts[key]))} shared objects (summary.json)"
         else:
             value = "" if facts[key] is None else str(facts[key])
         value = value.replace("\\", "\\\\").replace("\n", "\\n")
@@ -111,9 +113,9 @@ def environment_properties(facts: Mapping[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _attachment_text(results_dir: Path, data: Mapping[str, Any], name: str) -> str | None:
-    for attachment in data.get("attachments") or []:
-        if attachment.get("name") == name and attachment.get("source"):
+def _attachment_text(results_dir: Path, data: Mapping[str, object], name: str) -> str | None:
+    for attachment in as_list(data.get("attachments")):  # allure-pytest's result: a list of objects
+        if isinstance(attachment, Mapping) and attachment.get("name") == name and attachment.get("source"):
             try:
                 return (results_dir / str(attachment["source"])).read_text(encoding="utf-8")
             except OSError:
@@ -166,16 +168,18 @@ def tidy_results(results_dir: Path, results: Mapping[str, CaseResult]) -> int:
     return changed
 
 
-def allure_case_id(data: Mapping[str, Any]) -> str | None:
+def allure_case_id(data: Mapping[str, object]) -> str | None:
     """The case ID of an Allure result: its ``rule`` label and hidden ``case`` parameter (the param ID)."""
-    rule = next((label["value"] for label in data.get("labels") or [] if label.get("name") == "rule"), None)
+    rule = next((label["value"] for label in as_list(data.get("labels"))
+                 if isinstance(label, Mapping) and label.get("name") == "rule"), None)
     if rule is None:
         return None
-    raw = next((p.get("value") for p in data.get("parameters") or [] if p.get("name") == "case"), None)
+    raw = next((p.get("value") for p in as_list(data.get("parameters"))
+                if isinstance(p, Mapping) and p.get("name") == "case"), None)
     if raw is None:
         return str(rule)
     try:
-        param_id = ast.literal_eval(raw)
+        param_id = ast.literal_eval(raw) if isinstance(raw, str) else raw  # literal_eval refuses a non-text too
     except (ValueError, SyntaxError):
         param_id = raw
     return f"{rule}[{param_id}]"

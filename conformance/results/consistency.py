@@ -11,12 +11,11 @@ turns into WAIVED.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 
-from acl_hostmem_generated.catalog_types import CaseEntry, ExpectEntry
+from acl_hostmem_generated.catalog_types import CaseEntry, ExpectEntry, ObservationEntry, RuleEntry
 
 
-def _values(declared: Mapping[str, Any], value: Any) -> Iterable[Any]:
+def _values(declared: ObservationEntry, value: object) -> Iterable[object]:
     if declared.get("key") and isinstance(value, Mapping):
         return value.values()
     if declared.get("many") and isinstance(value, list):
@@ -24,7 +23,7 @@ def _values(declared: Mapping[str, Any], value: Any) -> Iterable[Any]:
     return [value]
 
 
-def _problem(expect: Any, value: Any, case_expect: ExpectEntry | None) -> str | None:
+def _problem(expect: object, value: object, case_expect: ExpectEntry | None) -> str | None:
     """Why ``value`` contradicts ``expect`` (None when it does not)."""
     if expect == "refused":
         if value == 0:
@@ -43,8 +42,7 @@ def _problem(expect: Any, value: Any, case_expect: ExpectEntry | None) -> str | 
     return None
 
 
-def contradictions(rule: Mapping[str, Any], case: CaseEntry | None, observed: Mapping[str, Any]
-                   ) -> list[str]:
+def contradictions(rule: RuleEntry, case: CaseEntry | None, observed: Mapping[str, object]) -> list[str]:
     """What of a PASS case's observations its outcome contradicts, one line each (empty: none)."""
     found = []
     case_expect = case["expect"] if case else None

@@ -10,7 +10,6 @@ import socket
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from ..harness.resources import source_checkout
 
@@ -65,7 +64,7 @@ def backend_switches(environ: Mapping[str, str] | None = None) -> dict[str, str]
     return {k: v for k, v in sorted(environ.items()) if k.startswith(BACKEND_ENV_PREFIXES)}
 
 
-def static_facts(lib: Path | None, kernel: str, spec_hash: str) -> dict[str, Any]:
+def static_facts(lib: Path | None, kernel: str, spec_hash: str) -> dict[str, object]:
     """Facts known without opening the library."""
     return {
         "library": str(lib),

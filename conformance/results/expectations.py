@@ -45,7 +45,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from codegen.yamlload import LocDict, LocList, load_yaml
 
@@ -81,7 +81,7 @@ class ExpectationError(Exception):
 # --------------------------------------------------------------------------- line-aware YAML
 
 
-def _load_yaml(path: Path) -> Any:
+def _load_yaml(path: Path) -> object:
     """Parse one file with positions; raises ExpectationError for syntax errors and duplicate keys."""
     data, issues = load_yaml(path, str(path))
     if issues:
@@ -91,6 +91,22 @@ def _load_yaml(path: Path) -> Any:
 
 
 # --------------------------------------------------------------------------- the model
+
+
+class WaiverJSON(TypedDict):
+    """An :class:`Expectation` as summary.json records it (a case's ``waiver``, ``expectations.expired``)."""
+
+    rule: str | None
+    case: str | None
+    families: list[str]
+    soc: str | None
+    cann: str | None
+    reason: str
+    tracking: str | None
+    expires: str | None
+    accepted: bool
+    observation: str | None
+    where: str
 
 
 @dataclass(frozen=True)
@@ -136,7 +152,7 @@ class Expectation:
             return False
         return self.cann is None or self.cann.contains(cann_version or "")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> WaiverJSON:
         """The entry as a JSON-ready dict (summary.json ``waiver`` objects, reports)."""
         return {
             "rule": self.rule,
@@ -260,7 +276,7 @@ class _Entry:
         return value
 
 
-def _parse_entry(file: str, prefix: str, line: int, data: Any) -> Expectation:
+def _parse_entry(file: str, prefix: str, line: int, data: object) -> Expectation:
     if not isinstance(data, LocDict):
         raise ExpectationError(file, line, prefix, "each entry must be a mapping")
     entry = _Entry(file, prefix, line, data)
@@ -334,7 +350,7 @@ def _check_case_pattern(entry: _Entry, case: str, *, exact_rule: bool) -> None:
         raise entry.fail("case", f"{case!r} does not start with a rule ID pattern")
 
 
-def _parse_families(entry: _Entry, value: Any) -> tuple[str, ...]:
+def _parse_families(entry: _Entry, value: object) -> tuple[str, ...]:
     if value is None:
         return ()
     if not isinstance(value, list) or not value:
@@ -345,7 +361,7 @@ def _parse_families(entry: _Entry, value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _parse_cann(entry: _Entry, value: Any) -> VersionRange | None:
+def _parse_cann(entry: _Entry, value: object) -> VersionRange | None:
     if value is None:
         return None
     if not isinstance(value, str):
@@ -356,7 +372,7 @@ def _parse_cann(entry: _Entry, value: Any) -> VersionRange | None:
         raise entry.fail("cann", str(exc)) from None
 
 
-def _parse_date(entry: _Entry, value: Any) -> datetime.date | None:
+def _parse_date(entry: _Entry, value: object) -> datetime.date | None:
     if value is None:
         return None
     if isinstance(value, datetime.datetime):
@@ -374,7 +390,7 @@ def _parse_date(entry: _Entry, value: Any) -> datetime.date | None:
 # --------------------------------------------------------------------------- rules of certification
 
 
-def certification_problem(waiver: Any) -> str | None:
+def certification_problem(waiver: object) -> str | None:
     """Why a recorded waiver (``Expectation.to_json()``) cannot count as accepted for certification, or None.
 
     Certification recomputes this instead of trusting ``accepted``: the waiver must say

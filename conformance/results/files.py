@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..harness.context import Attachment
 
 
 def write_text(path: Path, text: str) -> None:
@@ -16,7 +20,7 @@ def write_text(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def write_json(path: Path, data: Any) -> None:
+def write_json(path: Path, data: object) -> None:
     """Write JSON atomically, indented, keys in insertion order."""
     write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
@@ -29,7 +33,7 @@ def artifact_folder_name(case_id: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_.=," else "_" for ch in case_id)
 
 
-def save_attachments(report_dir: Path, case_id: str, attachments: list[Any]) -> Path:
+def save_attachments(report_dir: Path, case_id: str, attachments: Iterable[Attachment]) -> Path:
     """Write a case's attachments (objects with ``name`` and ``text``) to ``artifacts/<case>/``; returns the folder."""
     folder = Path(report_dir) / ARTIFACTS_DIR / artifact_folder_name(case_id)
     for attachment in attachments:

@@ -19,9 +19,9 @@ import subprocess
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from ..harness.resources import cache_dir, shipped_dir, source_checkout
+from .untrusted import as_object
 
 ALLURE_CLI = Path("node_modules") / "allure" / "cli.js"
 TITLE = "ACL host-memory conformance"
@@ -85,11 +85,11 @@ def install_renderer(home: Path | None = None, timeout: float = 600) -> Path:
     return cli
 
 
-def report_name(summary: Mapping[str, Any] | None) -> str:
+def report_name(summary: Mapping[str, object] | None) -> str:
     """The report's title: the verdict and the count of cases per outcome, read on the first screen."""
     if not summary:
         return TITLE
-    counts = ", ".join(f"{n} {k}" for k, n in (summary.get("totals") or {}).items() if n)
+    counts = ", ".join(f"{n} {k}" for k, n in as_object(summary.get("totals")).items() if n)
     return f"{TITLE}: verdict {summary.get('verdict')} ({counts})"
 
 
@@ -102,7 +102,7 @@ def trim_history(path: Path, limit: int) -> None:
         path.write_text("".join(line + "\n" for line in lines[-limit:]), encoding="utf-8")
 
 
-def render(results_dir: Path, report_dir: Path, summary: Mapping[str, Any] | None = None, *,
+def render(results_dir: Path, report_dir: Path, summary: Mapping[str, object] | None = None, *,
            cli: Path | None = None, history_limit: int = 20, timeout: float = 600) -> Path:
     """Render ``results_dir`` into ``report_dir/allure-report/index.html``; returns that path.
 
@@ -133,7 +133,7 @@ def render(results_dir: Path, report_dir: Path, summary: Mapping[str, Any] | Non
     return index
 
 
-def render_installed(results_dir: Path, report_dir: Path, summary: Mapping[str, Any] | None = None, *,
+def render_installed(results_dir: Path, report_dir: Path, summary: Mapping[str, object] | None = None, *,
                      history_limit: int = 20) -> Path:
     """:func:`render` with the renderer that is already installed; ReportError when there is none."""
     if shutil.which("node") is None:

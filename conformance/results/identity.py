@@ -7,9 +7,10 @@ the generated test function of a rule is ``test_`` + the rule ID with ``-`` as `
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 import pytest
+
+from .untrusted import as_list
 
 
 def test_name_for_rule(rule_id: str) -> str:
@@ -34,25 +35,28 @@ def case_id_for_item(rule_id: str, item: pytest.Item) -> str:
     return f"{rule_id}[{callspec.id}]" if callspec is not None else rule_id
 
 
-def case_interfaces(rule: Mapping[str, Any], params: Mapping[str, Any] | None) -> list[str]:
+def case_interfaces(rule: Mapping[str, object], params: Mapping[str, object] | None) -> list[str]:
     """Interfaces a case exercises: the rule's, or the ``interface`` parameter when it has none."""
-    if rule.get("interfaces"):
-        return list(rule["interfaces"])
-    if params and isinstance(params.get("interface"), str):
-        return [params["interface"]]
+    interfaces = rule.get("interfaces")
+    if interfaces:
+        return [str(i) for i in as_list(interfaces)]
+    interface = params.get("interface") if params else None
+    if isinstance(interface, str):
+        return [interface]
     return []
 
 
-def tested_interface(rule: Mapping[str, Any], params: Mapping[str, Any] | None = None) -> str:
+def tested_interface(rule: Mapping[str, object], params: Mapping[str, object] | None = None) -> str:
     """The interface a case is about, for filing it in reports.
 
     The case's ``interface`` parameter when it has one; else the interface the rule's
     documentation anchor names (a rule cites the section of the interface it constrains,
     e.g. ``...#aclrtHostUnregister``); else the rule's first interface.
     """
-    if params and isinstance(params.get("interface"), str):
-        return str(params["interface"])
-    interfaces = list(rule.get("interfaces") or [])
+    interface = params.get("interface") if params else None
+    if isinstance(interface, str):
+        return interface
+    interfaces = [str(i) for i in as_list(rule.get("interfaces"))]
     anchor = str(rule.get("doc_url") or "").rpartition("#")[2]
     if anchor in interfaces:
         return anchor

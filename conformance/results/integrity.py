@@ -16,11 +16,11 @@ or too deeply nested file is a problem, never followed, waited on or a traceback
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 from . import untrusted
+from .untrusted import JSONObject, JSONValue
 
 SUMS = "SHA256SUMS"
 MANIFEST = "manifest.json"
@@ -102,15 +102,15 @@ def check_sums(bundle: Path, digests: dict[str, str | None] | None = None) -> li
     return problems
 
 
-def load_json_strict(path: Path, problems: list[str], root: Path | None = None) -> dict[str, Any] | None:
+def load_json_strict(path: Path, problems: list[str], root: Path | None = None) -> JSONObject | None:
     """Load a JSON object, appending duplicate keys (which plain JSON overwrites) to ``problems``.
 
     The file is read as an untrusted one (:mod:`conformance.results.untrusted`), inside ``root``
     (by default its own folder): a link, FIFO, device, oversized or too deeply nested file is a problem.
     """
 
-    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        seen: dict[str, Any] = {}
+    def hook(pairs: list[tuple[str, JSONValue]]) -> JSONObject:
+        seen: JSONObject = {}
         for key, value in pairs:
             if key in seen:
                 problems.append(f"{path.name}: duplicate key {key!r}")
@@ -136,11 +136,12 @@ def _sha256(bundle: Path, rel: str) -> str | None:
         return None
 
 
-def check_manifest_files(bundle: Path, manifest: dict[str, Any],
+def check_manifest_files(bundle: Path, manifest: Mapping[str, object],
                          digests: dict[str, str | None] | None = None) -> list[str]:
     """The manifest's ``files`` (what a signature covers) match the bundle exactly (``digests``: SHA-256
     already computed by :func:`check_sums`, by relative path)."""
     listed = manifest["files"]
+    assert isinstance(listed, dict), "the caller checks that the manifest's files are an object"
     present = {rel for rel in bundle_files(bundle) if rel not in (MANIFEST, SIGNATURE)}
     problems = [f"{rel}: not listed in manifest.json (extra file)" for rel in sorted(present - set(listed))]
     problems += [f"{rel}: listed in manifest.json but missing" for rel in sorted(set(listed) - present)]
@@ -150,7 +151,7 @@ def check_manifest_files(bundle: Path, manifest: dict[str, Any],
     return problems
 
 
-def load_member(bundle: Path, name: str, problems: list[str]) -> dict[str, Any] | None:
+def load_member(bundle: Path, name: str, problems: list[str]) -> JSONObject | None:
     """A JSON object file of the bundle, read as an untrusted one; None (with a problem) when it is there but
     refused or not an object, None (without one) when nothing is there."""
     path = bundle / name

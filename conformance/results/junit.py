@@ -20,12 +20,13 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from acl_hostmem_generated.catalog_types import Catalog
 
 from .identity import case_interfaces
 from .rootcause import root_cause_line
+from .summary import CaseSummaryJSON, SummaryJSON
+from .untrusted import as_list
 
 #: Our schema of the JUnit XML written here (see the module docstring).
 SCHEMA_FILE = Path(__file__).with_name("junit.xsd")
@@ -44,15 +45,17 @@ def _first_line(text: str | None, limit: int = 500) -> str:
     return lines[0][:limit] if lines else ""
 
 
-def case_properties(rule: Mapping[str, Any], case_id: str, case: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """(name, value) facts of one case, in a fixed order."""
-    params = next((c.get("params") for c in rule.get("cases", []) if c.get("case_id") == case_id), None)
-    waiver: Mapping[str, Any] = case["waiver"] if isinstance(case.get("waiver"), Mapping) else {}
+def case_properties(rule: Mapping[str, object], case_id: str, case: CaseSummaryJSON) -> list[tuple[str, str]]:
+    """(name, value) facts of one case, in a fixed order (``rule``: the summary's rule with the catalog's over it)."""
+    params = next((c.get("params") for c in as_list(rule.get("cases", [])) if isinstance(c, Mapping)
+                   and c.get("case_id") == case_id), None)
+    recorded = case.get("waiver")
+    waiver: Mapping[str, object] = recorded if isinstance(recorded, Mapping) else {}
     facts = [
         ("rule", str(rule.get("id") or "")),
         ("severity", str(rule.get("severity") or "")),
         ("provenance", str(rule.get("provenance") or "")),
-        ("interface", ", ".join(case_interfaces(rule, params))),
+        ("interface", ", ".join(case_interfaces(rule, params if isinstance(params, Mapping) else None))),
         ("outcome", str(case.get("outcome") or "")),
         ("category", str(case.get("category") or "")),
         ("observed_code", str(case.get("observed_code") or "")),
@@ -64,7 +67,7 @@ def case_properties(rule: Mapping[str, Any], case_id: str, case: Mapping[str, An
     return [(name, value) for name, value in facts if value]
 
 
-def _skip_reason(case: Mapping[str, Any]) -> str:
+def _skip_reason(case: CaseSummaryJSON) -> str:
     waiver = case.get("waiver") if isinstance(case.get("waiver"), Mapping) else None
     if case.get("outcome") == "WAIVED" and waiver:
         tracking = f" ({waiver['tracking']})" if waiver.get("tracking") else ""
@@ -72,8 +75,8 @@ def _skip_reason(case: Mapping[str, Any]) -> str:
     return _first_line(case.get("message")) or str(case.get("outcome"))
 
 
-def _testcase(suite: ET.Element, family: str, rule: Mapping[str, Any], case_id: str,
-              case: Mapping[str, Any]) -> str:
+def _testcase(suite: ET.Element, family: str, rule: Mapping[str, object], case_id: str,
+              case: CaseSummaryJSON) -> str:
     element = ET.SubElement(suite, "testcase", name=case_id, classname=family,
                             time=f"{float(case.get('duration_s') or 0.0):.3f}")
     facts = case_properties(rule, case_id, case)
@@ -95,7 +98,7 @@ def _testcase(suite: ET.Element, family: str, rule: Mapping[str, Any], case_id: 
     return kind or "passed"
 
 
-def build_junit(summary: Mapping[str, Any], catalog: Catalog) -> ET.Element:
+def build_junit(summary: SummaryJSON, catalog: Catalog) -> ET.Element:
     """The ``<testsuites>`` element of a summary (only the cases the summary lists)."""
     catalog_rules = {rule["id"]: rule for rule in catalog.get("rules", [])}
     environment = summary.get("environment") or {}
@@ -103,7 +106,7 @@ def build_junit(summary: Mapping[str, Any], catalog: Catalog) -> ET.Element:
     suites: dict[str, tuple[ET.Element, dict[str, float]]] = {}
     for rule_id, entry in (summary.get("rules") or {}).items():
         family = str(entry.get("family") or "unknown")
-        rule = {**entry, **catalog_rules.get(rule_id, {"cases": []}), "id": rule_id}
+        rule: dict[str, object] = {**entry, **catalog_rules.get(rule_id, {"cases": []}), "id": rule_id}
         if family not in suites:
             suite = ET.SubElement(root, "testsuite", name=family)
             properties = ET.SubElement(suite, "properties")
@@ -137,7 +140,7 @@ def build_junit(summary: Mapping[str, Any], catalog: Catalog) -> ET.Element:
     return root
 
 
-def junit_text(summary: Mapping[str, Any], catalog: Catalog) -> str:
+def junit_text(summary: SummaryJSON, catalog: Catalog) -> str:
     """The junit.xml document of a summary."""
     root = build_junit(summary, catalog)
     ET.indent(root)

@@ -10,33 +10,42 @@ error; :func:`observation_provenance` is the one place that knows how.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TypedDict
+
+from acl_hostmem_generated.catalog_types import CaseEntry, ObservationEntry, RuleEntry
 
 UNSPECIFIED = "unspecified"
 
 
-def observation_provenance(rule: Mapping[str, Any], case: Mapping[str, Any] | None,
-                           declared: Mapping[str, Any] | None) -> str:
+class ObservationJSON(TypedDict):
+    """One observation of a case in summary.json: the recorded value, its declared type, its provenance."""
+
+    value: object
+    type: str | None
+    provenance: str
+
+
+def observation_provenance(rule: RuleEntry, case: CaseEntry | None, declared: ObservationEntry | None) -> str:
     """Provenance of an observed value of ``case`` (catalog entries) declared as ``declared``.
 
     ``evidence: rule`` takes the rule's provenance; ``evidence: expect`` the provenance of the
     case's expected error when that names a code (a failure without a promised code leaves the
     code unspecified); anything else is unspecified.
     """
-    evidence = (declared or {}).get("evidence")
+    evidence = declared.get("evidence") if declared else None
     if evidence == "rule":
         return str(rule.get("provenance") or UNSPECIFIED)
     if evidence == "expect":
-        expect = (case or {}).get("expect") or {}
-        return str(expect.get("provenance") or UNSPECIFIED) if expect.get("code") else UNSPECIFIED
+        expect = case.get("expect") if case else None
+        return str(expect.get("provenance") or UNSPECIFIED) if expect and expect.get("code") else UNSPECIFIED
     return UNSPECIFIED
 
 
-def case_observations(rule: Mapping[str, Any], case: Mapping[str, Any] | None,
-                      recorded: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+def case_observations(rule: RuleEntry, case: CaseEntry | None,
+                      recorded: Mapping[str, object]) -> dict[str, ObservationJSON]:
     """The ``observations`` object of a case in summary.json: name -> value, type, provenance."""
     declared = {str(d["name"]): d for d in rule.get("observations") or []}
-    out = {}
+    out: dict[str, ObservationJSON] = {}
     for name, value in sorted(recorded.items()):
         decl = declared.get(name)
         out[name] = {"value": value, "type": decl.get("type") if decl else None,

@@ -10,10 +10,11 @@ xdist run and a serial run classify identically.
 
 from __future__ import annotations
 
+import copy
 import enum
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Protocol, TypedDict
 
 from ..harness import violations
 
@@ -98,6 +99,41 @@ class PhaseResult:
     blocked_by: str | None = None  # the rule whose promise failed (a Blocked exception)
 
 
+class FindingJSON(TypedDict):
+    """A :class:`Finding` as JSON (summary.json's ``findings``)."""
+
+    severity: str
+    message: str
+    code: str | None
+
+
+class CaseResultJSON(TypedDict):
+    """A :class:`CaseResult` as JSON: what a worker hands the controller (a report's user property)."""
+
+    case_id: str
+    rule_id: str
+    outcome: str
+    category: str | None
+    message: str
+    observed_code: str | None
+    duration_s: float
+    waiver: dict[str, object] | None
+    observations: dict[str, object]
+    teardown_problem: str
+    stderr: str
+    findings: list[FindingJSON]
+    blocked_by: str | None
+    rests_on: list[str]
+
+
+class SupportsToJson(Protocol):
+    """A waiver that writes itself as JSON (an :class:`~.expectations.Expectation`)."""
+
+    def to_json(self) -> Mapping[str, object]:
+        """The waiver as summary.json records it."""
+        ...
+
+
 @dataclass(frozen=True)
 class Finding:
     """Something a case noticed that does not decide its outcome.
@@ -111,12 +147,12 @@ class Finding:
     message: str
     code: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> FindingJSON:
         """JSON-ready dict."""
-        return asdict(self)
+        return {"severity": self.severity, "message": self.message, "code": self.code}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Finding:
+    def from_json(cls, data: FindingJSON) -> Finding:
         """Inverse of :meth:`to_json`."""
         return cls(str(data.get("severity", "informational")), str(data.get("message", "")), data.get("code"))
 
@@ -132,25 +168,28 @@ class CaseResult:
     message: str
     observed_code: str | None
     duration_s: float
-    waiver: dict[str, Any] | None = None
-    observations: dict[str, Any] = field(default_factory=dict)
+    waiver: dict[str, object] | None = None
+    observations: dict[str, object] = field(default_factory=dict)
     teardown_problem: str = ""
     stderr: str = ""
     findings: tuple[Finding, ...] = ()
     blocked_by: str | None = None  # BLOCKED: the rule whose promise failed
     rests_on: tuple[str, ...] = ()  # rules a failing explorer path rests on (re-attributed in the report)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> CaseResultJSON:
         """JSON-ready dict (enum members become their values)."""
-        data = asdict(self)
-        data["outcome"] = self.outcome.value
-        data["category"] = self.category.value if self.category else None
-        data["findings"] = [f.to_json() for f in self.findings]
-        data["rests_on"] = list(self.rests_on)
-        return data
+        return {
+            "case_id": self.case_id, "rule_id": self.rule_id, "outcome": self.outcome.value,
+            "category": self.category.value if self.category else None, "message": self.message,
+            "observed_code": self.observed_code, "duration_s": self.duration_s,
+            "waiver": copy.deepcopy(self.waiver), "observations": copy.deepcopy(self.observations),
+            "teardown_problem": self.teardown_problem, "stderr": self.stderr,
+            "findings": [f.to_json() for f in self.findings], "blocked_by": self.blocked_by,
+            "rests_on": list(self.rests_on),
+        }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> CaseResult:
+    def from_json(cls, data: CaseResultJSON) -> CaseResult:
         """Inverse of :meth:`to_json`."""
         return cls(
             case_id=data["case_id"], rule_id=data["rule_id"], outcome=Outcome(data["outcome"]),
@@ -199,7 +238,8 @@ def _failure(phase: PhaseResult) -> tuple[Outcome, Category]:
     return Outcome.ERROR, Category.HARNESS_ERROR
 
 
-def classify(phases: Iterable[PhaseResult], case_id: str, rule_id: str, code_name: Any = None,
+def classify(phases: Iterable[PhaseResult], case_id: str, rule_id: str,
+             code_name: Callable[[int], str | None] | None = None,
              findings: Iterable[Finding] = ()) -> CaseResult:
     """Combine the phases of one case into its result (before waivers).
 
@@ -282,14 +322,14 @@ def unwaivable_reason(result: CaseResult) -> str | None:
     return None
 
 
-def apply_waiver(result: CaseResult, waiver: Any) -> CaseResult:
+def apply_waiver(result: CaseResult, waiver: SupportsToJson | Mapping[str, object] | None) -> CaseResult:
     """FAIL + matching waiver -> WAIVED; PASS + waiver -> XPASS (stale); others unchanged.
 
     A FAIL with an :func:`unwaivable_reason` stays FAIL, its message saying which waiver was refused.
     """
     if waiver is None:
         return result
-    data = waiver.to_json() if hasattr(waiver, "to_json") else dict(waiver)
+    data = dict(waiver) if isinstance(waiver, Mapping) else dict(waiver.to_json())
     refused = unwaivable_reason(result) if result.outcome is Outcome.FAIL else None
     if refused:
         return replace(result, message=f"not waivable ({refused}); waiver {data.get('where', '')} ignored\n"

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TypedDict
 
 from acl_hostmem_generated.catalog_types import Catalog
 
 from .outcomes import SEVERITIES, CaseResult, Category, Outcome
+from .untrusted import as_object
 
 #: Outcomes a rule can fail on by itself (BLOCKED and WAIVED are not its own deviation).
 OWN_FAILURES = frozenset({Outcome.FAIL, Outcome.ERROR})
@@ -56,19 +57,32 @@ def attribute_findings(catalog: Catalog, results: Mapping[str, CaseResult]) -> d
     return out
 
 
-def root_causes(rules: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+class RootCauseJSON(TypedDict):
+    """A root cause of summary.json: a rule that failed on its own or blocked cases (its facts as the
+    summary's rule has them, None for a rule outside a partial run's selection)."""
+
+    rule: str
+    severity: object
+    title: object
+    outcome: object
+    failing_cases: int
+    blocked_cases: int
+    blocked_rules: list[str]
+
+
+def root_causes(rules: Mapping[str, Mapping[str, object]]) -> list[RootCauseJSON]:
     """Every rule of a summary's ``rules`` that failed on its own or blocked cases, each once.
 
     Mandatory rules come first, then the rules with the most failing and blocked cases.
     """
     blocked: dict[str, list[str]] = {}
     for rule in rules.values():
-        for case_id, case in (rule.get("cases") or {}).items():
+        for case_id, case in as_object(rule.get("cases")).items():
             if isinstance(case, Mapping) and case.get("outcome") == Outcome.BLOCKED.value and case.get("blocked_by"):
                 blocked.setdefault(str(case["blocked_by"]), []).append(str(case_id))
-    causes: list[dict[str, Any]] = []
+    causes: list[RootCauseJSON] = []
     for rule_id, rule in rules.items():
-        cases = [c for c in (rule.get("cases") or {}).values() if isinstance(c, Mapping)]
+        cases = [c for c in as_object(rule.get("cases")).values() if isinstance(c, Mapping)]
         failing = sum(1 for c in cases if c.get("outcome") in (Outcome.FAIL.value, Outcome.ERROR.value))
         blocks = blocked.get(rule_id, [])
         if not failing and not blocks:
@@ -82,11 +96,11 @@ def root_causes(rules: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
         causes.append({"rule": rule_id, "severity": None, "title": None, "outcome": None, "failing_cases": 0,
                        "blocked_cases": len(blocks), "blocked_rules": sorted({c.partition("[")[0] for c in blocks})})
     causes.sort(key=lambda c: (SEVERITY_FIRST.get(str(c["severity"]), 4),
-                               -(int(c["failing_cases"]) + int(c["blocked_cases"])), str(c["rule"])))
+                               -(c["failing_cases"] + c["blocked_cases"]), c["rule"]))
     return causes
 
 
-def root_cause_line(cause: Mapping[str, Any]) -> str:
+def root_cause_line(cause: RootCauseJSON) -> str:
     """``HM-PAIR-REG-UNREG (mandatory): 2 failing case(s), blocks 14 case(s) of 9 rule(s)``."""
     parts = []
     if cause.get("failing_cases"):

@@ -18,7 +18,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -26,6 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from . import untrusted
 from .integrity import SIGNATURE as SIGNATURE  # defined with the checks that leave it out of the manifest
+from .untrusted import JSONObject
 
 ALGORITHM = "Ed25519"
 
@@ -86,7 +87,7 @@ def sign_manifest(bundle: Path, key: Ed25519PrivateKey) -> Path:
     return target
 
 
-def _record(bundle: Path) -> tuple[dict[str, Any] | None, str]:
+def _record(bundle: Path) -> tuple[JSONObject | None, str]:
     path = bundle / SIGNATURE
     if not untrusted.present(path):
         return None, f"{SIGNATURE}: missing: the bundle is not signed"
@@ -106,8 +107,10 @@ def check_signature(bundle: Path, trusted: Ed25519PublicKey) -> list[str]:
     record, problem = _record(bundle)
     if record is None:
         return [problem]
+    encoded = record["signature"]
+    assert isinstance(encoded, str), "_record checked that the signature is a string"
     try:
-        signature = base64.b64decode(record["signature"], validate=True)
+        signature = base64.b64decode(encoded, validate=True)
     except ValueError:
         return [f"{SIGNATURE}: the signature is not base64"]
     want = fingerprint(trusted)

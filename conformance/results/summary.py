@@ -9,16 +9,24 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, TypedDict, cast
 
-from acl_hostmem_generated.catalog_types import Catalog
+from acl_hostmem_generated.catalog_types import Catalog, CitationEntry
 
 from ..harness.untrusted_text import terminal_text
 from .identity import case_interfaces
-from .observations import case_observations
-from .outcomes import FAILING_OUTCOMES, CaseResult, Category, Outcome, count, decides, worst
-from .rootcause import root_cause_line, root_causes
+from .observations import ObservationJSON, case_observations
+from .outcomes import FAILING_OUTCOMES, CaseResult, Category, FindingJSON, Outcome, count, decides, worst
+from .rootcause import RootCauseJSON, root_cause_line, root_causes
 from .terminal import Style
+from .untrusted import JSONObject, JSONValue, as_object
+
+if TYPE_CHECKING:  # only the type checker reads these: the annotations stay strings at run time (and the
+    # expectations module, with PyYAML, loads only when a run names expectations files)
+    from typing_extensions import NotRequired
+
+    from .expectations import WaiverJSON
+    from .waiver_use import UnusedJSON
 
 # /2: cases carry their observations; /3: the BLOCKED outcome, blocked_by and root_causes
 SCHEMA = "acl-conformance-summary/3"
@@ -29,15 +37,90 @@ NOTHING_SELECTED = 5  # pytest's own status when no test ran
 OUTCOME_VALUES = frozenset(o.value for o in Outcome)
 
 
+class CaseSummaryJSON(TypedDict):
+    """A case of summary.json: its outcome and what the run recorded for it."""
+
+    outcome: str
+    category: str | None
+    message: str
+    observed_code: str | None
+    duration_s: float
+    waiver: dict[str, object] | None
+    observations: dict[str, ObservationJSON]
+    findings: list[FindingJSON]
+    teardown_problem: NotRequired[str]
+    stderr: NotRequired[str]
+    blocked_by: NotRequired[str]
+    rests_on: NotRequired[list[str]]
+
+
+class RuleSummaryJSON(TypedDict):
+    """A rule of summary.json (its catalog facts, its outcome) and its cases by case ID."""
+
+    title: str
+    family: str
+    severity: str
+    doc_url: str
+    doc_ref: str
+    outcome: str
+    provenance: str
+    evidence: list[CitationEntry]
+    cases: dict[str, CaseSummaryJSON]
+    message: NotRequired[str]
+
+
+class RunFindingJSON(FindingJSON):
+    """A finding of summary.json's run-wide ``findings``: the case and rule that noticed it."""
+
+    case_id: str
+    rule_id: str
+
+
+class ExpectationsJSON(TypedDict):
+    """summary.json's ``expectations``: the files a run used, the entries expired and those that did nothing."""
+
+    files: list[str]
+    expired: list[WaiverJSON]
+    unused: NotRequired[list[UnusedJSON]]
+
+
+class SelectionJSON(TypedDict):
+    """summary.json's ``selection``: whether the run selected cases, how many, of how many."""
+
+    partial: bool
+    selected_cases: int
+    spec_cases: int
+
+
+class SummaryJSON(TypedDict):
+    """summary.json as this kit writes it (:func:`build_summary`); ``suite_version`` and ``environment``
+    are the run's facts as the library probe and the kit found them."""
+
+    schema: str
+    spec_hash: str
+    suite_version: object
+    environment: dict[str, object]
+    command: list[str]
+    totals: dict[str, int]
+    by_interface: dict[str, dict[str, int]]
+    by_family: dict[str, dict[str, int]]
+    findings: list[RunFindingJSON]
+    root_causes: list[RootCauseJSON]
+    rules: dict[str, RuleSummaryJSON]
+    expectations: ExpectationsJSON
+    selection: SelectionJSON
+    verdict: str
+
+
 def _missing_case(case_id: str, rule_id: str) -> CaseResult:
     return CaseResult(case_id, rule_id, Outcome.ERROR, Category.HARNESS_ERROR,
                       "the case was not run (deselected, not collected, or lost)", None, 0.0)
 
 
 def build_summary(catalog: Catalog, results: Mapping[str, CaseResult], *,
-                  environment: Mapping[str, Any], command: list[str],
-                  expectation_files: Iterable[str] = (), expired: Iterable[dict[str, Any]] = (),
-                  selected: Collection[str] | None = None) -> dict[str, Any]:
+                  environment: Mapping[str, object], command: list[str],
+                  expectation_files: Iterable[str] = (), expired: Iterable[WaiverJSON] = (),
+                  selected: Collection[str] | None = None) -> SummaryJSON:
     """The ``summary.json`` document: every rule and every case of the catalog, nothing dropped.
 
     ``totals`` and ``by_interface`` count cases; ``by_family`` counts rules (by rule family).
@@ -47,11 +130,11 @@ def build_summary(catalog: Catalog, results: Mapping[str, CaseResult], *,
     """
     catalog_ids = [c["case_id"] for rule in catalog["rules"] for c in rule.get("cases", [])]
     partial = selected is not None and not set(catalog_ids) <= set(selected)
-    rules_out: dict[str, Any] = {}
+    rules_out: dict[str, RuleSummaryJSON] = {}
     case_outcomes: list[Outcome] = []
     by_interface: dict[str, dict[str, int]] = {}
     by_family: dict[str, list[Outcome]] = {}
-    findings: list[dict[str, Any]] = []
+    findings: list[RunFindingJSON] = []
     for rule in catalog["rules"]:
         rid = rule["id"]
         catalog_cases = {c["case_id"]: c for c in rule.get("cases", [])
@@ -59,7 +142,7 @@ def build_summary(catalog: Catalog, results: Mapping[str, CaseResult], *,
         seen = {cid: r for cid, r in results.items() if r.rule_id == rid}
         if partial and not catalog_cases and not seen:
             continue
-        cases: dict[str, Any] = {}
+        cases: dict[str, CaseSummaryJSON] = {}
         outcomes: list[Outcome] = []
         ids = list(catalog_cases) + [cid for cid in seen if cid not in catalog_cases]
         for cid in ids:
@@ -91,7 +174,7 @@ def build_summary(catalog: Catalog, results: Mapping[str, CaseResult], *,
             rule_outcome, message = Outcome.ERROR, "no case of this rule was collected or run"
         case_outcomes.extend(outcomes)
         by_family.setdefault(rule.get("family", ""), []).append(rule_outcome)
-        entry = {
+        entry: RuleSummaryJSON = {
             "title": rule.get("title"), "family": rule.get("family"), "severity": rule.get("severity"),
             "doc_url": rule.get("doc_url"), "doc_ref": rule.get("doc_ref"), "outcome": rule_outcome.value,
             "provenance": rule.get("provenance"), "evidence": rule.get("evidence", []),
@@ -119,21 +202,22 @@ def build_summary(catalog: Catalog, results: Mapping[str, CaseResult], *,
     }
 
 
-def summary_verdict(summary: Mapping[str, Any]) -> str:
+def summary_verdict(summary: Mapping[str, object]) -> str:
     """The verdict a summary's outcomes call for: PARTIAL for a partial run, else :func:`run_verdict`."""
-    if (summary.get("selection") or {}).get("partial"):
+    if as_object(summary.get("selection")).get("partial"):
         return PARTIAL
-    return run_verdict(summary.get("rules") or {})
+    rules = as_object(summary.get("rules"))
+    return run_verdict({rid: rule for rid, rule in rules.items() if isinstance(rule, Mapping)})
 
 
-def exit_status(summary: Mapping[str, Any]) -> int:
+def exit_status(summary: SummaryJSON) -> int:
     """0 when no mandatory rule that ran failed (a PARTIAL run included), 1 otherwise; 5 when nothing ran."""
     if (summary.get("selection") or {}).get("partial") and not summary["selection"].get("selected_cases"):
         return NOTHING_SELECTED
     return 0 if run_verdict(summary.get("rules") or {}) == "PASS" else 1
 
 
-def run_verdict(rules: Mapping[str, Mapping[str, Any]]) -> str:
+def run_verdict(rules: Mapping[str, Mapping[str, object]]) -> str:
     """The verdict of a run from its rules' case outcomes: FAIL when a mandatory rule fails, else PASS.
 
     A mandatory rule fails when its worst case is FAIL or ERROR, or when it has no case at
@@ -142,7 +226,7 @@ def run_verdict(rules: Mapping[str, Mapping[str, Any]]) -> str:
     for rule in rules.values():
         if not decides(rule.get("severity")):
             continue
-        outcomes = [Outcome(c["outcome"]) for c in (rule.get("cases") or {}).values()
+        outcomes = [Outcome(c["outcome"]) for c in as_object(rule.get("cases")).values()
                     if isinstance(c, Mapping) and c.get("outcome") in OUTCOME_VALUES]
         outcome = worst(outcomes)
         if outcome is None or outcome in FAILING_OUTCOMES:
@@ -150,7 +234,7 @@ def run_verdict(rules: Mapping[str, Mapping[str, Any]]) -> str:
     return "PASS"
 
 
-def summary_problem(summary: Any) -> str | None:
+def summary_problem(summary: object) -> str | None:
     """Why ``summary`` is not structurally a summary.json (one line), or None.
 
     Checks the shape that every reader relies on: the schema name, a ``rules`` object of
@@ -174,10 +258,10 @@ def summary_problem(summary: Any) -> str | None:
     return None
 
 
-def load_json(path: Path) -> dict[str, Any]:
+def load_json(path: Path) -> JSONObject:
     """Read a JSON object from ``path``; raises ValueError naming the file when it is not one."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data: JSONValue = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"{path}: cannot read JSON: {exc}") from None
     if not isinstance(data, dict):
@@ -194,13 +278,23 @@ def load_catalog_file(path: Path) -> Catalog:
     return cast("Catalog", load_json(path))
 
 
-def env_family(environment: Mapping[str, Any]) -> str | None:
+def load_own_summary(path: Path) -> SummaryJSON:
+    """The summary.json that this kit's own run wrote (certify's staging folder, the bundle it just made),
+    as :func:`load_json` reads it.
+
+    Its shape is the writer's (:func:`build_summary`) and is not checked again, as a catalog named on
+    the command line is not; a summary from elsewhere is read raw and checked (``verify``, ``gate``).
+    """
+    return cast("SummaryJSON", load_json(path))
+
+
+def env_family(environment: Mapping[str, object]) -> str | None:
     """The product family of a run's environment (``product_family``; "family" alone means a rule family)."""
     value = environment.get("product_family")
     return str(value) if value is not None else None
 
 
-def format_summary(summary: Mapping[str, Any], report_location: str | None = None, style: Style | None = None) -> str:
+def format_summary(summary: SummaryJSON, report_location: str | None = None, style: Style | None = None) -> str:
     """A short human summary: rules per rule family, case totals, verdict, report location."""
     style = style or Style()
     lines = ["", "ACL host-memory conformance", "=" * 27]

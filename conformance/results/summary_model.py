@@ -2,7 +2,7 @@
 
 :func:`summary_record` checks the document's shape (:func:`~.summary.summary_problem`) and turns it into
 frozen records, so that the gate, the fleet and the self-test read the same fields with the same
-defaults instead of each indexing a ``dict[str, Any]`` its own way. Writing stays in
+defaults instead of each indexing a raw JSON object its own way. Writing stays in
 :mod:`.summary` (``build_summary``), which is what defines the schema.
 """
 
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from .outcomes import Outcome, decides
 from .summary import OUTCOME_VALUES, SCHEMA, summary_problem
+from .untrusted import as_object
 
 
 class SummaryError(ValueError):
@@ -29,7 +29,7 @@ class CaseRecord:
     message: str = ""
     category: str | None = None
     observed_code: str | None = None
-    observations: Mapping[str, Any] = field(default_factory=dict)
+    observations: Mapping[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -56,8 +56,8 @@ class SummaryRecord:
     spec_hash: str
     verdict: str
     rules: Mapping[str, RuleRecord]
-    environment: Mapping[str, Any]
-    findings: tuple[Mapping[str, Any], ...]
+    environment: Mapping[str, object]
+    findings: tuple[Mapping[str, object], ...]
     totals: Mapping[str, int]
     partial: bool
     schema: str = SCHEMA
@@ -77,20 +77,22 @@ def _text(value: object) -> str:
     return "" if value is None else str(value)
 
 
-def _case(case_id: str, data: Mapping[str, Any]) -> CaseRecord:
+def _case(case_id: str, data: Mapping[str, object]) -> CaseRecord:
     code = data.get("observed_code")
+    category = data.get("category")
     observations = data.get("observations")
     return CaseRecord(case_id, Outcome(data["outcome"]), _text(data.get("message")),
-                      data.get("category") if isinstance(data.get("category"), str) else None,
+                      category if isinstance(category, str) else None,
                       code if isinstance(code, str) else None,
                       dict(observations) if isinstance(observations, Mapping) else {})
 
 
-def _rule(rule_id: str, data: Mapping[str, Any]) -> RuleRecord:
+def _rule(rule_id: str, data: Mapping[str, object]) -> RuleRecord:
     outcome = data.get("outcome")
     return RuleRecord(rule_id, _text(data.get("title")), _text(data.get("family")), _text(data.get("severity")),
                       Outcome(outcome) if outcome in OUTCOME_VALUES else None,
-                      {cid: _case(cid, case) for cid, case in (data.get("cases") or {}).items()})
+                      {cid: _case(cid, case) for cid, case in as_object(data.get("cases")).items()
+                       if isinstance(case, Mapping)})  # summary_problem checked that every case is an object
 
 
 def summary_record(data: object) -> SummaryRecord:

@@ -21,9 +21,16 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TypeAlias, TypeVar
+
+#: A parsed JSON value, as :func:`json.loads` returns it: what a reader of an untrusted file gets,
+#: to be narrowed field by field (``isinstance``) before it is used.
+JSONValue: TypeAlias = "dict[str, JSONValue] | list[JSONValue] | str | int | float | bool | None"
+#: A parsed JSON object.
+JSONObject: TypeAlias = "dict[str, JSONValue]"
+_N = TypeVar("_N", int, float)
 
 #: The largest JSON document or text file read into memory. A summary.json of the whole suite is a
 #: few MiB and an Allure result far less; 64 MiB leaves room for any honest file while bounding the
@@ -231,8 +238,8 @@ def json_depth(text: str, stop: int = MAX_JSON_DEPTH) -> int:
     return deepest
 
 
-def _number(convert: Callable[[str], Any]) -> Callable[[str], Any]:
-    def parse(text: str) -> Any:
+def _number(convert: Callable[[str], _N]) -> Callable[[str], _N]:
+    def parse(text: str) -> _N:
         if len(text) > MAX_NUMBER_CHARS:
             raise _NumberTooLong(text)
         return convert(text)
@@ -241,7 +248,7 @@ def _number(convert: Callable[[str], Any]) -> Callable[[str], Any]:
 
 
 def loads_json(data: str | bytes, name: Path | str, *,
-               object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None) -> Any:
+               object_pairs_hook: Callable[[list[tuple[str, JSONValue]]], JSONValue] | None = None) -> JSONValue:
     """Parse JSON from an untrusted file called ``name``, with the depth and number caps of this module.
 
     Raises :class:`UntrustedFileError` (naming ``name``) for text that is not UTF-8, not JSON,
@@ -256,8 +263,9 @@ def loads_json(data: str | bytes, name: Path | str, *,
     if data.count("[") + data.count("{") > MAX_JSON_DEPTH and json_depth(data) > MAX_JSON_DEPTH:
         raise UntrustedFileError(name, f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
     try:
-        return json.loads(data, parse_int=_number(int), parse_float=_number(float),
-                          object_pairs_hook=object_pairs_hook)
+        value: JSONValue = json.loads(data, parse_int=_number(int), parse_float=_number(float),
+                                      object_pairs_hook=object_pairs_hook)
+        return value
     except _NumberTooLong as exc:
         raise UntrustedFileError(name, f"JSON holding {exc}") from None
     except json.JSONDecodeError as exc:
@@ -267,17 +275,28 @@ def loads_json(data: str | bytes, name: Path | str, *,
 
 
 def read_json(path: Path, *, root: Path | None = None, limit: int = MAX_READ_BYTES,
-              object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None) -> Any:
+              object_pairs_hook: Callable[[list[tuple[str, JSONValue]]], JSONValue] | None = None) -> JSONValue:
     """The JSON document in ``path``, read as :func:`read_bytes` and parsed as :func:`loads_json`."""
     return loads_json(read_bytes(path, root=root, limit=limit), path, object_pairs_hook=object_pairs_hook)
 
 
-def read_json_object(path: Path, *, root: Path | None = None) -> dict[str, Any]:
+def read_json_object(path: Path, *, root: Path | None = None) -> JSONObject:
     """The JSON object in ``path`` (as :func:`read_json`); refuses any other JSON value."""
     data = read_json(path, root=root)
     if not isinstance(data, dict):
         raise UntrustedFileError(path, "not a JSON object")
     return data
+
+
+def as_object(value: object) -> Mapping[str, object]:
+    """``value`` when it is a JSON object, else an empty one: how a reader takes an optional object member
+    (``data.get(key) or {}``) of a document whose shape it checked."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def as_list(value: object) -> list[object]:
+    """``value`` when it is a JSON array, else an empty one (``data.get(key) or []``)."""
+    return value if isinstance(value, list) else []
 
 
 def present(path: Path) -> bool:

@@ -4,16 +4,24 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from acl_hostmem_generated.catalog_types import Catalog
 
 from .matching import glob_match
 from .outcomes import CaseResult
 
+if TYPE_CHECKING:  # only the type checker reads these: expectations (and PyYAML) load when a run names a file
+    from .expectations import Expectation, WaiverJSON
 
-def unused_expectations(entries: Iterable[Any], catalog: Catalog, results: Iterable[CaseResult],
-                        facts: Mapping[str, Any], today: datetime.date) -> list[dict[str, Any]]:
+    class UnusedJSON(WaiverJSON):
+        """An entry that did nothing (summary.json's ``expectations.unused``) and why."""
+
+        why: str
+
+
+def unused_expectations(entries: Iterable[Expectation], catalog: Catalog, results: Iterable[CaseResult],
+                        facts: Mapping[str, object], today: datetime.date) -> list[UnusedJSON]:
     """Unexpired entries that waived nothing, each with why: it names nothing in the spec, or it matched no case.
 
     ``entries`` are :class:`~conformance.results.expectations.Expectation` objects.
@@ -21,7 +29,7 @@ def unused_expectations(entries: Iterable[Any], catalog: Catalog, results: Itera
     spec_cases = [(c["case_id"], rule["id"]) for rule in catalog["rules"] for c in rule.get("cases", [])]
     ran = [(r.case_id, r.rule_id) for r in results]
     family, soc, cann = (str(facts.get(k) or "") for k in ("product_family", "soc", "cann_version"))
-    unused = []
+    unused: list[UnusedJSON] = []
     for entry in entries:
         if entry.is_expired(today):
             continue  # listed as expired already
@@ -35,7 +43,7 @@ def unused_expectations(entries: Iterable[Any], catalog: Catalog, results: Itera
     return unused
 
 
-def _names(entry: Any, case_id: str, rule_id: str) -> bool:
+def _names(entry: Expectation, case_id: str, rule_id: str) -> bool:
     """Whether the entry's rule or case pattern names this case, whatever product it is limited to."""
     if entry.case is not None:
         return glob_match(entry.case, case_id)

@@ -25,10 +25,9 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 from ..results.terminal import Progress, Style
-from .judge import judge_faithful, judge_fault, judge_legal, report
+from .judge import SelftestJSON, judge_faithful, judge_fault, judge_legal, report
 from .plan import CATALOG, DEFAULT_LIB, Run, execute, plan_runs, release_lib
 from .report import markdown, print_table
 
@@ -36,7 +35,7 @@ from .report import markdown, print_table
 def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: list[str] | None = None,
                  faults: list[str] | None = None, extra: list[str] | None = None,
                  variants: list[str] | None = None, faithful: bool = True,
-                 all_releases: bool = False) -> dict[str, Any]:
+                 all_releases: bool = False) -> SelftestJSON:
     """Run every planned configuration and judge the results.
 
     ``families`` limits the faithful and legal-variant runs, ``faults`` the fault runs and

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from acl_hostmem_generated.catalog_types import Catalog
 
@@ -46,7 +46,120 @@ def judge_faithful(catalog: Catalog, run: Run) -> list[str]:
     return problems
 
 
-def judge_fault(run: Run) -> dict[str, Any]:
+class FaultVerdictJSON(TypedDict):
+    """selftest.json's verdict on one fault run: did a rule the fault violates kill it, and what else failed."""
+
+    fault: str
+    family: str
+    violates: list[str]
+    release: str | None
+    run: str
+    selected: list[str]
+    status: str
+    killing_cases: list[str]
+    killing_rules: list[str]
+    on_target_rules: list[str]
+    collateral_rules: list[str]
+    collateral_mandatory: list[str]
+    blocked_cases: int
+    seconds: float
+    isolated_rerun: bool
+
+
+class LegalVerdictJSON(TypedDict):
+    """selftest.json's verdict on one legal-variant run: false alarms, and the rules it made deviate."""
+
+    variant: str
+    family: str
+    run: str
+    status: str
+    false_alarms: list[str]
+    deviating_rules: list[str]
+    findings: int
+    covers: list[str]
+    seconds: float
+
+
+class SequenceFaultJSON(TypedDict):
+    """A fault meant for the explorer and the rules, explorer and fixed-matrix, that killed it."""
+
+    fault: str
+    explorer_rules: list[str]
+    fixed_matrix_rules: list[str]
+
+
+class ReleaseKillsJSON(TypedDict):
+    """The fault runs on one older release: how many were killed, of how many, and the survivors."""
+
+    killed: int
+    total: int
+    survivors: list[str]
+
+
+class MutationScoreJSON(TypedDict):
+    """Faults killed of the faults run (the newest release's)."""
+
+    killed: int
+    total: int
+    percent: float
+
+
+class OlderReleasesJSON(TypedDict):
+    """The fault runs on older releases, by release and run by run."""
+
+    faults: dict[str, ReleaseKillsJSON]
+    runs: list[FaultVerdictJSON]
+
+
+class FalseAlarmScoreJSON(TypedDict):
+    """Mandatory failures of the legal variants (false alarms)."""
+
+    mandatory_failures: int
+    runs: int
+    variants: list[str]
+    clean_runs: int
+
+
+class DiagnosticPrecisionJSON(TypedDict):
+    """Rules a fault made fail besides those it violates, and the cases it blocked."""
+
+    collateral_mandatory_failures: int
+    collateral_failures: int
+    faults_with_collateral: dict[str, list[str]]
+    blocked_cases: int
+
+
+class FaithfulRunJSON(TypedDict):
+    """A run against the faithful simulator."""
+
+    name: str
+    family: str
+    kernel: str
+    seconds: float
+    totals: dict[str, int] | None
+
+
+class SelftestJSON(TypedDict):
+    """selftest.json: the self-test's result as :func:`report` writes it."""
+
+    schema: str
+    spec_hash: str
+    passed: bool
+    mutation_score: MutationScoreJSON
+    older_releases: OlderReleasesJSON
+    false_alarm_score: FalseAlarmScoreJSON
+    diagnostic_precision: DiagnosticPrecisionJSON
+    faithful_runs: list[FaithfulRunJSON]
+    faithful_problems: list[str]
+    faults: list[FaultVerdictJSON]
+    legal_variants: list[LegalVerdictJSON]
+    unproven_rules: list[str]
+    unproven_mandatory_rules: list[str]
+    sequence_faults: list[SequenceFaultJSON]
+    seconds: float
+
+
+def judge_fault(run: Run) -> FaultVerdictJSON:
     """Which cases a fault killed, whether one of them belongs to a rule it violates, and the collateral.
 
     Collateral failures are rules that fail on their own although the fault does not declare
@@ -79,7 +192,7 @@ def judge_fault(run: Run) -> dict[str, Any]:
     }
 
 
-def judge_legal(run: Run) -> dict[str, Any]:
+def judge_legal(run: Run) -> LegalVerdictJSON:
     """A legal-variant run: mandatory failures are false alarms; other failures show what it exercised.
 
     Failures of recommended, advisory and informational rules are expected where the variant
@@ -107,15 +220,15 @@ def judge_legal(run: Run) -> dict[str, Any]:
     }
 
 
-def proven_rules(verdicts: list[dict[str, Any]], legal: list[dict[str, Any]]) -> set[str]:
+def proven_rules(verdicts: list[FaultVerdictJSON], legal: list[LegalVerdictJSON]) -> set[str]:
     """Rules a fault declaring them killed, or a legal variant covering them made fail."""
     proven = {r for v in verdicts for r in v["on_target_rules"]}
     proven |= {r for v in legal for r in v["deviating_rules"] if r in v["covers"]}
     return proven
 
 
-def unproven_rules(catalog: Catalog, verdicts: list[dict[str, Any]],
-                   legal: list[dict[str, Any]] | None = None, every_fault: bool = True) -> list[str]:
+def unproven_rules(catalog: Catalog, verdicts: list[FaultVerdictJSON],
+                   legal: list[LegalVerdictJSON] | None = None, every_fault: bool = True) -> list[str]:
     """Rules that no switch proved able to fail.
 
     With only some switches run (``every_fault`` false), only the rules those faults declare
@@ -129,10 +242,10 @@ def unproven_rules(catalog: Catalog, verdicts: list[dict[str, Any]],
     return [r["id"] for r in catalog["rules"] if r["id"] not in proven and (claimed is None or r["id"] in claimed)]
 
 
-def sequence_faults(catalog: Catalog, verdicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def sequence_faults(catalog: Catalog, verdicts: list[FaultVerdictJSON]) -> list[SequenceFaultJSON]:
     """For each fault meant for the explorer: the explorer rules and the fixed-matrix rules that killed it."""
     family = {r["id"]: r["family"] for r in catalog["rules"]}
-    rows = []
+    rows: list[SequenceFaultJSON] = []
     for v in verdicts:
         if v["family"] != EXPLORER_FAMILY:
             continue
@@ -142,9 +255,9 @@ def sequence_faults(catalog: Catalog, verdicts: list[dict[str, Any]]) -> list[di
     return rows
 
 
-def report(catalog: Catalog, faithful: list[Run], verdicts: list[dict[str, Any]],
-           faithful_problems: list[str], seconds: float, legal: list[dict[str, Any]] | None = None,
-           every_fault: bool = True) -> dict[str, Any]:
+def report(catalog: Catalog, faithful: list[Run], verdicts: list[FaultVerdictJSON],
+           faithful_problems: list[str], seconds: float, legal: list[LegalVerdictJSON] | None = None,
+           every_fault: bool = True) -> SelftestJSON:
     """The self-test result as data (``every_fault`` false: a run limited to some switches)."""
     legal = legal or []
     # The fault runs on older releases prove the kit there; the mutation score is the newest release's.
@@ -162,9 +275,9 @@ def report(catalog: Catalog, faithful: list[Run], verdicts: list[dict[str, Any]]
     alarms = sum(len(v["false_alarms"]) for v in legal)
     collateral = {v["fault"]: v["collateral_mandatory"] for v in verdicts if v.get("collateral_mandatory")}
     collateral_count = sum(len(rules) for rules in collateral.values())
-    by_release: dict[str, dict[str, Any]] = {}
+    by_release: dict[str, ReleaseKillsJSON] = {}
     for v in older:
-        entry = by_release.setdefault(v["release"], {"killed": 0, "total": 0, "survivors": []})
+        entry = by_release.setdefault(v["release"] or "", {"killed": 0, "total": 0, "survivors": []})  # set: older
         entry["total"] += 1
         entry["killed"] += v["status"] == "killed"
         if v["status"] != "killed":

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..results.terminal import Style
+from .judge import SelftestJSON
 
 
-def markdown(result: dict[str, Any]) -> str:
+def markdown(result: SelftestJSON) -> str:
     """The self-test result as a Markdown report."""
     score = result["mutation_score"]
     alarms = result["false_alarm_score"]
@@ -49,10 +48,10 @@ def markdown(result: dict[str, Any]) -> str:
     lines += ["", "## Legal variants (no mandatory rule may fail)", "",
               "| run | status | non-mandatory rules that deviated | findings | false alarms |",
               "| --- | --- | --- | --- | --- |"]
-    for v in result["legal_variants"]:
-        shown = "; ".join(v["false_alarms"][:3]).replace("|", "\\|")
-        lines.append(f"| {v['run']} | {v['status']} | {', '.join(v['deviating_rules']) or '-'} | {v['findings']} | "
-                     f"{shown or '-'} |")
+    for variant in result["legal_variants"]:
+        shown = "; ".join(variant["false_alarms"][:3]).replace("|", "\\|")
+        lines.append(f"| {variant['run']} | {variant['status']} | {', '.join(variant['deviating_rules']) or '-'} | "
+                     f"{variant['findings']} | {shown or '-'} |")
     lines += ["", "## Sequence faults: what the explorer adds", "",
               "| fault | killed by the explorer | killed by the fixed matrix |", "| --- | --- | --- |"]
     for row in result.get("sequence_faults", []):
@@ -63,7 +62,7 @@ def markdown(result: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def print_table(result: dict[str, Any], style: Style | None = None) -> None:
+def print_table(result: SelftestJSON, style: Style | None = None) -> None:
     """Print fault → killing cases → rules, the score and the unproven rules."""
     width = max((len(v["fault"]) for v in result["faults"]), default=5)
     print(f"\n{'fault':<{width}}  {'status':<10} {'cases':>5}  rules killed (declared)")

@@ -10,8 +10,7 @@ executor was lost, what the executor printed last.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -21,14 +20,14 @@ from ..harness.untrusted_text import OUTPUT_CAP
 from ..results.allure import TRACE_ATTACHMENT, allure_marks
 from ..results.outcomes import CaseResult
 from .selection import case_params
-from .state import ATTACHMENTS, FINDINGS, OBSERVED, STATE, TRACE
+from .state import ATTACHMENTS, FINDINGS, OBSERVED, STATE, TRACE, CaseRule
 
 
 class AllureListener:
     """Labels, titles, parameters and attachments of every case of this process."""
 
-    def __init__(self, rule_of: Callable[[pytest.Item], Mapping[str, Any] | None],
-                 preliminary: Callable[[pytest.Item, Mapping[str, Any]], CaseResult]) -> None:
+    def __init__(self, rule_of: Callable[[pytest.Item], CaseRule | None],
+                 preliminary: Callable[[pytest.Item, CaseRule], CaseResult]) -> None:
         self.rule_of = rule_of
         self.preliminary = preliminary
 

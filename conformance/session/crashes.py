@@ -15,7 +15,8 @@ import uuid
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+
+from acl_hostmem_generated.catalog_types import RuleEntry
 
 from ..executor.journal import call_in_flight
 from ..harness.preconditions import promise_of_call
@@ -63,7 +64,7 @@ def crashed_case(state: RunState, case_id: str, rule_id: str, elapsed: float | N
     return replace(result, stderr=stderr) if stderr else result
 
 
-def write_crash_allure(result: CaseResult, rule: Mapping[str, Any], nodeid: str, facts: dict[str, Any],
+def write_crash_allure(result: CaseResult, rule: RuleEntry, nodeid: str, facts: Mapping[str, object],
                        allure_dir: Path) -> None:
     """The Allure result of a crashed case, with its stderr attached."""
     data = allure_crash_result(result, rule, nodeid, facts)

@@ -27,7 +27,6 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..executor.protocol import (
     BOOTSTRAP,
@@ -39,6 +38,7 @@ from ..executor.protocol import (
     write_frame,
 )
 from ..harness.untrusted_text import OUTPUT_CAP
+from ..results.untrusted import as_object
 from .containment import become_subreaper, kill_now, kill_tree, living, parents, stray_processes
 
 #: Variables of the kit and of pytest that never reach an executor (prefixes).
@@ -93,7 +93,7 @@ class CappedText:
 class Answer:
     """What came back for one case program: its record, or how the executor was lost."""
 
-    record: dict[str, Any] | None
+    record: Mapping[str, object] | None
     lost: str | None = None  # "crash" or "timeout" when no record came
     elapsed: float = 0.0
     stdout: str = ""
@@ -108,14 +108,14 @@ class ExecutorError(Exception):
 class Executor:
     """One executor process, started on first use and replaced after it is lost."""
 
-    def __init__(self, start: Mapping[str, Any], name: str, run_dir: Path) -> None:
+    def __init__(self, start: Mapping[str, object], name: str, run_dir: Path) -> None:
         self.start_message = dict(start)
         self.name = name
         self.run_dir = run_dir
         self.nonce = secrets.token_hex(16)
         self.seq = secrets.randbelow(1 << 30)
         self.proc: subprocess.Popen[bytes] | None = None
-        self.facts: dict[str, Any] = {}
+        self.facts: dict[str, object] = {}
         self.error: str | None = None
         self.tmpdir: str | None = None
         self.command_fd = -1
@@ -142,8 +142,9 @@ class Executor:
             self.close()
             how = f"did not answer within {START_LIMIT_S:.0f} s" if answer.lost == "timeout" else "died"
             raise ExecutorError(f"the executor {how} while opening the library{': ' + detail[0] if detail else ''}")
-        self.error = answer.record.get("error")
-        self.facts = dict(answer.record.get("facts") or {})
+        error = answer.record.get("error")
+        self.error = None if error is None else str(error)
+        self.facts = dict(as_object(answer.record.get("facts")))
 
     def _spawn(self) -> None:
         self.tmpdir = tempfile.mkdtemp()
@@ -219,7 +220,7 @@ class Executor:
             self.tmpdir = None
 
     # ---- one case ----
-    def run(self, program: Mapping[str, Any], limit: float) -> Answer:
+    def run(self, program: Mapping[str, object], limit: float) -> Answer:
         """Hand one case program over and wait at most ``limit`` seconds for its record."""
         self.ensure()
         self.seq += 1

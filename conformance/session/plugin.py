@@ -19,11 +19,12 @@ import json
 import random
 import sys
 import types
-from collections.abc import Generator, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
+import pluggy
 import pytest
 
 from acl_hostmem_generated.catalog_types import Catalog
@@ -47,7 +48,7 @@ from .preflight import Problem, SetupError, preflight, remove_stale_reports
 from .remote import CaseRecords, ExecutorLost, RemoteCase
 from .reporter import CASE_PROPERTY, FACTS_PROPERTY, Reporter, write_reports
 from .reportlock import held_by_parent, lock_report_dir
-from .rundir import RUN_DIR_KEY, WorkerHandoff, remove_run_dir, run_dir_for_process
+from .rundir import RUN_DIR_KEY, WorkerHandoff, WorkerNode, remove_run_dir, run_dir_for_process
 from .selection import keep_rules, label_item, marker_names, selected_case_ids, selection_requested
 from .state import (
     ATTACHMENTS,
@@ -62,9 +63,13 @@ from .state import (
     STATE,
     SUMMARY,
     TRACE,
+    CaseRule,
     RunState,
 )
 from .workerlog import WorkerLog, log_path
+
+if TYPE_CHECKING:
+    from ..results.expectations import ExpectationSet
 
 # --------------------------------------------------------------------------- configuration
 
@@ -82,7 +87,7 @@ def _role(config: pytest.Config) -> str:
     return "serial"
 
 
-def _load_expectations(paths: tuple[Path, ...]) -> Any:
+def _load_expectations(paths: tuple[Path, ...]) -> ExpectationSet | None:
     if not paths:
         return None
     from ..results.expectations import ExpectationError, load_expectations
@@ -198,7 +203,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 @pytest.hookimpl(optionalhook=True)
-def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
+def pytest_xdist_node_collection_finished(node: WorkerNode, ids: list[str]) -> None:
     """xdist controller: the cases a worker selected (every worker selects the same)."""
     state = node.config.stash[STATE]
     _record_selection(state, ids)
@@ -209,7 +214,7 @@ def _record_selection(state: RunState, nodeids: list[str]) -> None:
         state.selected = selected_case_ids(nodeids, state.rules)
 
 
-def _rule_of(state: RunState, item: pytest.Item) -> Mapping[str, Any] | None:
+def _rule_of(state: RunState, item: pytest.Item) -> CaseRule | None:
     marker = item.get_closest_marker("acl_rule")
     if marker is None or not marker.args:
         return None
@@ -248,10 +253,11 @@ def executor_setups(config: pytest.Config) -> list[str]:
     return sorted(found)
 
 
-def _send(state: RunState, item: pytest.Item, rule: Mapping[str, Any], case_id: str) -> Any:
+def _send(state: RunState, item: pytest.Item, rule: CaseRule, case_id: str
+          ) -> Callable[[dict[str, object]], Mapping[str, object]]:
     """The function a RemoteCase hands its program to: bounded by the case's limit, never blocking the judge."""
 
-    def send(program: dict[str, Any]) -> dict[str, Any]:
+    def send(program: dict[str, object]) -> Mapping[str, object]:
         executor = _executor(state)
         try:
             executor.ensure()
@@ -296,7 +302,7 @@ def _keep(item: pytest.Item, kept: CaseRecords) -> None:
 
 
 @pytest.fixture
-def acl(request: pytest.FixtureRequest) -> Iterator[Any]:
+def acl(request: pytest.FixtureRequest) -> Iterator[RemoteCase]:
     """A :class:`~conformance.session.remote.RemoteCase` for one case: its check runs in the executor."""
     state = request.config.stash[STATE]
     item = request.node
@@ -316,7 +322,7 @@ def acl(request: pytest.FixtureRequest) -> Iterator[Any]:
 # --------------------------------------------------------------------------- per-case results
 
 
-def _phase(report: pytest.TestReport, call: pytest.CallInfo[Any]) -> PhaseResult:
+def _phase(report: pytest.TestReport, call: pytest.CallInfo[None]) -> PhaseResult:
     exc = call.excinfo.value if call.excinfo is not None else None
     message, kind, code, blocked_by = "", None, None, None
     if exc is not None:
@@ -330,7 +336,7 @@ def _phase(report: pytest.TestReport, call: pytest.CallInfo[Any]) -> PhaseResult
     return PhaseResult(report.when, report.outcome, kind, message, code, report.duration, blocked_by)
 
 
-def _code_suspect(call: pytest.CallInfo[Any], catalog: Catalog, rule_id: str) -> str | None:
+def _code_suspect(call: pytest.CallInfo[None], catalog: Catalog, rule_id: str) -> str | None:
     """The rule a case's failure may rest on because of the code a call answered (spec setup_promises
     codes: FEATURE_NOT_SUPPORT is the support matrix's, MEMORY_ALLOCATION the exhaustion rule's), or None."""
     exc = call.excinfo.value if call.excinfo is not None else None
@@ -351,7 +357,7 @@ def _code_name(code: int) -> str:
     return f"{code} {error_name(code)}"
 
 
-def _case_result(state: RunState, item: pytest.Item, rule: Mapping[str, Any]) -> CaseResult:
+def _case_result(state: RunState, item: pytest.Item, rule: CaseRule) -> CaseResult:
     lost = item.stash.get(LOST, None)
     if lost is not None:  # the executor died or hung: the judge decided the case already
         facts = state.facts
@@ -365,8 +371,9 @@ def _case_result(state: RunState, item: pytest.Item, rule: Mapping[str, Any]) ->
         rests_on += (suspect,)
     result = replace(result, observations=item.stash.get(OBSERVED, {}), rests_on=rests_on)
     if result.outcome is Outcome.PASS:
-        case = next((c for c in rule.get("cases", []) if c["case_id"] == result.case_id), None)
-        found = contradictions(rule, case, result.observations)
+        spec_rule = state.rules.get(result.rule_id)  # a rule not in the catalog declares no observation
+        case = next((c for c in spec_rule["cases"] if c["case_id"] == result.case_id), None) if spec_rule else None
+        found = contradictions(spec_rule, case, result.observations) if spec_rule else []
         if found:
             result = replace(result, outcome=Outcome.ERROR, category=Category.INCONSISTENT,
                              message=inconsistency_message(found))
@@ -375,7 +382,8 @@ def _case_result(state: RunState, item: pytest.Item, rule: Mapping[str, Any]) ->
 
 
 @pytest.hookimpl(hookwrapper=True, trylast=True, specname="pytest_runtest_makereport")
-def cap_library_output(item: pytest.Item, call: pytest.CallInfo[Any]) -> Generator[None, Any, None]:
+def cap_library_output(item: pytest.Item, call: pytest.CallInfo[None]
+                       ) -> Generator[None, pluggy.Result[pytest.TestReport], None]:
     """Cap what the library printed before any reporter (Allure, JUnit) reads it: innermost, so first."""
     outcome = yield
     report: pytest.TestReport = outcome.get_result()
@@ -383,7 +391,8 @@ def cap_library_output(item: pytest.Item, call: pytest.CallInfo[Any]) -> Generat
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Generator[None, Any, None]:
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
+                              ) -> Generator[None, pluggy.Result[pytest.TestReport], None]:
     """Classify each phase; on teardown attach the case's final result to the report."""
     outcome = yield
     report: pytest.TestReport = outcome.get_result()
@@ -428,7 +437,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         remove_run_dir(state.run_dir)
 
 
-def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
     """One line per run: where summary.json is and the verdict."""
     summary = config.stash.get(SUMMARY, None)
     if summary is None:

@@ -17,9 +17,8 @@ import enum
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from acl_hostmem_generated.catalog_types import Catalog
 
@@ -126,7 +125,7 @@ def probe_command(lib: Path, device: int | None) -> list[str]:
     return [sys.executable, "-m", "conformance.session.preflight", str(lib), "" if device is None else str(device)]
 
 
-def probe_library(lib: Path, device: int | None, timeout: float = PROBE_TIMEOUT_S) -> dict[str, Any]:
+def probe_library(lib: Path, device: int | None, timeout: float = PROBE_TIMEOUT_S) -> dict[str, object]:
     """Open ``lib`` in a child process: symbols, aclInit, device, SoC; raises SetupError on a problem."""
     proc = run_bounded(probe_command(lib, device), timeout)
     if proc.returncode is None:
@@ -147,13 +146,13 @@ def probe_library(lib: Path, device: int | None, timeout: float = PROBE_TIMEOUT_
             first, _, rest = message.partition("\n")
             message = f"{first}\nThe library said: {said[-1][:200]}\n{rest}"
         raise SetupError(Problem[answer["problem"]], message)
-    facts: dict[str, Any] = answer
+    facts: dict[str, object] = answer  # the probe's own answer (_answer): the facts it learned
     return facts
 
 
-def check_family(facts: dict[str, Any], product: str | None, catalog: Catalog) -> None:
+def check_family(facts: Mapping[str, object], product: str | None, catalog: Catalog) -> None:
     """Without ``--acl-product``, the SoC the library names must belong to a family of the spec."""
-    if product is None and family_for_soc(catalog, facts.get("soc") or "") is None:
+    if product is None and family_for_soc(catalog, str(facts.get("soc") or "")) is None:
         raise SetupError(Problem.UNKNOWN_PRODUCT, f"SoC {facts.get('soc')!r} matches no product family of the "
                          f"spec.\nFix: pass --acl-product ID (valid IDs: {_families(catalog)}).")
 
@@ -169,7 +168,7 @@ def check_rules(patterns: Sequence[str], catalog: Catalog) -> None:
                          "lists them).")
 
 
-def preflight(settings: Settings, requested_lib: str | None, catalog: Catalog) -> dict[str, Any]:
+def preflight(settings: Settings, requested_lib: str | None, catalog: Catalog) -> dict[str, object]:
     """Every set-up check; returns the facts learned from the library (soc, cann_version, device_count)."""
     check_rules(settings.rules, catalog)
     check_product(settings.product, catalog)
@@ -181,10 +180,10 @@ def preflight(settings: Settings, requested_lib: str | None, catalog: Catalog) -
     return facts
 
 
-def check_release(facts: dict[str, Any], override: str | None, catalog: Catalog) -> None:
+def check_release(facts: Mapping[str, object], override: str | None, catalog: Catalog) -> None:
     """The run can be judged against a release the spec knows (its own exit status when not)."""
     try:
-        judge_release(catalog, facts.get("cann_version"), override, facts.get("acl_api"))
+        judge_release(catalog, _text(facts.get("cann_version")), override, _text(facts.get("acl_api")))
     except ReleaseError as exc:
         raise SetupError(Problem.UNKNOWN_RELEASE, f"{exc}.\nFix: certify a library of a release the spec knows, "
                          "or name the release with --acl-cann-release.") from exc
@@ -193,7 +192,11 @@ def check_release(facts: dict[str, Any], override: str | None, catalog: Catalog)
 # --------------------------------------------------------------------------- the child process
 
 
-def _answer(**data: Any) -> None:
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def _answer(**data: object) -> None:
     print(json.dumps(data), flush=True)
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import inspect
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -36,6 +36,9 @@ from ..harness.violations import (
 )
 from ..results.outcomes import Finding
 
+if TYPE_CHECKING:
+    from .state import CaseRule
+
 #: The exception types a record may name by kind; any other kind is an ERROR of the harness.
 KINDS: dict[str, type[BaseException]] = {cls.__name__: cls for cls in (
     Blocked, InstrumentFailed, MissingFunction, BackendLeak, DeadlineReached, CallHung, CallTimeout,
@@ -54,15 +57,20 @@ class ExecutorLost(Exception):
     """The executor died or did not answer during the case; its result is decided by the judge."""
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     return str(value)[:MESSAGE_LIMIT] if value is not None else ""
 
 
-def _code(value: Any) -> int | None:
+def _code(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def rebuild(record: Mapping[str, Any]) -> BaseException:
+def _each(value: object) -> Iterable[object]:
+    """The items of a record's field, as ``value or ()`` iterates them (none of a value that is no collection)."""
+    return value if isinstance(value, Iterable) else ()
+
+
+def rebuild(record: Mapping[str, object]) -> BaseException:
     """The exception an executor's record describes, of the type its kind names."""
     kind, message = str(record.get("kind")), _text(record.get("message"))
     if kind == "skip":
@@ -89,14 +97,15 @@ def rebuild(record: Mapping[str, Any]) -> BaseException:
 class RemoteCase:
     """One case's handle in the judge: run its check in the executor, then keep what came back."""
 
-    def __init__(self, rule: Mapping[str, Any], case_id: str, send: Callable[[dict[str, Any]], Any]) -> None:
+    def __init__(self, rule: CaseRule, case_id: str,
+                 send: Callable[[dict[str, object]], Mapping[str, object]]) -> None:
         self.rule = rule
         self.case_id = case_id
         self.send = send
-        self.record: dict[str, Any] | None = None
+        self.record: Mapping[str, object] | None = None
         self.teardown: BaseException | None = None
 
-    def run(self, check: str | Callable[..., Any], **kwargs: Any) -> None:
+    def run(self, check: str | Callable[..., object], **kwargs: object) -> None:
         """Run the check procedure ``check`` with ``(ctx, **kwargs)`` in the executor; raise what it raised.
 
         ``check`` is ``"family:function"`` (a procedure of ``conformance/checks/<family>.py``, as the
@@ -105,7 +114,7 @@ class RemoteCase:
         """
         if isinstance(check, str):
             family, _, function = check.partition(":")
-            program: dict[str, Any] = {"check": f"{CHECK_PACKAGE}.{family}:{function}"}
+            program: dict[str, object] = {"check": f"{CHECK_PACKAGE}.{family}:{function}"}
         else:
             program = {"check": f"{check.__module__}:{check.__name__}"}
             if not check.__module__.startswith(CHECK_PACKAGE):
@@ -113,26 +122,29 @@ class RemoteCase:
         program.update(rule_id=self.rule["id"], case_id=self.case_id, kwargs=kwargs)
         record = self.send(program)
         self.record = record
-        if record.get("stdout"):
-            sys.stdout.write(capped_output(record["stdout"]))
-        if record.get("stderr"):
-            sys.stderr.write(capped_output(record["stderr"]))
-        if isinstance(record.get("teardown"), Mapping):
-            self.teardown = rebuild(record["teardown"])
+        stdout, stderr, teardown = record.get("stdout"), record.get("stderr"), record.get("teardown")
+        if stdout:  # the judge's send puts the executor's output (text) here
+            sys.stdout.write(capped_output(str(stdout)))
+        if stderr:
+            sys.stderr.write(capped_output(str(stderr)))
+        if isinstance(teardown, Mapping):
+            self.teardown = rebuild(teardown)
         for phase in ("setup", "call"):
-            if isinstance(record.get(phase), Mapping):
-                raise rebuild(record[phase])
+            raised = record.get(phase)
+            if isinstance(raised, Mapping):
+                raise rebuild(raised)
 
     @staticmethod
-    def records(record: Mapping[str, Any]) -> CaseRecords:
+    def records(record: Mapping[str, object]) -> CaseRecords:
         """What a case's record holds for the report, each field checked for its shape."""
-        trace = [_text(line) for line in record.get("trace") or () if isinstance(line, str)]
-        observed = dict(record["observed"]) if isinstance(record.get("observed"), Mapping) else {}
+        trace = [_text(line) for line in _each(record.get("trace")) if isinstance(line, str)]
+        recorded = record.get("observed")
+        observed = dict(recorded) if isinstance(recorded, Mapping) else {}
         findings = [Finding(_text(f[0]), _text(f[1]), _text(f[2]) or None)
-                    for f in record.get("findings") or () if isinstance(f, list) and len(f) == 3]
-        attachments = [Attachment(a[0][:200], a[1]) for a in record.get("attachments") or ()
+                    for f in _each(record.get("findings")) if isinstance(f, list) and len(f) == 3]
+        attachments = [Attachment(a[0][:200], a[1]) for a in _each(record.get("attachments"))
                        if isinstance(a, list) and len(a) == 2 and isinstance(a[0], str) and isinstance(a[1], str)]
-        rests_on = tuple(_text(r) for r in record.get("rests_on") or () if isinstance(r, str))
+        rests_on = tuple(_text(r) for r in _each(record.get("rests_on")) if isinstance(r, str))
         return CaseRecords(trace, observed, findings, attachments, rests_on)
 
 
@@ -141,7 +153,7 @@ class CaseRecords:
     """What the report keeps of a case's record: trace, observations, findings, attachments, rests-on."""
 
     trace: list[str]
-    observed: dict[str, Any]
+    observed: dict[str, object]
     findings: list[Finding]
     attachments: list[Attachment]
     rests_on: tuple[str, ...]

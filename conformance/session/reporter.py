@@ -12,7 +12,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -30,6 +30,9 @@ from .deadline import deadline_result
 from .seal import emit as emit_seal
 from .state import SUMMARY, RunState
 
+if TYPE_CHECKING:
+    from .rundir import WorkerNode
+
 CASE_PROPERTY = "acl_case"
 RUN_COMMAND_ENV = "ACL_RUN_COMMAND"
 FACTS_PROPERTY = "acl_facts"
@@ -41,7 +44,7 @@ class Reporter:
     def __init__(self, state: RunState) -> None:
         self.state = state
 
-    def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
+    def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
         """Remember when each case started and its hard limit (tell a timeout from a crash when its worker dies)."""
         self.state.started[nodeid] = time.monotonic()
         if self.state.deadline is not None:
@@ -76,7 +79,7 @@ class Reporter:
         self.state.collected.update(item.nodeid for item in session.items)
 
     @pytest.hookimpl(optionalhook=True)
-    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+    def pytest_xdist_node_collection_finished(self, node: WorkerNode, ids: list[str]) -> None:
         """xdist: the selected cases, as the workers collected them."""
         self.state.collected.update(ids)
 
@@ -113,7 +116,7 @@ class Reporter:
             write_crash_allure(result, state.rules[rule_id], report.nodeid, state.facts, Path(allure_dir))
 
     @pytest.hookimpl(optionalhook=True)
-    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+    def pytest_testnodedown(self, node: WorkerNode, error: object) -> None:
         """xdist: take the environment facts a worker learned from the library."""
         facts = getattr(node, "workeroutput", {}).get("acl_facts")
         if facts and self.state.facts.get("product_family") is None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 import pytest
 
@@ -32,13 +33,21 @@ def remove_run_dir(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
+class WorkerNode(Protocol):
+    """A worker as the controller's xdist hooks see it: the parts of xdist's ``WorkerController`` that the
+    kit uses (xdist ships no type information)."""
+
+    config: pytest.Config
+    workerinput: dict[str, object]
+
+
 class WorkerHandoff:
     """The controller's xdist hook: each worker gets ``values`` in its ``workerinput``."""
 
-    def __init__(self, values: dict[str, Any]) -> None:
+    def __init__(self, values: Mapping[str, object]) -> None:
         self.values = values
 
     @pytest.hookimpl(optionalhook=True)
-    def pytest_configure_node(self, node: Any) -> None:
+    def pytest_configure_node(self, node: WorkerNode) -> None:
         """xdist sets up a worker (first or replacement): hand the values over."""
         node.workerinput.update(self.values)

@@ -11,15 +11,18 @@ than the spec has is *partial*: its reports hold only the selected cases, and it
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 import pytest
 
-from acl_hostmem_generated.catalog_types import Catalog
+from acl_hostmem_generated.catalog_types import CaseParams, Catalog
 
 from ..results.identity import case_id_for_item, case_id_from_nodeid, case_interfaces
 from ..results.outcomes import SEVERITIES
+
+if TYPE_CHECKING:
+    from .state import CaseRule
 
 SEVERITY_MARKS = SEVERITIES
 
@@ -38,12 +41,12 @@ def unknown_rule_patterns(patterns: Iterable[str], catalog: Catalog) -> list[str
     return [p for p in patterns if not fnmatch.filter(ids, p)]
 
 
-def case_params(rule: Mapping[str, Any], case_id: str) -> dict[str, Any]:
+def case_params(rule: CaseRule, case_id: str) -> CaseParams:
     """The matrix values of a case of the catalog (empty when the case is not in it)."""
     return next((c.get("params") or {} for c in rule.get("cases", []) if c["case_id"] == case_id), {})
 
 
-def label_item(item: pytest.Item, rule: Mapping[str, Any]) -> None:
+def label_item(item: pytest.Item, rule: CaseRule) -> None:
     """Add the family, severity and interface markers and the rule and case ID keywords of a case."""
     case_id = case_id_for_item(rule["id"], item)
     item.extra_keyword_matches.update({rule["id"], case_id})
@@ -52,7 +55,7 @@ def label_item(item: pytest.Item, rule: Mapping[str, Any]) -> None:
         item.add_marker(name)
 
 
-def keep_rules(items: list[pytest.Item], rule_of: Any, patterns: tuple[str, ...],
+def keep_rules(items: list[pytest.Item], rule_of: Callable[[pytest.Item], CaseRule | None], patterns: tuple[str, ...],
                config: pytest.Config) -> None:
     """Deselect every case whose rule matches none of ``patterns`` (``--acl-rule``)."""
     if not patterns:

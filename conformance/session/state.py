@@ -4,22 +4,43 @@ from __future__ import annotations
 
 import datetime
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 import pytest
 
-from acl_hostmem_generated.catalog_types import Catalog, RuleEntry
+from acl_hostmem_generated.catalog_types import CaseEntry, Catalog, RuleEntry
 
 from ..harness.options import Settings
 from ..results.outcomes import CaseResult, Finding, PhaseResult, apply_waiver
+from ..results.summary import SummaryJSON
 from .deadline import RunDeadline
 from .executors import Executor
 from .hangs import HungCalls
 
-if TYPE_CHECKING:  # the listener imports allure, which a run without allure-pytest lacks
+if TYPE_CHECKING:  # the listener imports allure, which a run without allure-pytest lacks; expectations load
+    # (with PyYAML) only when a run names expectations files
+    from typing_extensions import ReadOnly
+
+    from ..harness.context import Attachment
+    from ..results.expectations import ExpectationSet
     from .allure_listener import AllureListener
+    from .reportlock import ReportDirLock
+
+
+class CaseRule(TypedDict):
+    """What the plugin reads of a case's rule: the catalog's :class:`RuleEntry`, or the stand-in for a
+    rule that the catalog lacks (``plugin._rule_of``)."""
+
+    id: ReadOnly[str]
+    title: ReadOnly[str]
+    interfaces: ReadOnly[list[str]]
+    family: ReadOnly[str]
+    severity: ReadOnly[str]
+    applies: ReadOnly[Mapping[str, object]]
+    cases: ReadOnly[list[CaseEntry]]
 
 
 @dataclass
@@ -30,12 +51,12 @@ class RunState:
     settings: Settings
     catalog: Catalog
     role: str  # "serial" | "controller" | "worker"
-    expectations: Any = None
+    expectations: ExpectationSet | None = None
     executor: Executor | None = None  # the process that runs this judge's cases against the library
     facts_learned: bool = False  # the executor's facts (SoC, family, release) are in ``facts``
     results: dict[str, CaseResult] = field(default_factory=dict)
     started: dict[str, float] = field(default_factory=dict)
-    facts: dict[str, Any] = field(default_factory=dict)
+    facts: dict[str, object] = field(default_factory=dict)  # the run's environment facts (summary.json's)
     facts_sent: bool = False
     selected: set[str] | None = None  # case IDs of a run that selected cases; None: every case
     run_dir: Path = field(default_factory=Path)  # scratch files shared with the workers (session/rundir.py)
@@ -73,26 +94,26 @@ class RunState:
         """The date waivers are judged against."""
         return datetime.date.today()
 
-    def waive(self, result: CaseResult, family: str | None, soc: str | None, cann: str | None) -> CaseResult:
+    def waive(self, result: CaseResult, family: object, soc: object, cann: object) -> CaseResult:
         """Apply the matching expectation (if any) to a case result."""
         if self.expectations is None:
             return result
-        match = self.expectations.match(result.case_id, result.rule_id, family or "", soc or "", cann or "",
-                                        self.today())
+        match = self.expectations.match(result.case_id, result.rule_id, str(family or ""), str(soc or ""),
+                                        str(cann or ""), self.today())  # facts: texts or None
         return apply_waiver(result, match)
 
 
 STATE = pytest.StashKey[RunState]()
 PHASES = pytest.StashKey[list[PhaseResult]]()
 TRACE = pytest.StashKey[list[str]]()
-ATTACHMENTS = pytest.StashKey[list[Any]]()
+ATTACHMENTS: pytest.StashKey[list[Attachment]] = pytest.StashKey()
 RESTS_ON = pytest.StashKey[tuple[str, ...]]()
 CODE_SUSPECT = pytest.StashKey[str]()  # a rule a failing call's code points at (spec setup_promises codes)
-SUMMARY = pytest.StashKey[dict[str, Any]]()
-OBSERVED = pytest.StashKey[dict[str, Any]]()
-PREFLIGHT = pytest.StashKey[dict[str, Any]]()
+SUMMARY = pytest.StashKey[SummaryJSON]()
+OBSERVED = pytest.StashKey[dict[str, object]]()
+PREFLIGHT = pytest.StashKey[dict[str, object]]()
 #: The report directory's lock a plain pytest run holds (``run`` holds it for its pytest child).
-REPORT_LOCK = pytest.StashKey[Any]()
+REPORT_LOCK: pytest.StashKey[ReportDirLock] = pytest.StashKey()
 FINDINGS = pytest.StashKey[list[Finding]]()
 #: The result the judge decided for a case whose executor died or did not answer.
 LOST = pytest.StashKey[CaseResult]()
