@@ -55,6 +55,7 @@ class FaultVerdictJSON(TypedDict):
     release: str | None
     run: str
     selected: list[str]
+    sampled: bool  # whether the sampled-size cases ran (plan.sampled_rules)
     status: str
     killing_cases: list[str]
     killing_rules: list[str]
@@ -184,6 +185,7 @@ def judge_fault(run: Run) -> FaultVerdictJSON:
     return {
         "fault": run.fault["name"], "family": run.fault["family"], "violates": run.fault["violates"],
         "release": run.release, "run": run.name, "selected": list(run.select),
+        "sampled": run.sampled,
         "status": status, "killing_cases": sorted(killers), "killing_rules": rules, "on_target_rules": on_target,
         "collateral_rules": collateral,
         "collateral_mandatory": [r for r in collateral if severity.get(r, DECIDING) == DECIDING],
