@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from acl_hostmem_generated import acl_bindings as acl
+from acl_hostmem_generated.acl_bindings import MallocConfig
 from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import AclContext
 from ..harness.samples import adopt_result, call_raw, valid_arguments
 from ..harness.violations import CallTimeout
 from .verdicts import failed, holds, succeeded
+
+_T = TypeVar("_T")
 
 _CONFIGS = {
     "attrs_null": lambda ctx: acl.malloc_config(num_attrs=1, attrs_null=True),
@@ -26,7 +30,8 @@ def _other_device(ctx: AclContext) -> int:
     return (ctx.device + 1) % count if count > 1 else count
 
 
-def _bad_value(ctx: AclContext, args: dict[str, Any], param: str, condition: str, value: Any) -> tuple[Any, Any]:
+def _bad_value(ctx: AclContext, args: dict[str, Any], param: str, condition: str,
+               value: Any) -> tuple[object, MallocConfig | None]:
     """(argument to pass, object to keep alive) for one invalid-argument condition."""
     if condition == "is_null":
         return None, None
@@ -82,7 +87,7 @@ def _no_context_call(ctx: AclContext, call: str) -> tuple[Any, Any]:
     raise ValueError(f"unknown call {call!r}")
 
 
-def _without_context(ctx: AclContext, fn: Any, what: str) -> Any:
+def _without_context(ctx: AclContext, fn: Callable[[], _T], what: str) -> _T:
     thread = ctx.start(fn, name="no-context", set_device=False)
     if not thread.wait(ctx.timeout):
         raise CallTimeout(f"{what} from a thread without a context did not return within {ctx.timeout:.0f} s")

@@ -62,7 +62,7 @@ def serve(command_fd: int = COMMAND_FD, record_fd: int = RECORD_FD) -> int:
             break
         seq = program.get("seq")
         if backend is None:
-            record: dict[str, Any] = {"setup": exception_record(HarnessError("the backend is not open"))}
+            record: dict[str, object] = {"setup": exception_record(HarnessError("the backend is not open"))}
         else:
             refuse_given_up(backend.lib, program.get("given_up") or (),
                             lambda call: promise_of_call(catalog, call), int(program.get("hangs", 2)))

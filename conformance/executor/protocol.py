@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import struct
+from collections.abc import Mapping
 from typing import Any
 
 #: A frame larger than this is a protocol error (a case's trace and attachments stay far below it).
@@ -27,7 +28,7 @@ class ProtocolError(Exception):
     """A frame that is not what the protocol allows (too large, not JSON, wrong nonce or sequence)."""
 
 
-def encode(message: dict[str, Any]) -> bytes:
+def encode(message: Mapping[str, object]) -> bytes:
     """One frame holding ``message``."""
     body = json.dumps(message, separators=(",", ":"), default=str).encode()
     if len(body) > MAX_FRAME:
@@ -35,7 +36,7 @@ def encode(message: dict[str, Any]) -> bytes:
     return HEADER.pack(len(body)) + body
 
 
-def write_frame(fd: int, message: dict[str, Any]) -> None:
+def write_frame(fd: int, message: Mapping[str, object]) -> None:
     """Write one frame to ``fd`` completely (blocking)."""
     view = memoryview(encode(message))
     while view:
