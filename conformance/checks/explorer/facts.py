@@ -11,7 +11,7 @@ import enum
 
 from acl_hostmem_generated import acl_bindings as acl
 
-from .calls import Request
+from .calls import Request, integer
 from .state import Allocation, Registration, Stream, World
 
 _KNOWN_FLAGS = acl.ACL_HOST_REG_MAPPED | acl.ACL_HOST_REG_IOMEMORY | acl.ACL_HOST_REG_READONLY | acl.ACL_HOST_REG_PINNED
@@ -60,7 +60,7 @@ class Facts:
         if kind in ("offset", "config"):
             return req.tags.get(param) == (kind, value)
         if kind == "unregistered":
-            pointer = req.values.get(param) or 0
+            pointer = integer(req.values.get(param) or 0, param)
             if pointer == req.pointer:
                 return self._registration_containing is None
             return self.world.registration_containing(pointer) is None
@@ -237,7 +237,7 @@ class Facts:
     def _reserved(self, v1_type: int, v2_bit: int) -> bool:
         if self.req.interface == "aclrtHostRegister":
             return self.req.values.get("type") == v1_type
-        flag = self.req.values.get("flag", 0)
+        flag = integer(self.req.values.get("flag", 0), "flag")
         return bool(flag & v2_bit) and not flag & ~_KNOWN_FLAGS
 
     @property
@@ -253,7 +253,7 @@ class Facts:
     @property
     def flag_pinned(self) -> bool:
         """The V2 flag has the PINNED bit."""
-        return bool(self.req.values.get("flag", 0) & acl.ACL_HOST_REG_PINNED)
+        return bool(integer(self.req.values.get("flag", 0), "flag") & acl.ACL_HOST_REG_PINNED)
 
     @property
     def flag_pinned_only(self) -> bool:
