@@ -11,7 +11,6 @@ import importlib.util
 import sys
 from collections.abc import Callable, Mapping
 from types import ModuleType
-from typing import Any
 
 import pytest
 
@@ -25,6 +24,7 @@ from ..harness.simstats import leaked, leaked_counters
 from ..harness.support import fails_cleanly
 from ..harness.violations import BackendLeak, Blocked, CallHung, HarnessError, InstrumentFailed, SpecViolation
 from ..results.outcomes import exception_kind
+from .protocol import JSONValue, as_int, as_object, as_text_or_none
 
 #: The kit's check procedures are imported by name; a judge's own (its tests' fakes) by file.
 CHECK_PACKAGE = "conformance.checks"
@@ -110,7 +110,7 @@ def teardown_verdict(ctx: AclContext, problems: list[Release], leak: bool = Fals
     return HarnessError("teardown could not release everything (leak?): " + text)
 
 
-def run_case(backend: Backend, settings: Settings, catalog: Catalog, program: Mapping[str, Any]
+def run_case(backend: Backend, settings: Settings, catalog: Catalog, program: Mapping[str, JSONValue]
              ) -> dict[str, object]:
     """Run one case program; the records of what happened (nothing here decides its outcome)."""
     rules = {rule["id"]: rule for rule in catalog["rules"]}
@@ -121,7 +121,8 @@ def run_case(backend: Backend, settings: Settings, catalog: Catalog, program: Ma
     before = backend.counters.read() if backend.counters else None
     ctx = AclContext(backend.lib, backend.product, device=backend.device, timeout=settings.timeout,
                      catalog=catalog, observations=rule.get("observations", []),
-                     explore_steps=settings.explore_steps, explore_seed=int(program.get("seed", settings.explore_seed)),
+                     explore_steps=settings.explore_steps,
+                     explore_seed=as_int(program.get("seed", settings.explore_seed)),
                      rule_id=rule["id"], needs=rule.get("needs", []), sync_window=settings.sync_window)
     record: dict[str, object] = {"setup": None, "call": None, "teardown": None}
     try:
@@ -131,8 +132,8 @@ def run_case(backend: Backend, settings: Settings, catalog: Catalog, program: Ma
             record["setup"] = exception_record(exc)
         else:
             try:
-                check = check_function(str(program.get("check")), program.get("check_file"))
-                check(ctx, **dict(program.get("kwargs") or {}))
+                check = check_function(str(program.get("check")), as_text_or_none(program.get("check_file")))
+                check(ctx, **as_object(program.get("kwargs") or None))
             except BaseException as exc:  # noqa: BLE001
                 record["call"] = exception_record(exc)
     finally:
