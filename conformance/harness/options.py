@@ -143,7 +143,8 @@ def add_options(parser: pytest.Parser) -> None:
 def env_value(spec: OptionSpec) -> Any:
     """The option's environment twin, split on ``os.pathsep`` for a repeatable option; None when unset.
 
-    (Any, not ``str | list[str] | None``: callers pass a non-repeatable option's value on as ``str | None``.)
+    Untyped rather than ``str | list[str] | None``: callers (certify) pass a non-repeatable option's value on
+    as ``str | None``.
     """
     text = os.environ.get(spec.env, "") if spec.env else ""
     if not text:
@@ -151,18 +152,19 @@ def env_value(spec: OptionSpec) -> Any:
     return [part for part in text.split(os.pathsep) if part] if spec.multiple else text
 
 
-def raw_value(config: pytest.Config, spec: OptionSpec) -> Any:
+def raw_value(config: pytest.Config, spec: OptionSpec) -> str | list[str] | None:
     """The option's value from the command line, else its environment twin, else None."""
-    value = config.getoption(spec.dest, default=None)
+    value: str | list[str] | None = config.getoption(spec.dest, default=None)
     if value not in (None, []):
         return value
-    return env_value(spec)
+    twin: str | list[str] | None = env_value(spec)
+    return twin
 
 
 def raw_values(config: pytest.Config) -> dict[str, Any]:
     """Every option of :data:`OPTIONS` by destination, as given (command line, then environment).
 
-    (Any, as :func:`env_value`: the plugin passes ``acl_lib`` on as ``str | None``.)
+    Untyped values, as :func:`env_value`'s: the plugin passes ``acl_lib`` on as ``str | None``.
     """
     return {spec.dest: raw_value(config, spec) for spec in OPTIONS}
 
