@@ -20,6 +20,8 @@ from typing import Any, Literal, overload
 # What does not depend on the spec is written by hand: acl_runtime.py beside this module.
 from .acl_runtime import CDEF as CDEF
 from .acl_runtime import OUT as OUT
+from .acl_runtime import CData as CData
+from .acl_runtime import Out as Out
 from .acl_runtime import LibraryBase as LibraryBase
 from .acl_runtime import MallocConfig as MallocConfig
 from .acl_runtime import TraceHook as TraceHook
@@ -29,6 +31,7 @@ from .acl_runtime import address_arg as _address_arg
 from .acl_runtime import cell_arg as _cell_arg
 from .acl_runtime import cstr_arg as _cstr
 from .acl_runtime import pointer_arg as _ptr
+from .acl_runtime import text_of as _text
 
 SPEC_HASH = '3e6d0fb3158fa9a9'
 
@@ -207,93 +210,93 @@ class AclLibrary(LibraryBase):
 
 
     @overload
-    def aclrtMallocHost(self, size: int, *, hostPtr: Any = OUT, raw: bool = False) -> Any: ...
+    def aclrtMallocHost(self, size: int, *, hostPtr: CData | int | Out | None = OUT, raw: bool = False) -> Any: ...
 
-    def aclrtMallocHost(self, size: int, *, hostPtr: Any = OUT, raw: bool = False) -> Any:
+    def aclrtMallocHost(self, size: int, *, hostPtr: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Allocates page-locked host memory whose start is 64-byte aligned. (11-02_host_memory_management.md#aclrtMallocHost)"""
         return self._bind('aclrtMallocHost', _wrap_aclrtMallocHost, 'aclError(*)(uintptr_t *, size_t)')(size, hostPtr=hostPtr, raw=raw)
 
     @overload
-    def aclrtMallocHostWithCfg(self, size: int, cfg: Any, *, raw: Literal[False] = False) -> int: ...
+    def aclrtMallocHostWithCfg(self, size: int, cfg: CData | int | None, *, raw: Literal[False] = False) -> int: ...
 
     @overload
-    def aclrtMallocHostWithCfg(self, size: int, cfg: Any, *, raw: Literal[True]) -> tuple[int, int]: ...
+    def aclrtMallocHostWithCfg(self, size: int, cfg: CData | int | None, *, raw: Literal[True]) -> tuple[int, int]: ...
 
 
     @overload
-    def aclrtMallocHostWithCfg(self, size: int, cfg: Any, *, ptr: Any = OUT, raw: bool = False) -> Any: ...
+    def aclrtMallocHostWithCfg(self, size: int, cfg: CData | int | None, *, ptr: CData | int | Out | None = OUT, raw: bool = False) -> Any: ...
 
-    def aclrtMallocHostWithCfg(self, size: int, cfg: Any, *, ptr: Any = OUT, raw: bool = False) -> Any:
+    def aclrtMallocHostWithCfg(self, size: int, cfg: CData | int | None, *, ptr: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Allocates page-locked, 64-byte aligned host memory with optional configuration attributes. (11-02_host_memory_management.md#aclrtMallocHostWithCfg)"""
         return self._bind('aclrtMallocHostWithCfg', _wrap_aclrtMallocHostWithCfg, 'aclError(*)(uintptr_t *, uint64_t, aclrtMallocConfig *)')(size, cfg, ptr=ptr, raw=raw)
 
     @overload
-    def aclrtFreeHost(self, hostPtr: Any, *, raw: Literal[False] = False) -> None: ...
+    def aclrtFreeHost(self, hostPtr: CData | int | None, *, raw: Literal[False] = False) -> None: ...
 
     @overload
-    def aclrtFreeHost(self, hostPtr: Any, *, raw: Literal[True]) -> int: ...
+    def aclrtFreeHost(self, hostPtr: CData | int | None, *, raw: Literal[True]) -> int: ...
 
 
     @overload
-    def aclrtFreeHost(self, hostPtr: Any, *, raw: bool = False) -> Any: ...
+    def aclrtFreeHost(self, hostPtr: CData | int | None, *, raw: bool = False) -> Any: ...
 
-    def aclrtFreeHost(self, hostPtr: Any, *, raw: bool = False) -> Any:
+    def aclrtFreeHost(self, hostPtr: CData | int | None, *, raw: bool = False) -> Any:
         """Frees host memory from aclrtMallocHost or aclrtMallocHostWithCfg at once, without any synchronisation. (11-02_host_memory_management.md#aclrtFreeHost)"""
         return self._bind('aclrtFreeHost', _wrap_aclrtFreeHost, 'aclError(*)(uintptr_t)')(hostPtr, raw=raw)
 
     @overload
-    def aclrtFreeHostWithDevSync(self, hostPtr: Any, *, raw: Literal[False] = False) -> None: ...
+    def aclrtFreeHostWithDevSync(self, hostPtr: CData | int | None, *, raw: Literal[False] = False) -> None: ...
 
     @overload
-    def aclrtFreeHostWithDevSync(self, hostPtr: Any, *, raw: Literal[True]) -> int: ...
+    def aclrtFreeHostWithDevSync(self, hostPtr: CData | int | None, *, raw: Literal[True]) -> int: ...
 
 
     @overload
-    def aclrtFreeHostWithDevSync(self, hostPtr: Any, *, raw: bool = False) -> Any: ...
+    def aclrtFreeHostWithDevSync(self, hostPtr: CData | int | None, *, raw: bool = False) -> Any: ...
 
-    def aclrtFreeHostWithDevSync(self, hostPtr: Any, *, raw: bool = False) -> Any:
+    def aclrtFreeHostWithDevSync(self, hostPtr: CData | int | None, *, raw: bool = False) -> Any:
         """Synchronises the current device, waits for the tasks that use the memory, then frees it. (11-02_host_memory_management.md#aclrtFreeHostWithDevSync)"""
         return self._bind('aclrtFreeHostWithDevSync', _wrap_aclrtFreeHostWithDevSync, 'aclError(*)(uintptr_t)')(hostPtr, raw=raw)
 
     @overload
-    def aclrtHostRegister(self, ptr: Any, size: int, type: int, *, raw: Literal[False] = False) -> int: ...
+    def aclrtHostRegister(self, ptr: CData | int | None, size: int, type: int, *, raw: Literal[False] = False) -> int: ...
 
     @overload
-    def aclrtHostRegister(self, ptr: Any, size: int, type: int, *, raw: Literal[True]) -> tuple[int, int]: ...
+    def aclrtHostRegister(self, ptr: CData | int | None, size: int, type: int, *, raw: Literal[True]) -> tuple[int, int]: ...
 
 
     @overload
-    def aclrtHostRegister(self, ptr: Any, size: int, type: int, *, devPtr: Any = OUT, raw: bool = False) -> Any: ...
+    def aclrtHostRegister(self, ptr: CData | int | None, size: int, type: int, *, devPtr: CData | int | Out | None = OUT, raw: bool = False) -> Any: ...
 
-    def aclrtHostRegister(self, ptr: Any, size: int, type: int, *, devPtr: Any = OUT, raw: bool = False) -> Any:
+    def aclrtHostRegister(self, ptr: CData | int | None, size: int, type: int, *, devPtr: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Maps host memory for device access and returns the device address of the mapping. (11-02_host_memory_management.md#aclrtHostRegister)"""
         return self._bind('aclrtHostRegister', _wrap_aclrtHostRegister, 'aclError(*)(uintptr_t, uint64_t, aclrtHostRegisterType, uintptr_t *)')(ptr, size, type, devPtr=devPtr, raw=raw)
 
     @overload
-    def aclrtHostRegisterV2(self, ptr: Any, size: int, flag: int, *, raw: Literal[False] = False) -> None: ...
+    def aclrtHostRegisterV2(self, ptr: CData | int | None, size: int, flag: int, *, raw: Literal[False] = False) -> None: ...
 
     @overload
-    def aclrtHostRegisterV2(self, ptr: Any, size: int, flag: int, *, raw: Literal[True]) -> int: ...
+    def aclrtHostRegisterV2(self, ptr: CData | int | None, size: int, flag: int, *, raw: Literal[True]) -> int: ...
 
 
     @overload
-    def aclrtHostRegisterV2(self, ptr: Any, size: int, flag: int, *, raw: bool = False) -> Any: ...
+    def aclrtHostRegisterV2(self, ptr: CData | int | None, size: int, flag: int, *, raw: bool = False) -> Any: ...
 
-    def aclrtHostRegisterV2(self, ptr: Any, size: int, flag: int, *, raw: bool = False) -> Any:
+    def aclrtHostRegisterV2(self, ptr: CData | int | None, size: int, flag: int, *, raw: bool = False) -> Any:
         """Registers host memory with a set of ACL_HOST_REG_* flags. (11-02_host_memory_management.md#aclrtHostRegisterV2)"""
         return self._bind('aclrtHostRegisterV2', _wrap_aclrtHostRegisterV2, 'aclError(*)(uintptr_t, uint64_t, uint32_t)')(ptr, size, flag, raw=raw)
 
     @overload
-    def aclrtHostGetDevicePointer(self, pHost: Any, flag: int, *, raw: Literal[False] = False) -> int: ...
+    def aclrtHostGetDevicePointer(self, pHost: CData | int | None, flag: int, *, raw: Literal[False] = False) -> int: ...
 
     @overload
-    def aclrtHostGetDevicePointer(self, pHost: Any, flag: int, *, raw: Literal[True]) -> tuple[int, int]: ...
+    def aclrtHostGetDevicePointer(self, pHost: CData | int | None, flag: int, *, raw: Literal[True]) -> tuple[int, int]: ...
 
 
     @overload
-    def aclrtHostGetDevicePointer(self, pHost: Any, flag: int, *, pDevice: Any = OUT, raw: bool = False) -> Any: ...
+    def aclrtHostGetDevicePointer(self, pHost: CData | int | None, flag: int, *, pDevice: CData | int | Out | None = OUT, raw: bool = False) -> Any: ...
 
-    def aclrtHostGetDevicePointer(self, pHost: Any, flag: int, *, pDevice: Any = OUT, raw: bool = False) -> Any:
+    def aclrtHostGetDevicePointer(self, pHost: CData | int | None, flag: int, *, pDevice: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Returns the device address of host memory registered with aclrtHostRegister or aclrtHostRegisterV2. (11-02_host_memory_management.md#aclrtHostGetDevicePointer)"""
         return self._bind('aclrtHostGetDevicePointer', _wrap_aclrtHostGetDevicePointer, 'aclError(*)(uintptr_t, uintptr_t *, uint32_t)')(pHost, flag, pDevice=pDevice, raw=raw)
 
@@ -305,23 +308,23 @@ class AclLibrary(LibraryBase):
 
 
     @overload
-    def aclrtHostMemMapCapabilities(self, deviceId: int, hacType: int, *, capabilities: Any = OUT, raw: bool = False) -> Any: ...
+    def aclrtHostMemMapCapabilities(self, deviceId: int, hacType: int, *, capabilities: CData | int | Out | None = OUT, raw: bool = False) -> Any: ...
 
-    def aclrtHostMemMapCapabilities(self, deviceId: int, hacType: int, *, capabilities: Any = OUT, raw: bool = False) -> Any:
+    def aclrtHostMemMapCapabilities(self, deviceId: int, hacType: int, *, capabilities: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Tells whether a hardware accelerator of a device can access registered host memory. (11-02_host_memory_management.md#aclrtHostMemMapCapabilities)"""
         return self._bind('aclrtHostMemMapCapabilities', _wrap_aclrtHostMemMapCapabilities, 'aclError(*)(uint32_t, aclrtHacType, aclrtHostMemMapCapability *)')(deviceId, hacType, capabilities=capabilities, raw=raw)
 
     @overload
-    def aclrtHostUnregister(self, ptr: Any, *, raw: Literal[False] = False) -> None: ...
+    def aclrtHostUnregister(self, ptr: CData | int | None, *, raw: Literal[False] = False) -> None: ...
 
     @overload
-    def aclrtHostUnregister(self, ptr: Any, *, raw: Literal[True]) -> int: ...
+    def aclrtHostUnregister(self, ptr: CData | int | None, *, raw: Literal[True]) -> int: ...
 
 
     @overload
-    def aclrtHostUnregister(self, ptr: Any, *, raw: bool = False) -> Any: ...
+    def aclrtHostUnregister(self, ptr: CData | int | None, *, raw: bool = False) -> Any: ...
 
-    def aclrtHostUnregister(self, ptr: Any, *, raw: bool = False) -> Any:
+    def aclrtHostUnregister(self, ptr: CData | int | None, *, raw: bool = False) -> Any:
         """Removes a registration made by aclrtHostRegister or aclrtHostRegisterV2. (11-02_host_memory_management.md#aclrtHostUnregister)"""
         return self._bind('aclrtHostUnregister', _wrap_aclrtHostUnregister, 'aclError(*)(uintptr_t)')(ptr, raw=raw)
 
@@ -403,9 +406,9 @@ class AclLibrary(LibraryBase):
 
 
     @overload
-    def aclrtGetDevice(self, *, deviceId: Any = OUT, raw: bool = False) -> Any: ...
+    def aclrtGetDevice(self, *, deviceId: CData | int | Out | None = OUT, raw: bool = False) -> Any: ...
 
-    def aclrtGetDevice(self, *, deviceId: Any = OUT, raw: bool = False) -> Any:
+    def aclrtGetDevice(self, *, deviceId: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Reports the device of the calling thread's current context; fails when no device was set. (04_device_management.md#aclrtGetDevice)"""
         return self._bind('aclrtGetDevice', _wrap_aclrtGetDevice, 'aclError(*)(int32_t *)')(deviceId=deviceId, raw=raw)
 
@@ -417,65 +420,65 @@ class AclLibrary(LibraryBase):
 
 
     @overload
-    def aclrtGetRunMode(self, *, runMode: Any = OUT, raw: bool = False) -> Any: ...
+    def aclrtGetRunMode(self, *, runMode: CData | int | Out | None = OUT, raw: bool = False) -> Any: ...
 
-    def aclrtGetRunMode(self, *, runMode: Any = OUT, raw: bool = False) -> Any:
+    def aclrtGetRunMode(self, *, runMode: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Reports where the software stack runs - ACL_HOST (EP form) or ACL_DEVICE (RC / Control-CPU-open form). (04_device_management.md#aclrtGetRunMode)"""
         return self._bind('aclrtGetRunMode', _wrap_aclrtGetRunMode, 'aclError(*)(aclrtRunMode *)')(runMode=runMode, raw=raw)
 
     @overload
-    def aclrtCreateContext(self, deviceId: int, *, raw: Literal[False] = False) -> Any: ...
+    def aclrtCreateContext(self, deviceId: int, *, raw: Literal[False] = False) -> CData: ...
 
     @overload
-    def aclrtCreateContext(self, deviceId: int, *, raw: Literal[True]) -> tuple[int, Any]: ...
+    def aclrtCreateContext(self, deviceId: int, *, raw: Literal[True]) -> tuple[int, CData]: ...
 
 
     @overload
-    def aclrtCreateContext(self, deviceId: int, *, context: Any = OUT, raw: bool = False) -> Any: ...
+    def aclrtCreateContext(self, deviceId: int, *, context: CData | int | Out | None = OUT, raw: bool = False) -> Any: ...
 
-    def aclrtCreateContext(self, deviceId: int, *, context: Any = OUT, raw: bool = False) -> Any:
+    def aclrtCreateContext(self, deviceId: int, *, context: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Creates a context on a device and makes it the calling thread's current context. (05_context_management.md#aclrtCreateContext)"""
         return self._bind('aclrtCreateContext', _wrap_aclrtCreateContext, 'aclError(*)(aclrtContext *, int32_t)')(deviceId, context=context, raw=raw)
 
     @overload
-    def aclrtDestroyContext(self, context: Any, *, raw: Literal[False] = False) -> None: ...
+    def aclrtDestroyContext(self, context: CData | int | None, *, raw: Literal[False] = False) -> None: ...
 
     @overload
-    def aclrtDestroyContext(self, context: Any, *, raw: Literal[True]) -> int: ...
+    def aclrtDestroyContext(self, context: CData | int | None, *, raw: Literal[True]) -> int: ...
 
 
     @overload
-    def aclrtDestroyContext(self, context: Any, *, raw: bool = False) -> Any: ...
+    def aclrtDestroyContext(self, context: CData | int | None, *, raw: bool = False) -> Any: ...
 
-    def aclrtDestroyContext(self, context: Any, *, raw: bool = False) -> Any:
+    def aclrtDestroyContext(self, context: CData | int | None, *, raw: bool = False) -> Any:
         """Destroys a context created by aclrtCreateContext; a thread whose current context it was has none afterwards. (05_context_management.md#aclrtDestroyContext)"""
         return self._bind('aclrtDestroyContext', _wrap_aclrtDestroyContext, 'aclError(*)(aclrtContext)')(context, raw=raw)
 
     @overload
-    def aclrtSetCurrentContext(self, context: Any, *, raw: Literal[False] = False) -> None: ...
+    def aclrtSetCurrentContext(self, context: CData | int | None, *, raw: Literal[False] = False) -> None: ...
 
     @overload
-    def aclrtSetCurrentContext(self, context: Any, *, raw: Literal[True]) -> int: ...
+    def aclrtSetCurrentContext(self, context: CData | int | None, *, raw: Literal[True]) -> int: ...
 
 
     @overload
-    def aclrtSetCurrentContext(self, context: Any, *, raw: bool = False) -> Any: ...
+    def aclrtSetCurrentContext(self, context: CData | int | None, *, raw: bool = False) -> Any: ...
 
-    def aclrtSetCurrentContext(self, context: Any, *, raw: bool = False) -> Any:
+    def aclrtSetCurrentContext(self, context: CData | int | None, *, raw: bool = False) -> Any:
         """Makes a context the calling thread's current context (the last call wins). (05_context_management.md#aclrtSetCurrentContext)"""
         return self._bind('aclrtSetCurrentContext', _wrap_aclrtSetCurrentContext, 'aclError(*)(aclrtContext)')(context, raw=raw)
 
     @overload
-    def aclrtGetCurrentContext(self, *, raw: Literal[False] = False) -> Any: ...
+    def aclrtGetCurrentContext(self, *, raw: Literal[False] = False) -> CData: ...
 
     @overload
-    def aclrtGetCurrentContext(self, *, raw: Literal[True]) -> tuple[int, Any]: ...
+    def aclrtGetCurrentContext(self, *, raw: Literal[True]) -> tuple[int, CData]: ...
 
 
     @overload
-    def aclrtGetCurrentContext(self, *, context: Any = OUT, raw: bool = False) -> Any: ...
+    def aclrtGetCurrentContext(self, *, context: CData | int | Out | None = OUT, raw: bool = False) -> Any: ...
 
-    def aclrtGetCurrentContext(self, *, context: Any = OUT, raw: bool = False) -> Any:
+    def aclrtGetCurrentContext(self, *, context: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Reports the calling thread's current context. (05_context_management.md#aclrtGetCurrentContext)"""
         return self._bind('aclrtGetCurrentContext', _wrap_aclrtGetCurrentContext, 'aclError(*)(aclrtContext *)')(context=context, raw=raw)
 
@@ -487,9 +490,9 @@ class AclLibrary(LibraryBase):
 
 
     @overload
-    def aclrtGetDeviceCount(self, *, count: Any = OUT, raw: bool = False) -> Any: ...
+    def aclrtGetDeviceCount(self, *, count: CData | int | Out | None = OUT, raw: bool = False) -> Any: ...
 
-    def aclrtGetDeviceCount(self, *, count: Any = OUT, raw: bool = False) -> Any:
+    def aclrtGetDeviceCount(self, *, count: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Reports the number of usable devices. (04_device_management.md#aclrtGetDeviceCount)"""
         return self._bind('aclrtGetDeviceCount', _wrap_aclrtGetDeviceCount, 'aclError(*)(uint32_t *)')(count=count, raw=raw)
 
@@ -498,58 +501,58 @@ class AclLibrary(LibraryBase):
         return self._bind('aclrtGetSocName', _wrap_aclrtGetSocName, 'const char *(*)(void)')()
 
     @overload
-    def aclrtCreateStream(self, *, raw: Literal[False] = False) -> Any: ...
+    def aclrtCreateStream(self, *, raw: Literal[False] = False) -> CData: ...
 
     @overload
-    def aclrtCreateStream(self, *, raw: Literal[True]) -> tuple[int, Any]: ...
+    def aclrtCreateStream(self, *, raw: Literal[True]) -> tuple[int, CData]: ...
 
 
     @overload
-    def aclrtCreateStream(self, *, stream: Any = OUT, raw: bool = False) -> Any: ...
+    def aclrtCreateStream(self, *, stream: CData | int | Out | None = OUT, raw: bool = False) -> Any: ...
 
-    def aclrtCreateStream(self, *, stream: Any = OUT, raw: bool = False) -> Any:
+    def aclrtCreateStream(self, *, stream: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Creates a stream on the current device. (06_stream_management.md#aclrtCreateStream)"""
         return self._bind('aclrtCreateStream', _wrap_aclrtCreateStream, 'aclError(*)(aclrtStream *)')(stream=stream, raw=raw)
 
     @overload
-    def aclrtDestroyStream(self, stream: Any, *, raw: Literal[False] = False) -> None: ...
+    def aclrtDestroyStream(self, stream: CData | int | None, *, raw: Literal[False] = False) -> None: ...
 
     @overload
-    def aclrtDestroyStream(self, stream: Any, *, raw: Literal[True]) -> int: ...
+    def aclrtDestroyStream(self, stream: CData | int | None, *, raw: Literal[True]) -> int: ...
 
 
     @overload
-    def aclrtDestroyStream(self, stream: Any, *, raw: bool = False) -> Any: ...
+    def aclrtDestroyStream(self, stream: CData | int | None, *, raw: bool = False) -> Any: ...
 
-    def aclrtDestroyStream(self, stream: Any, *, raw: bool = False) -> Any:
+    def aclrtDestroyStream(self, stream: CData | int | None, *, raw: bool = False) -> Any:
         """Destroys a stream. (06_stream_management.md#aclrtDestroyStream)"""
         return self._bind('aclrtDestroyStream', _wrap_aclrtDestroyStream, 'aclError(*)(aclrtStream)')(stream, raw=raw)
 
     @overload
-    def aclrtDestroyStreamForce(self, stream: Any, *, raw: Literal[False] = False) -> None: ...
+    def aclrtDestroyStreamForce(self, stream: CData | int | None, *, raw: Literal[False] = False) -> None: ...
 
     @overload
-    def aclrtDestroyStreamForce(self, stream: Any, *, raw: Literal[True]) -> int: ...
+    def aclrtDestroyStreamForce(self, stream: CData | int | None, *, raw: Literal[True]) -> int: ...
 
 
     @overload
-    def aclrtDestroyStreamForce(self, stream: Any, *, raw: bool = False) -> Any: ...
+    def aclrtDestroyStreamForce(self, stream: CData | int | None, *, raw: bool = False) -> Any: ...
 
-    def aclrtDestroyStreamForce(self, stream: Any, *, raw: bool = False) -> Any:
+    def aclrtDestroyStreamForce(self, stream: CData | int | None, *, raw: bool = False) -> Any:
         """Destroys a stream at once, without waiting for its unfinished tasks. (06_stream_management.md#aclrtDestroyStreamForce)"""
         return self._bind('aclrtDestroyStreamForce', _wrap_aclrtDestroyStreamForce, 'aclError(*)(aclrtStream)')(stream, raw=raw)
 
     @overload
-    def aclrtSynchronizeStream(self, stream: Any, *, raw: Literal[False] = False) -> None: ...
+    def aclrtSynchronizeStream(self, stream: CData | int | None, *, raw: Literal[False] = False) -> None: ...
 
     @overload
-    def aclrtSynchronizeStream(self, stream: Any, *, raw: Literal[True]) -> int: ...
+    def aclrtSynchronizeStream(self, stream: CData | int | None, *, raw: Literal[True]) -> int: ...
 
 
     @overload
-    def aclrtSynchronizeStream(self, stream: Any, *, raw: bool = False) -> Any: ...
+    def aclrtSynchronizeStream(self, stream: CData | int | None, *, raw: bool = False) -> Any: ...
 
-    def aclrtSynchronizeStream(self, stream: Any, *, raw: bool = False) -> Any:
+    def aclrtSynchronizeStream(self, stream: CData | int | None, *, raw: bool = False) -> Any:
         """Waits until every task of a stream has finished. (06_stream_management.md#aclrtSynchronizeStream)"""
         return self._bind('aclrtSynchronizeStream', _wrap_aclrtSynchronizeStream, 'aclError(*)(aclrtStream)')(stream, raw=raw)
 
@@ -568,16 +571,16 @@ class AclLibrary(LibraryBase):
         return self._bind('aclrtSynchronizeDevice', _wrap_aclrtSynchronizeDevice, 'aclError(*)(void)')(raw=raw)
 
     @overload
-    def aclrtStreamQuery(self, stream: Any, *, raw: Literal[False] = False) -> int: ...
+    def aclrtStreamQuery(self, stream: CData | int | None, *, raw: Literal[False] = False) -> int: ...
 
     @overload
-    def aclrtStreamQuery(self, stream: Any, *, raw: Literal[True]) -> tuple[int, int]: ...
+    def aclrtStreamQuery(self, stream: CData | int | None, *, raw: Literal[True]) -> tuple[int, int]: ...
 
 
     @overload
-    def aclrtStreamQuery(self, stream: Any, *, status: Any = OUT, raw: bool = False) -> Any: ...
+    def aclrtStreamQuery(self, stream: CData | int | None, *, status: CData | int | Out | None = OUT, raw: bool = False) -> Any: ...
 
-    def aclrtStreamQuery(self, stream: Any, *, status: Any = OUT, raw: bool = False) -> Any:
+    def aclrtStreamQuery(self, stream: CData | int | None, *, status: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Reports whether a stream still has pending tasks. (06_stream_management.md#aclrtStreamQuery)"""
         return self._bind('aclrtStreamQuery', _wrap_aclrtStreamQuery, 'aclError(*)(aclrtStream, aclrtStreamStatus *)')(stream, status=status, raw=raw)
 
@@ -589,79 +592,79 @@ class AclLibrary(LibraryBase):
 
 
     @overload
-    def aclrtMalloc(self, size: int, policy: int, *, devPtr: Any = OUT, raw: bool = False) -> Any: ...
+    def aclrtMalloc(self, size: int, policy: int, *, devPtr: CData | int | Out | None = OUT, raw: bool = False) -> Any: ...
 
-    def aclrtMalloc(self, size: int, policy: int, *, devPtr: Any = OUT, raw: bool = False) -> Any:
+    def aclrtMalloc(self, size: int, policy: int, *, devPtr: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Allocates device memory. (11-01_device_memory_malloc_and_free.md#aclrtMalloc)"""
         return self._bind('aclrtMalloc', _wrap_aclrtMalloc, 'aclError(*)(uintptr_t *, size_t, aclrtMemMallocPolicy)')(size, policy, devPtr=devPtr, raw=raw)
 
     @overload
-    def aclrtFree(self, devPtr: Any, *, raw: Literal[False] = False) -> None: ...
+    def aclrtFree(self, devPtr: CData | int | None, *, raw: Literal[False] = False) -> None: ...
 
     @overload
-    def aclrtFree(self, devPtr: Any, *, raw: Literal[True]) -> int: ...
+    def aclrtFree(self, devPtr: CData | int | None, *, raw: Literal[True]) -> int: ...
 
 
     @overload
-    def aclrtFree(self, devPtr: Any, *, raw: bool = False) -> Any: ...
+    def aclrtFree(self, devPtr: CData | int | None, *, raw: bool = False) -> Any: ...
 
-    def aclrtFree(self, devPtr: Any, *, raw: bool = False) -> Any:
+    def aclrtFree(self, devPtr: CData | int | None, *, raw: bool = False) -> Any:
         """Frees device memory. (11-01_device_memory_malloc_and_free.md#aclrtFree)"""
         return self._bind('aclrtFree', _wrap_aclrtFree, 'aclError(*)(uintptr_t)')(devPtr, raw=raw)
 
     @overload
-    def aclrtMemset(self, devPtr: Any, maxCount: int, value: int, count: int, *, raw: Literal[False] = False) -> None: ...
+    def aclrtMemset(self, devPtr: CData | int | None, maxCount: int, value: int, count: int, *, raw: Literal[False] = False) -> None: ...
 
     @overload
-    def aclrtMemset(self, devPtr: Any, maxCount: int, value: int, count: int, *, raw: Literal[True]) -> int: ...
+    def aclrtMemset(self, devPtr: CData | int | None, maxCount: int, value: int, count: int, *, raw: Literal[True]) -> int: ...
 
 
     @overload
-    def aclrtMemset(self, devPtr: Any, maxCount: int, value: int, count: int, *, raw: bool = False) -> Any: ...
+    def aclrtMemset(self, devPtr: CData | int | None, maxCount: int, value: int, count: int, *, raw: bool = False) -> Any: ...
 
-    def aclrtMemset(self, devPtr: Any, maxCount: int, value: int, count: int, *, raw: bool = False) -> Any:
+    def aclrtMemset(self, devPtr: CData | int | None, maxCount: int, value: int, count: int, *, raw: bool = False) -> Any:
         """Sets count bytes of memory to a value, synchronously. (11-03_memory_copy_and_set.md#aclrtMemset)"""
         return self._bind('aclrtMemset', _wrap_aclrtMemset, 'aclError(*)(uintptr_t, size_t, int32_t, size_t)')(devPtr, maxCount, value, count, raw=raw)
 
     @overload
-    def aclrtMemcpy(self, dst: Any, destMax: int, src: Any, count: int, kind: int, *, raw: Literal[False] = False) -> None: ...
+    def aclrtMemcpy(self, dst: CData | int | None, destMax: int, src: CData | int | None, count: int, kind: int, *, raw: Literal[False] = False) -> None: ...
 
     @overload
-    def aclrtMemcpy(self, dst: Any, destMax: int, src: Any, count: int, kind: int, *, raw: Literal[True]) -> int: ...
+    def aclrtMemcpy(self, dst: CData | int | None, destMax: int, src: CData | int | None, count: int, kind: int, *, raw: Literal[True]) -> int: ...
 
 
     @overload
-    def aclrtMemcpy(self, dst: Any, destMax: int, src: Any, count: int, kind: int, *, raw: bool = False) -> Any: ...
+    def aclrtMemcpy(self, dst: CData | int | None, destMax: int, src: CData | int | None, count: int, kind: int, *, raw: bool = False) -> Any: ...
 
-    def aclrtMemcpy(self, dst: Any, destMax: int, src: Any, count: int, kind: int, *, raw: bool = False) -> Any:
+    def aclrtMemcpy(self, dst: CData | int | None, destMax: int, src: CData | int | None, count: int, kind: int, *, raw: bool = False) -> Any:
         """Copies memory synchronously. (11-03_memory_copy_and_set.md#aclrtMemcpy)"""
         return self._bind('aclrtMemcpy', _wrap_aclrtMemcpy, 'aclError(*)(uintptr_t, size_t, uintptr_t, size_t, aclrtMemcpyKind)')(dst, destMax, src, count, kind, raw=raw)
 
     @overload
-    def aclrtMemcpyAsync(self, dst: Any, destMax: int, src: Any, count: int, kind: int, stream: Any, *, raw: Literal[False] = False) -> None: ...
+    def aclrtMemcpyAsync(self, dst: CData | int | None, destMax: int, src: CData | int | None, count: int, kind: int, stream: CData | int | None, *, raw: Literal[False] = False) -> None: ...
 
     @overload
-    def aclrtMemcpyAsync(self, dst: Any, destMax: int, src: Any, count: int, kind: int, stream: Any, *, raw: Literal[True]) -> int: ...
+    def aclrtMemcpyAsync(self, dst: CData | int | None, destMax: int, src: CData | int | None, count: int, kind: int, stream: CData | int | None, *, raw: Literal[True]) -> int: ...
 
 
     @overload
-    def aclrtMemcpyAsync(self, dst: Any, destMax: int, src: Any, count: int, kind: int, stream: Any, *, raw: bool = False) -> Any: ...
+    def aclrtMemcpyAsync(self, dst: CData | int | None, destMax: int, src: CData | int | None, count: int, kind: int, stream: CData | int | None, *, raw: bool = False) -> Any: ...
 
-    def aclrtMemcpyAsync(self, dst: Any, destMax: int, src: Any, count: int, kind: int, stream: Any, *, raw: bool = False) -> Any:
+    def aclrtMemcpyAsync(self, dst: CData | int | None, destMax: int, src: CData | int | None, count: int, kind: int, stream: CData | int | None, *, raw: bool = False) -> Any:
         """Queues a memory copy on a stream. (11-03_memory_copy_and_set.md#aclrtMemcpyAsync)"""
         return self._bind('aclrtMemcpyAsync', _wrap_aclrtMemcpyAsync, 'aclError(*)(uintptr_t, size_t, uintptr_t, size_t, aclrtMemcpyKind, aclrtStream)')(dst, destMax, src, count, kind, stream, raw=raw)
 
     @overload
-    def aclrtLaunchHostFunc(self, stream: Any, fn: Any, args: Any, *, raw: Literal[False] = False) -> None: ...
+    def aclrtLaunchHostFunc(self, stream: CData | int | None, fn: CData | int | None, args: CData | int | None, *, raw: Literal[False] = False) -> None: ...
 
     @overload
-    def aclrtLaunchHostFunc(self, stream: Any, fn: Any, args: Any, *, raw: Literal[True]) -> int: ...
+    def aclrtLaunchHostFunc(self, stream: CData | int | None, fn: CData | int | None, args: CData | int | None, *, raw: Literal[True]) -> int: ...
 
 
     @overload
-    def aclrtLaunchHostFunc(self, stream: Any, fn: Any, args: Any, *, raw: bool = False) -> Any: ...
+    def aclrtLaunchHostFunc(self, stream: CData | int | None, fn: CData | int | None, args: CData | int | None, *, raw: bool = False) -> Any: ...
 
-    def aclrtLaunchHostFunc(self, stream: Any, fn: Any, args: Any, *, raw: bool = False) -> Any:
+    def aclrtLaunchHostFunc(self, stream: CData | int | None, fn: CData | int | None, args: CData | int | None, *, raw: bool = False) -> Any:
         """Queues a host callback on a stream; it blocks later tasks of the stream until it returns. (12_execution_control.md#aclrtLaunchHostFunc)"""
         return self._bind('aclrtLaunchHostFunc', _wrap_aclrtLaunchHostFunc, 'aclError(*)(aclrtStream, aclrtHostFunc, uintptr_t)')(stream, fn, args, raw=raw)
 
@@ -673,9 +676,9 @@ class AclLibrary(LibraryBase):
 
 
     @overload
-    def aclsysGetVersionStr(self, pkgName: str | bytes | None, *, versionStr: Any = OUT, raw: bool = False) -> Any: ...
+    def aclsysGetVersionStr(self, pkgName: str | bytes | None, *, versionStr: CData | int | Out | None = OUT, raw: bool = False) -> Any: ...
 
-    def aclsysGetVersionStr(self, pkgName: str | bytes | None, *, versionStr: Any = OUT, raw: bool = False) -> Any:
+    def aclsysGetVersionStr(self, pkgName: str | bytes | None, *, versionStr: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Reports the version string of an installed package (e.g. \"runtime\", \"driver\"). (24_other_APIs.md#aclsysGetVersionStr)"""
         return self._bind('aclsysGetVersionStr', _wrap_aclsysGetVersionStr, 'aclError(*)(char *, char *)')(pkgName, versionStr=versionStr, raw=raw)
 
@@ -687,18 +690,18 @@ class AclLibrary(LibraryBase):
 
 
     @overload
-    def aclrtGetVersion(self, *, majorVersion: Any = OUT, minorVersion: Any = OUT, patchVersion: Any = OUT, raw: bool = False) -> Any: ...
+    def aclrtGetVersion(self, *, majorVersion: CData | int | Out | None = OUT, minorVersion: CData | int | Out | None = OUT, patchVersion: CData | int | Out | None = OUT, raw: bool = False) -> Any: ...
 
-    def aclrtGetVersion(self, *, majorVersion: Any = OUT, minorVersion: Any = OUT, patchVersion: Any = OUT, raw: bool = False) -> Any:
+    def aclrtGetVersion(self, *, majorVersion: CData | int | Out | None = OUT, minorVersion: CData | int | Out | None = OUT, patchVersion: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Reports the ACL API version (deprecated); the harness's fallback when aclsysGetVersionStr fails. (24_other_APIs.md#aclrtGetVersion_deprecated)"""
         return self._bind('aclrtGetVersion', _wrap_aclrtGetVersion, 'aclError(*)(int32_t *, int32_t *, int32_t *)')(majorVersion=majorVersion, minorVersion=minorVersion, patchVersion=patchVersion, raw=raw)
 
 
-def _wrap_aclrtMallocHost(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclrtMallocHost(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     _mine = _cells
     _OUT = OUT
 
-    def aclrtMallocHost(size: int, *, hostPtr: Any = OUT, raw: bool = False) -> Any:
+    def aclrtMallocHost(size: int, *, hostPtr: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Allocates page-locked host memory whose start is 64-byte aligned. (11-02_host_memory_management.md#aclrtMallocHost)"""
         if hostPtr is _OUT:
             c_hostPtr = _mine.uintptr_t_p0
@@ -718,11 +721,11 @@ def _wrap_aclrtMallocHost(_hook: TraceHook | None, _call: Any) -> Callable[..., 
     return aclrtMallocHost
 
 
-def _wrap_aclrtMallocHostWithCfg(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclrtMallocHostWithCfg(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     _mine = _cells
     _OUT = OUT
 
-    def aclrtMallocHostWithCfg(size: int, cfg: Any, *, ptr: Any = OUT, raw: bool = False) -> Any:
+    def aclrtMallocHostWithCfg(size: int, cfg: CData | int | None, *, ptr: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Allocates page-locked, 64-byte aligned host memory with optional configuration attributes. (11-02_host_memory_management.md#aclrtMallocHostWithCfg)"""
         if ptr is _OUT:
             c_ptr = _mine.uintptr_t_p0
@@ -743,8 +746,8 @@ def _wrap_aclrtMallocHostWithCfg(_hook: TraceHook | None, _call: Any) -> Callabl
     return aclrtMallocHostWithCfg
 
 
-def _wrap_aclrtFreeHost(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
-    def aclrtFreeHost(hostPtr: Any, *, raw: bool = False) -> Any:
+def _wrap_aclrtFreeHost(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
+    def aclrtFreeHost(hostPtr: CData | int | None, *, raw: bool = False) -> Any:
         """Frees host memory from aclrtMallocHost or aclrtMallocHostWithCfg at once, without any synchronisation. (11-02_host_memory_management.md#aclrtFreeHost)"""
         c_hostPtr = hostPtr if hostPtr.__class__ is int else _address_arg(hostPtr)
         _rc = _call(c_hostPtr)
@@ -759,8 +762,8 @@ def _wrap_aclrtFreeHost(_hook: TraceHook | None, _call: Any) -> Callable[..., An
     return aclrtFreeHost
 
 
-def _wrap_aclrtFreeHostWithDevSync(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
-    def aclrtFreeHostWithDevSync(hostPtr: Any, *, raw: bool = False) -> Any:
+def _wrap_aclrtFreeHostWithDevSync(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
+    def aclrtFreeHostWithDevSync(hostPtr: CData | int | None, *, raw: bool = False) -> Any:
         """Synchronises the current device, waits for the tasks that use the memory, then frees it. (11-02_host_memory_management.md#aclrtFreeHostWithDevSync)"""
         c_hostPtr = hostPtr if hostPtr.__class__ is int else _address_arg(hostPtr)
         _rc = _call(c_hostPtr)
@@ -775,11 +778,11 @@ def _wrap_aclrtFreeHostWithDevSync(_hook: TraceHook | None, _call: Any) -> Calla
     return aclrtFreeHostWithDevSync
 
 
-def _wrap_aclrtHostRegister(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclrtHostRegister(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     _mine = _cells
     _OUT = OUT
 
-    def aclrtHostRegister(ptr: Any, size: int, type: int, *, devPtr: Any = OUT, raw: bool = False) -> Any:
+    def aclrtHostRegister(ptr: CData | int | None, size: int, type: int, *, devPtr: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Maps host memory for device access and returns the device address of the mapping. (11-02_host_memory_management.md#aclrtHostRegister)"""
         c_ptr = ptr if ptr.__class__ is int else _address_arg(ptr)
         if devPtr is _OUT:
@@ -800,8 +803,8 @@ def _wrap_aclrtHostRegister(_hook: TraceHook | None, _call: Any) -> Callable[...
     return aclrtHostRegister
 
 
-def _wrap_aclrtHostRegisterV2(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
-    def aclrtHostRegisterV2(ptr: Any, size: int, flag: int, *, raw: bool = False) -> Any:
+def _wrap_aclrtHostRegisterV2(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
+    def aclrtHostRegisterV2(ptr: CData | int | None, size: int, flag: int, *, raw: bool = False) -> Any:
         """Registers host memory with a set of ACL_HOST_REG_* flags. (11-02_host_memory_management.md#aclrtHostRegisterV2)"""
         c_ptr = ptr if ptr.__class__ is int else _address_arg(ptr)
         _rc = _call(c_ptr, size, flag)
@@ -816,11 +819,11 @@ def _wrap_aclrtHostRegisterV2(_hook: TraceHook | None, _call: Any) -> Callable[.
     return aclrtHostRegisterV2
 
 
-def _wrap_aclrtHostGetDevicePointer(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclrtHostGetDevicePointer(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     _mine = _cells
     _OUT = OUT
 
-    def aclrtHostGetDevicePointer(pHost: Any, flag: int, *, pDevice: Any = OUT, raw: bool = False) -> Any:
+    def aclrtHostGetDevicePointer(pHost: CData | int | None, flag: int, *, pDevice: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Returns the device address of host memory registered with aclrtHostRegister or aclrtHostRegisterV2. (11-02_host_memory_management.md#aclrtHostGetDevicePointer)"""
         c_pHost = pHost if pHost.__class__ is int else _address_arg(pHost)
         if pDevice is _OUT:
@@ -841,11 +844,11 @@ def _wrap_aclrtHostGetDevicePointer(_hook: TraceHook | None, _call: Any) -> Call
     return aclrtHostGetDevicePointer
 
 
-def _wrap_aclrtHostMemMapCapabilities(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclrtHostMemMapCapabilities(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     _mine = _cells
     _OUT = OUT
 
-    def aclrtHostMemMapCapabilities(deviceId: int, hacType: int, *, capabilities: Any = OUT, raw: bool = False) -> Any:
+    def aclrtHostMemMapCapabilities(deviceId: int, hacType: int, *, capabilities: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Tells whether a hardware accelerator of a device can access registered host memory. (11-02_host_memory_management.md#aclrtHostMemMapCapabilities)"""
         if capabilities is _OUT:
             c_capabilities = _mine.aclrtHostMemMapCapability_p0
@@ -865,8 +868,8 @@ def _wrap_aclrtHostMemMapCapabilities(_hook: TraceHook | None, _call: Any) -> Ca
     return aclrtHostMemMapCapabilities
 
 
-def _wrap_aclrtHostUnregister(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
-    def aclrtHostUnregister(ptr: Any, *, raw: bool = False) -> Any:
+def _wrap_aclrtHostUnregister(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
+    def aclrtHostUnregister(ptr: CData | int | None, *, raw: bool = False) -> Any:
         """Removes a registration made by aclrtHostRegister or aclrtHostRegisterV2. (11-02_host_memory_management.md#aclrtHostUnregister)"""
         c_ptr = ptr if ptr.__class__ is int else _address_arg(ptr)
         _rc = _call(c_ptr)
@@ -881,7 +884,7 @@ def _wrap_aclrtHostUnregister(_hook: TraceHook | None, _call: Any) -> Callable[.
     return aclrtHostUnregister
 
 
-def _wrap_aclInit(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclInit(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     def aclInit(configPath: str | bytes | None, *, raw: bool = False) -> Any:
         """Initialises the runtime; configPath may be NULL. (02_initialization_and_deinitialization.md#aclInit)"""
         c_configPath = _cstr(configPath)
@@ -897,7 +900,7 @@ def _wrap_aclInit(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
     return aclInit
 
 
-def _wrap_aclFinalize(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclFinalize(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     def aclFinalize(*, raw: bool = False) -> Any:
         """Releases the runtime. (02_initialization_and_deinitialization.md#aclFinalize)"""
         _rc = _call()
@@ -912,7 +915,7 @@ def _wrap_aclFinalize(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]
     return aclFinalize
 
 
-def _wrap_aclrtSetDevice(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclrtSetDevice(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     def aclrtSetDevice(deviceId: int, *, raw: bool = False) -> Any:
         """Makes a device current for the calling thread. (04_device_management.md#aclrtSetDevice)"""
         _rc = _call(deviceId)
@@ -927,7 +930,7 @@ def _wrap_aclrtSetDevice(_hook: TraceHook | None, _call: Any) -> Callable[..., A
     return aclrtSetDevice
 
 
-def _wrap_aclrtResetDevice(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclrtResetDevice(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     def aclrtResetDevice(deviceId: int, *, raw: bool = False) -> Any:
         """Drops one reference to a device; at zero its default context, default stream and the streams created in it are released (after their tasks finish). (04_device_management.md#aclrtResetDevice)"""
         _rc = _call(deviceId)
@@ -942,7 +945,7 @@ def _wrap_aclrtResetDevice(_hook: TraceHook | None, _call: Any) -> Callable[...,
     return aclrtResetDevice
 
 
-def _wrap_aclrtResetDeviceForce(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclrtResetDeviceForce(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     def aclrtResetDeviceForce(deviceId: int, *, raw: bool = False) -> Any:
         """Releases a device's resources at once whatever its reference count; a second forced reset of the released device fails. (04_device_management.md#aclrtResetDeviceForce)"""
         _rc = _call(deviceId)
@@ -957,11 +960,11 @@ def _wrap_aclrtResetDeviceForce(_hook: TraceHook | None, _call: Any) -> Callable
     return aclrtResetDeviceForce
 
 
-def _wrap_aclrtGetDevice(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclrtGetDevice(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     _mine = _cells
     _OUT = OUT
 
-    def aclrtGetDevice(*, deviceId: Any = OUT, raw: bool = False) -> Any:
+    def aclrtGetDevice(*, deviceId: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Reports the device of the calling thread's current context; fails when no device was set. (04_device_management.md#aclrtGetDevice)"""
         if deviceId is _OUT:
             c_deviceId = _mine.int32_t_p0
@@ -981,11 +984,11 @@ def _wrap_aclrtGetDevice(_hook: TraceHook | None, _call: Any) -> Callable[..., A
     return aclrtGetDevice
 
 
-def _wrap_aclrtGetRunMode(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclrtGetRunMode(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     _mine = _cells
     _OUT = OUT
 
-    def aclrtGetRunMode(*, runMode: Any = OUT, raw: bool = False) -> Any:
+    def aclrtGetRunMode(*, runMode: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Reports where the software stack runs - ACL_HOST (EP form) or ACL_DEVICE (RC / Control-CPU-open form). (04_device_management.md#aclrtGetRunMode)"""
         if runMode is _OUT:
             c_runMode = _mine.aclrtRunMode_p0
@@ -1005,11 +1008,11 @@ def _wrap_aclrtGetRunMode(_hook: TraceHook | None, _call: Any) -> Callable[..., 
     return aclrtGetRunMode
 
 
-def _wrap_aclrtCreateContext(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclrtCreateContext(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     _mine = _cells
     _OUT = OUT
 
-    def aclrtCreateContext(deviceId: int, *, context: Any = OUT, raw: bool = False) -> Any:
+    def aclrtCreateContext(deviceId: int, *, context: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Creates a context on a device and makes it the calling thread's current context. (05_context_management.md#aclrtCreateContext)"""
         if context is _OUT:
             c_context = _mine.aclrtContext_p0
@@ -1029,8 +1032,8 @@ def _wrap_aclrtCreateContext(_hook: TraceHook | None, _call: Any) -> Callable[..
     return aclrtCreateContext
 
 
-def _wrap_aclrtDestroyContext(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
-    def aclrtDestroyContext(context: Any, *, raw: bool = False) -> Any:
+def _wrap_aclrtDestroyContext(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
+    def aclrtDestroyContext(context: CData | int | None, *, raw: bool = False) -> Any:
         """Destroys a context created by aclrtCreateContext; a thread whose current context it was has none afterwards. (05_context_management.md#aclrtDestroyContext)"""
         c_context = context if context is not None and context.__class__ is not int else _ptr(context, 'aclrtContext')
         _rc = _call(c_context)
@@ -1045,8 +1048,8 @@ def _wrap_aclrtDestroyContext(_hook: TraceHook | None, _call: Any) -> Callable[.
     return aclrtDestroyContext
 
 
-def _wrap_aclrtSetCurrentContext(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
-    def aclrtSetCurrentContext(context: Any, *, raw: bool = False) -> Any:
+def _wrap_aclrtSetCurrentContext(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
+    def aclrtSetCurrentContext(context: CData | int | None, *, raw: bool = False) -> Any:
         """Makes a context the calling thread's current context (the last call wins). (05_context_management.md#aclrtSetCurrentContext)"""
         c_context = context if context is not None and context.__class__ is not int else _ptr(context, 'aclrtContext')
         _rc = _call(c_context)
@@ -1061,11 +1064,11 @@ def _wrap_aclrtSetCurrentContext(_hook: TraceHook | None, _call: Any) -> Callabl
     return aclrtSetCurrentContext
 
 
-def _wrap_aclrtGetCurrentContext(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclrtGetCurrentContext(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     _mine = _cells
     _OUT = OUT
 
-    def aclrtGetCurrentContext(*, context: Any = OUT, raw: bool = False) -> Any:
+    def aclrtGetCurrentContext(*, context: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Reports the calling thread's current context. (05_context_management.md#aclrtGetCurrentContext)"""
         if context is _OUT:
             c_context = _mine.aclrtContext_p0
@@ -1085,11 +1088,11 @@ def _wrap_aclrtGetCurrentContext(_hook: TraceHook | None, _call: Any) -> Callabl
     return aclrtGetCurrentContext
 
 
-def _wrap_aclrtGetDeviceCount(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclrtGetDeviceCount(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     _mine = _cells
     _OUT = OUT
 
-    def aclrtGetDeviceCount(*, count: Any = OUT, raw: bool = False) -> Any:
+    def aclrtGetDeviceCount(*, count: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Reports the number of usable devices. (04_device_management.md#aclrtGetDeviceCount)"""
         if count is _OUT:
             c_count = _mine.uint32_t_p0
@@ -1109,22 +1112,22 @@ def _wrap_aclrtGetDeviceCount(_hook: TraceHook | None, _call: Any) -> Callable[.
     return aclrtGetDeviceCount
 
 
-def _wrap_aclrtGetSocName(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclrtGetSocName(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     def aclrtGetSocName() -> Any:
         """Returns the SoC name of the current product, or NULL on failure. (04_device_management.md#aclrtGetSocName)"""
         _rc = _call()
         if _hook is not None:
             _hook('aclrtGetSocName', {}, _rc)
-        return None if _rc == ffi.NULL else ffi.string(_rc).decode("utf-8", errors="replace")
+        return None if _rc == ffi.NULL else _text(_rc)
 
     return aclrtGetSocName
 
 
-def _wrap_aclrtCreateStream(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclrtCreateStream(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     _mine = _cells
     _OUT = OUT
 
-    def aclrtCreateStream(*, stream: Any = OUT, raw: bool = False) -> Any:
+    def aclrtCreateStream(*, stream: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Creates a stream on the current device. (06_stream_management.md#aclrtCreateStream)"""
         if stream is _OUT:
             c_stream = _mine.aclrtStream_p0
@@ -1144,8 +1147,8 @@ def _wrap_aclrtCreateStream(_hook: TraceHook | None, _call: Any) -> Callable[...
     return aclrtCreateStream
 
 
-def _wrap_aclrtDestroyStream(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
-    def aclrtDestroyStream(stream: Any, *, raw: bool = False) -> Any:
+def _wrap_aclrtDestroyStream(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
+    def aclrtDestroyStream(stream: CData | int | None, *, raw: bool = False) -> Any:
         """Destroys a stream. (06_stream_management.md#aclrtDestroyStream)"""
         c_stream = stream if stream is not None and stream.__class__ is not int else _ptr(stream, 'aclrtStream')
         _rc = _call(c_stream)
@@ -1160,8 +1163,8 @@ def _wrap_aclrtDestroyStream(_hook: TraceHook | None, _call: Any) -> Callable[..
     return aclrtDestroyStream
 
 
-def _wrap_aclrtDestroyStreamForce(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
-    def aclrtDestroyStreamForce(stream: Any, *, raw: bool = False) -> Any:
+def _wrap_aclrtDestroyStreamForce(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
+    def aclrtDestroyStreamForce(stream: CData | int | None, *, raw: bool = False) -> Any:
         """Destroys a stream at once, without waiting for its unfinished tasks. (06_stream_management.md#aclrtDestroyStreamForce)"""
         c_stream = stream if stream is not None and stream.__class__ is not int else _ptr(stream, 'aclrtStream')
         _rc = _call(c_stream)
@@ -1176,8 +1179,8 @@ def _wrap_aclrtDestroyStreamForce(_hook: TraceHook | None, _call: Any) -> Callab
     return aclrtDestroyStreamForce
 
 
-def _wrap_aclrtSynchronizeStream(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
-    def aclrtSynchronizeStream(stream: Any, *, raw: bool = False) -> Any:
+def _wrap_aclrtSynchronizeStream(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
+    def aclrtSynchronizeStream(stream: CData | int | None, *, raw: bool = False) -> Any:
         """Waits until every task of a stream has finished. (06_stream_management.md#aclrtSynchronizeStream)"""
         c_stream = stream if stream is not None and stream.__class__ is not int else _ptr(stream, 'aclrtStream')
         _rc = _call(c_stream)
@@ -1192,7 +1195,7 @@ def _wrap_aclrtSynchronizeStream(_hook: TraceHook | None, _call: Any) -> Callabl
     return aclrtSynchronizeStream
 
 
-def _wrap_aclrtSynchronizeDevice(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclrtSynchronizeDevice(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     def aclrtSynchronizeDevice(*, raw: bool = False) -> Any:
         """Waits until every task of the current device has finished. (04_device_management.md#aclrtSynchronizeDevice)"""
         _rc = _call()
@@ -1207,11 +1210,11 @@ def _wrap_aclrtSynchronizeDevice(_hook: TraceHook | None, _call: Any) -> Callabl
     return aclrtSynchronizeDevice
 
 
-def _wrap_aclrtStreamQuery(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclrtStreamQuery(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     _mine = _cells
     _OUT = OUT
 
-    def aclrtStreamQuery(stream: Any, *, status: Any = OUT, raw: bool = False) -> Any:
+    def aclrtStreamQuery(stream: CData | int | None, *, status: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Reports whether a stream still has pending tasks. (06_stream_management.md#aclrtStreamQuery)"""
         c_stream = stream if stream is not None and stream.__class__ is not int else _ptr(stream, 'aclrtStream')
         if status is _OUT:
@@ -1232,11 +1235,11 @@ def _wrap_aclrtStreamQuery(_hook: TraceHook | None, _call: Any) -> Callable[...,
     return aclrtStreamQuery
 
 
-def _wrap_aclrtMalloc(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclrtMalloc(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     _mine = _cells
     _OUT = OUT
 
-    def aclrtMalloc(size: int, policy: int, *, devPtr: Any = OUT, raw: bool = False) -> Any:
+    def aclrtMalloc(size: int, policy: int, *, devPtr: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Allocates device memory. (11-01_device_memory_malloc_and_free.md#aclrtMalloc)"""
         if devPtr is _OUT:
             c_devPtr = _mine.uintptr_t_p0
@@ -1256,8 +1259,8 @@ def _wrap_aclrtMalloc(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]
     return aclrtMalloc
 
 
-def _wrap_aclrtFree(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
-    def aclrtFree(devPtr: Any, *, raw: bool = False) -> Any:
+def _wrap_aclrtFree(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
+    def aclrtFree(devPtr: CData | int | None, *, raw: bool = False) -> Any:
         """Frees device memory. (11-01_device_memory_malloc_and_free.md#aclrtFree)"""
         c_devPtr = devPtr if devPtr.__class__ is int else _address_arg(devPtr)
         _rc = _call(c_devPtr)
@@ -1272,8 +1275,8 @@ def _wrap_aclrtFree(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
     return aclrtFree
 
 
-def _wrap_aclrtMemset(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
-    def aclrtMemset(devPtr: Any, maxCount: int, value: int, count: int, *, raw: bool = False) -> Any:
+def _wrap_aclrtMemset(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
+    def aclrtMemset(devPtr: CData | int | None, maxCount: int, value: int, count: int, *, raw: bool = False) -> Any:
         """Sets count bytes of memory to a value, synchronously. (11-03_memory_copy_and_set.md#aclrtMemset)"""
         c_devPtr = devPtr if devPtr.__class__ is int else _address_arg(devPtr)
         _rc = _call(c_devPtr, maxCount, value, count)
@@ -1288,8 +1291,8 @@ def _wrap_aclrtMemset(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]
     return aclrtMemset
 
 
-def _wrap_aclrtMemcpy(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
-    def aclrtMemcpy(dst: Any, destMax: int, src: Any, count: int, kind: int, *, raw: bool = False) -> Any:
+def _wrap_aclrtMemcpy(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
+    def aclrtMemcpy(dst: CData | int | None, destMax: int, src: CData | int | None, count: int, kind: int, *, raw: bool = False) -> Any:
         """Copies memory synchronously. (11-03_memory_copy_and_set.md#aclrtMemcpy)"""
         c_dst = dst if dst.__class__ is int else _address_arg(dst)
         c_src = src if src.__class__ is int else _address_arg(src)
@@ -1305,8 +1308,8 @@ def _wrap_aclrtMemcpy(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]
     return aclrtMemcpy
 
 
-def _wrap_aclrtMemcpyAsync(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
-    def aclrtMemcpyAsync(dst: Any, destMax: int, src: Any, count: int, kind: int, stream: Any, *, raw: bool = False) -> Any:
+def _wrap_aclrtMemcpyAsync(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
+    def aclrtMemcpyAsync(dst: CData | int | None, destMax: int, src: CData | int | None, count: int, kind: int, stream: CData | int | None, *, raw: bool = False) -> Any:
         """Queues a memory copy on a stream. (11-03_memory_copy_and_set.md#aclrtMemcpyAsync)"""
         c_dst = dst if dst.__class__ is int else _address_arg(dst)
         c_src = src if src.__class__ is int else _address_arg(src)
@@ -1323,8 +1326,8 @@ def _wrap_aclrtMemcpyAsync(_hook: TraceHook | None, _call: Any) -> Callable[...,
     return aclrtMemcpyAsync
 
 
-def _wrap_aclrtLaunchHostFunc(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
-    def aclrtLaunchHostFunc(stream: Any, fn: Any, args: Any, *, raw: bool = False) -> Any:
+def _wrap_aclrtLaunchHostFunc(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
+    def aclrtLaunchHostFunc(stream: CData | int | None, fn: CData | int | None, args: CData | int | None, *, raw: bool = False) -> Any:
         """Queues a host callback on a stream; it blocks later tasks of the stream until it returns. (12_execution_control.md#aclrtLaunchHostFunc)"""
         c_stream = stream if stream is not None and stream.__class__ is not int else _ptr(stream, 'aclrtStream')
         c_fn = fn if fn is not None and fn.__class__ is not int else _ptr(fn, 'aclrtHostFunc')
@@ -1341,15 +1344,15 @@ def _wrap_aclrtLaunchHostFunc(_hook: TraceHook | None, _call: Any) -> Callable[.
     return aclrtLaunchHostFunc
 
 
-def _wrap_aclsysGetVersionStr(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclsysGetVersionStr(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     _OUT = OUT
 
-    def aclsysGetVersionStr(pkgName: str | bytes | None, *, versionStr: Any = OUT, raw: bool = False) -> Any:
+    def aclsysGetVersionStr(pkgName: str | bytes | None, *, versionStr: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Reports the version string of an installed package (e.g. \"runtime\", \"driver\"). (24_other_APIs.md#aclsysGetVersionStr)"""
         c_pkgName = _cstr(pkgName)
         c_versionStr = ffi.new("char[]", ACL_PKG_VERSION_MAX_SIZE) if versionStr is _OUT else _ptr(versionStr, "char *")
         _rc = _call(c_pkgName, c_versionStr)
-        _out_versionStr = ffi.string(c_versionStr).decode("utf-8", errors="replace") if versionStr is _OUT else None
+        _out_versionStr = _text(c_versionStr) if versionStr is _OUT else None
         if _hook is not None:
             _hook('aclsysGetVersionStr', {'pkgName': pkgName, 'versionStr': versionStr}, _rc)
         if raw:
@@ -1361,11 +1364,11 @@ def _wrap_aclsysGetVersionStr(_hook: TraceHook | None, _call: Any) -> Callable[.
     return aclsysGetVersionStr
 
 
-def _wrap_aclrtGetVersion(_hook: TraceHook | None, _call: Any) -> Callable[..., Any]:
+def _wrap_aclrtGetVersion(_hook: TraceHook | None, _call: CData) -> Callable[..., Any]:
     _mine = _cells
     _OUT = OUT
 
-    def aclrtGetVersion(*, majorVersion: Any = OUT, minorVersion: Any = OUT, patchVersion: Any = OUT, raw: bool = False) -> Any:
+    def aclrtGetVersion(*, majorVersion: CData | int | Out | None = OUT, minorVersion: CData | int | Out | None = OUT, patchVersion: CData | int | Out | None = OUT, raw: bool = False) -> Any:
         """Reports the ACL API version (deprecated); the harness's fallback when aclsysGetVersionStr fails. (24_other_APIs.md#aclrtGetVersion_deprecated)"""
         if majorVersion is _OUT:
             c_majorVersion = _mine.int32_t_p0

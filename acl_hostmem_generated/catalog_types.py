@@ -9,7 +9,7 @@ allows; a value outside them is a stale catalog, which ``codegen check`` reports
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Literal, TypedDict, final
 
 if TYPE_CHECKING:  # only the type checker reads ReadOnly: the annotations stay strings at run time
     from typing_extensions import ReadOnly
@@ -43,6 +43,58 @@ class FamilyEntry(TypedDict):
     driver: ReadOnly[str]
 
 
+class HostAllocSample(TypedDict):
+    """The ``host_alloc`` sample's value: a block of aclrtMallocHost memory of this size."""
+
+    size: ReadOnly[int]
+
+
+# How a valid value of a parameter is made: one object of exactly one kind (the schema's ``sample``),
+# with the value its kind takes.
+@final  # final: a key decides which kind a sample is (the type checker narrows with `in`)
+class ValueSample(TypedDict):
+    value: ReadOnly[int]
+
+
+@final
+class OutSample(TypedDict):
+    out: ReadOnly[Literal[True]]
+
+
+@final
+class NullPointerSample(TypedDict):
+    null_pointer: ReadOnly[Literal[True]]
+
+
+@final
+class HostAllocationSample(TypedDict):
+    host_alloc: ReadOnly[HostAllocSample]
+
+
+@final
+class PinnedPageSample(TypedDict):
+    pinned_page: ReadOnly[Literal[True]]
+
+
+@final
+class RegisteredPageSample(TypedDict):
+    registered_page: ReadOnly[Literal[True]]
+
+
+@final
+class CurrentDeviceSample(TypedDict):
+    current_device: ReadOnly[Literal[True]]
+
+
+@final
+class EnumMemberSample(TypedDict):
+    enum_member: ReadOnly[str]
+
+
+Sample = (ValueSample | OutSample | NullPointerSample | HostAllocationSample | PinnedPageSample
+          | RegisteredPageSample | CurrentDeviceSample | EnumMemberSample)
+
+
 class ParamEntry(TypedDict):
     """One parameter of an interface."""
 
@@ -50,7 +102,7 @@ class ParamEntry(TypedDict):
     type: ReadOnly[str]
     direction: ReadOnly[Direction]
     nullable: ReadOnly[bool]
-    sample: ReadOnly[dict[str, Any] | None]  # {kind: value}: the sample's kind decides the value's shape
+    sample: ReadOnly[Sample | None]
 
 
 class InterfaceEntry(TypedDict):

@@ -147,7 +147,7 @@ INVARIANTS: dict[str, tuple[str, str | None, Evidence | None]] = {
 }
 """Invariant → (meaning, interface it probes with, evidence of a direct property)."""
 
-INVALID_ARGUMENTS: dict[str, tuple[tuple[str, str, Any], ...]] = {
+INVALID_ARGUMENTS: dict[str, tuple[tuple[str, str, str | int], ...]] = {
     'aclrtMallocHost': (('hostPtr', 'is_null', True), ('size', 'equals', 0), ),
     'aclrtMallocHostWithCfg': (('ptr', 'is_null', True), ('size', 'equals', 0), ('cfg', 'config', 'attrs_null'), ('cfg', 'config', 'attrs_null_empty'), ('cfg', 'config', 'attr_reserved'), ('cfg', 'config', 'attr_unknown'), ('cfg', 'config', 'other_device'), ),
     'aclrtFreeHost': (('hostPtr', 'is_null', True), ),

@@ -78,25 +78,29 @@ def py_param(spec: Spec, param: Param) -> PyParam:
     if param.is_out:
         return _out_param(param, ctype, handles)
     if ctype.pointers == 0 and ctype.base in handles:
-        return PyParam(param.name, "ptr", ctype.spelled, "Any", abi_type=ctype.spelled)
+        return PyParam(param.name, "ptr", ctype.spelled, "CData | int | None", abi_type=ctype.spelled)
     if ctype.pointers and ctype.base == "char":
         return PyParam(param.name, "cstr", ctype.spelled, "str | bytes | None", abi_type=ctype.spelled)
     if _is_data_pointer(ctype):
-        return PyParam(param.name, "addr", ctype.spelled, "Any", abi_type=ADDRESS_TYPE)
+        return PyParam(param.name, "addr", ctype.spelled, "CData | int | None", abi_type=ADDRESS_TYPE)
     if ctype.pointers:
-        return PyParam(param.name, "ptr", ctype.spelled, "Any", abi_type=ctype.spelled)
+        return PyParam(param.name, "ptr", ctype.spelled, "CData | int | None", abi_type=ctype.spelled)
     return PyParam(param.name, "int", ctype.spelled, "int", abi_type=ctype.spelled)
+
+
+#: What an output keyword takes: OUT (the wrapper's own cell), None (NULL), or a pointer to write to.
+_OUT_ANNOTATION = "CData | int | Out | None"
 
 
 def _out_param(param: Param, ctype: CType, handles: set[str]) -> PyParam:
     if param.buffer is not None:
-        return PyParam(param.name, "out_text", ctype.spelled, "Any", param.buffer, abi_type=ctype.spelled)
+        return PyParam(param.name, "out_text", ctype.spelled, _OUT_ANNOTATION, param.buffer, abi_type=ctype.spelled)
     pointee = ctype.pointee()
     if pointee.pointers:
-        return PyParam(param.name, "out_addr", ctype.spelled, "Any", abi_type=ADDRESS_TYPE + " *")
+        return PyParam(param.name, "out_addr", ctype.spelled, _OUT_ANNOTATION, abi_type=ADDRESS_TYPE + " *")
     if pointee.base in handles:
-        return PyParam(param.name, "out_handle", ctype.spelled, "Any", abi_type=ctype.spelled)
-    return PyParam(param.name, "out_int", ctype.spelled, "Any", abi_type=ctype.spelled)
+        return PyParam(param.name, "out_handle", ctype.spelled, _OUT_ANNOTATION, abi_type=ctype.spelled)
+    return PyParam(param.name, "out_int", ctype.spelled, _OUT_ANNOTATION, abi_type=ctype.spelled)
 
 
 def _cell_name(c_type: str, rank: int) -> str:
@@ -131,8 +135,8 @@ def output_cells(spec: Spec) -> list[tuple[str, str]]:
 
 
 #: What an output reads as when the wrapper made its cell: integers for values and addresses,
-#: text for a buffer, cffi handles (no Python type to name) for opaque handles.
-_VALUE_TYPES = {"out_int": "int", "out_addr": "int", "out_text": "str", "out_handle": "Any"}
+#: text for a buffer, cdata for opaque handles.
+_VALUE_TYPES = {"out_int": "int", "out_addr": "int", "out_text": "str", "out_handle": "CData"}
 
 
 @dataclass(frozen=True)
@@ -154,7 +158,7 @@ class PyWrapper:
         parts += [f"{p.name}: {p.annotation}" for p in self.params if not p.is_out]
         if self.interface.returns_error:
             parts.append("*")
-            parts += [f"{p.name}: Any = OUT" for p in self.outs]
+            parts += [f"{p.name}: {p.annotation} = OUT" for p in self.outs]
             parts.append("raw: bool = False")
         return ", ".join(parts)
 

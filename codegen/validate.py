@@ -45,8 +45,8 @@ PYTHON_KEYWORDS = frozenset(
 # and parameters become wrapper arguments, so none of them may take these names.
 BINDINGS_MODULE_NAMES = frozenset(
     "annotations os resources Callable Sequence Any FFI SPEC_HASH CDEF ffi ERRORS ERROR_NAMES ENUMS MALLOC_ATTR_FIELDS "
-    "error_name error_meaning AclError OUT TraceHook address MallocConfig malloc_config AclLibrary LibraryBase "
-    "Literal overload load".split()
+    "error_name error_meaning AclError OUT Out CData TraceHook address MallocConfig malloc_config AclLibrary "
+    "LibraryBase Literal overload load".split()
 )
 BINDINGS_LIBRARY_MEMBERS = frozenset({"path", "lib", "trace"})
 WRAPPER_ARGUMENTS = frozenset({"self", "raw", "ffi"})

@@ -8,10 +8,11 @@ per function, the output cells) stays in the template.
 
 from __future__ import annotations
 
+import enum
 import os
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from cffi import FFI
 
@@ -22,20 +23,32 @@ CDEF = resources.files(__package__).joinpath("acl_hostmem.cdef").read_text(encod
 ffi = FFI()
 ffi.cdef(CDEF)
 
-TraceHook = Callable[[str, dict[str, Any], Any], None]
+#: A cdata object (a handle, a buffer, a pointer) as cffi hands it out: the class of every one,
+#: which cffi gives its FFI objects (``ffi.CData``) and the stubs the FFI class.
+if TYPE_CHECKING:
+    CData: TypeAlias = FFI.CData
+else:
+    CData = ffi.CData
+
+#: What a wrapper reports to its hook: the function, its arguments as given, what the C call returned.
+TraceHook = Callable[[str, dict[str, object], object], None]
 
 
-class _Out:
-    """Marker for an output parameter the wrapper allocates itself."""
+class Out(enum.Enum):
+    """Marker for an output parameter the wrapper allocates itself (one member, :data:`OUT`)."""
+
+    OUT = "OUT"
 
     def __repr__(self) -> str:
         return "OUT"
 
+    __str__ = __repr__
 
-OUT: Any = _Out()
+
+OUT: Final = Out.OUT
 
 
-def address(value: Any) -> int:
+def address(value: CData | int | None) -> int:
     """The integer address of a pointer (cdata or int); 0 for NULL."""
     if value is None:
         return 0
@@ -44,7 +57,7 @@ def address(value: Any) -> int:
     return int(ffi.cast("uintptr_t", value))
 
 
-def pointer_arg(value: Any, ctype: str) -> Any:
+def pointer_arg(value: CData | int | None, ctype: str) -> CData:
     """An input pointer: None is NULL, an int is cast to ``ctype``, cdata passes as it is."""
     if value is None:
         return ffi.NULL
@@ -53,7 +66,7 @@ def pointer_arg(value: Any, ctype: str) -> Any:
     return value
 
 
-def address_arg(value: Any) -> int:
+def address_arg(value: CData | int | None) -> int:
     """An input address for a wrapper's integer view: NULL is 0, cdata is converted, an int wraps to 64 bits."""
     if value is None:
         return 0
@@ -62,14 +75,14 @@ def address_arg(value: Any) -> int:
     return int(ffi.cast("uintptr_t", value))
 
 
-def cell_arg(value: Any, ctype: str) -> Any:
+def cell_arg(value: CData | int | None, ctype: str) -> CData:
     """An output pointer the caller supplies instead of OUT: None is NULL, an int or cdata is cast."""
     if value is None:
         return ffi.NULL
     return ffi.cast(ctype, value)
 
 
-def cstr_arg(value: Any) -> Any:
+def cstr_arg(value: str | bytes | CData | None) -> CData:
     """An input string: None is NULL, str and bytes become a fresh NUL-terminated buffer."""
     if value is None:
         return ffi.NULL
@@ -102,8 +115,16 @@ class MallocConfig:
                 raw = value.to_bytes(8, "little", signed=False)
                 for offset, byte in enumerate(raw):
                     self.array[index].value.rsv[offset] = byte
-        self.ptr.attrs = ffi.NULL if attrs_null else self.array
-        self.ptr.numAttrs = len(attrs) if num_attrs is None else num_attrs
+        # cffi gives struct members no static types: the struct is reached through its pointer.
+        config = self.ptr[0]
+        config.attrs = ffi.NULL if attrs_null else self.array
+        config.numAttrs = len(attrs) if num_attrs is None else num_attrs
+
+
+def text_of(cdata: CData) -> str:
+    """A NUL-terminated C string as text (undecodable bytes replaced)."""
+    text = ffi.string(cdata)
+    return text.decode("utf-8", errors="replace") if isinstance(text, bytes) else text
 
 
 class LibraryBase:
@@ -133,7 +154,8 @@ class LibraryBase:
             self.__dict__.pop(name, None)
         self.__dict__["_hook"] = hook
 
-    def _bind(self, name: str, make: Callable[[Any, Any], Callable[..., Any]], view: str) -> Callable[..., Any]:
+    def _bind(self, name: str, make: Callable[[TraceHook | None, CData], Callable[..., Any]],
+              view: str) -> Callable[..., Any]:
         """Look ``name`` up, wrap it through its integer view ``view`` with the current hook, and keep the wrapper."""
         wrapper = make(self.trace, ffi.cast(view, getattr(self.lib, name)))
         self.__dict__[name] = wrapper

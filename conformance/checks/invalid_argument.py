@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TypeVar
 
 from acl_hostmem_generated import acl_bindings as acl
+from acl_hostmem_generated.acl_bindings import MallocConfig
 from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import AclContext
-from ..harness.samples import adopt_result, call_raw, valid_arguments
+from ..harness.samples import Argument, adopt_result, call_raw, valid_arguments
 from ..harness.violations import CallTimeout
 from .verdicts import failed, holds, succeeded
+
+_T = TypeVar("_T")
+#: What a raw call from a thread without a context answers: the code, with the output where it has one.
+_Raw = int | tuple[int, int]
 
 _CONFIGS = {
     "attrs_null": lambda ctx: acl.malloc_config(num_attrs=1, attrs_null=True),
@@ -26,23 +32,33 @@ def _other_device(ctx: AclContext) -> int:
     return (ctx.device + 1) % count if count > 1 else count
 
 
-def _bad_value(ctx: AclContext, args: dict[str, Any], param: str, condition: str, value: Any) -> tuple[Any, Any]:
+def _bad_value(ctx: AclContext, args: dict[str, Argument], param: str, condition: str,
+               value: str | int) -> tuple[Argument, MallocConfig | None]:
     """(argument to pass, object to keep alive) for one invalid-argument condition."""
     if condition == "is_null":
         return None, None
     if condition == "equals":
-        return (ctx.product.device_count if value == "@device_count" else value), None
+        number = ctx.product.device_count if value == "@device_count" else value
+        if not isinstance(number, int):  # rules.yaml compares with numbers (and the device count)
+            raise TypeError(f"{param} cannot equal {number!r}: not a number")
+        return number, None
     if condition == "offset":
-        return args[param] + value, None
+        base = args[param]
+        if not isinstance(base, int) or not isinstance(value, int):
+            raise TypeError(f"unsupported operand type(s) for +: '{type(base).__name__}' and "
+                            f"'{type(value).__name__}'")
+        return base + value, None
     if condition == "unregistered":
         return ctx.pinned_pages(1), None
     if condition == "config":
+        if not isinstance(value, str):  # configurations are named
+            raise KeyError(value)
         cfg = _CONFIGS[value](ctx)
         return cfg.ptr, cfg
     raise ValueError(f"unknown condition {condition!r}")
 
 
-def invalid_argument(ctx: AclContext, *, interface: str, param: str, condition: str, value: Any,
+def invalid_argument(ctx: AclContext, *, interface: str, param: str, condition: str, value: str | int,
                      expect: ExpectEntry | None) -> None:
     """Call ``interface`` with one invalid argument; it must fail (with the documented code)."""
     args = valid_arguments(ctx, interface)
@@ -54,13 +70,20 @@ def invalid_argument(ctx: AclContext, *, interface: str, param: str, condition: 
     failed(ctx, code, expect, f"{interface} with {param} {condition.replace('_', ' ')} {value!r}")
 
 
-def _no_context_call(ctx: AclContext, call: str) -> tuple[Any, Any]:
+def _output(result: _Raw) -> int:
+    """The output of a raw call that has one."""
+    if isinstance(result, tuple):
+        return result[1]
+    raise TypeError("'int' object is not subscriptable")
+
+
+def _no_context_call(ctx: AclContext, call: str) -> tuple[Callable[[], _Raw], Callable[[_Raw], None]]:
     """(the call to make from a thread without a context, what to do when it succeeds anyway)."""
     lib = ctx.lib
     if call == "aclrtMallocHost":
-        return lambda: lib.aclrtMallocHost(4096, raw=True), lambda r: ctx.track_host(r[1])
+        return lambda: lib.aclrtMallocHost(4096, raw=True), lambda r: ctx.track_host(_output(r))
     if call == "aclrtMallocHostWithCfg":
-        return lambda: lib.aclrtMallocHostWithCfg(4096, None, raw=True), lambda r: ctx.track_host(r[1])
+        return lambda: lib.aclrtMallocHostWithCfg(4096, None, raw=True), lambda r: ctx.track_host(_output(r))
     if call == "aclrtFreeHostWithDevSync":
         ptr = ctx.host_alloc(4096)
         return lambda: lib.aclrtFreeHostWithDevSync(ptr, raw=True), lambda r: ctx.forget_host(ptr)
@@ -82,7 +105,7 @@ def _no_context_call(ctx: AclContext, call: str) -> tuple[Any, Any]:
     raise ValueError(f"unknown call {call!r}")
 
 
-def _without_context(ctx: AclContext, fn: Any, what: str) -> Any:
+def _without_context(ctx: AclContext, fn: Callable[[], _T], what: str) -> _T:
     thread = ctx.start(fn, name="no-context", set_device=False)
     if not thread.wait(ctx.timeout):
         raise CallTimeout(f"{what} from a thread without a context did not return within {ctx.timeout:.0f} s")

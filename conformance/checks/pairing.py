@@ -13,7 +13,7 @@ import os
 import signal
 import threading
 import time
-from typing import Any
+from typing import Literal, Protocol
 
 import pytest
 
@@ -29,7 +29,15 @@ PAIR_ROUNDS = 3
 ALREADY_REGISTERED = acl.ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED
 
 
-def _free_call(ctx: AclContext, free: str) -> Any:
+class _FreeCall(Protocol):
+    """aclrtFreeHost or aclrtFreeHostWithDevSync of the case's library, called raw."""
+
+    __name__: str
+
+    def __call__(self, ptr: int, /, *, raw: Literal[True]) -> int: ...
+
+
+def _free_call(ctx: AclContext, free: str) -> _FreeCall:
     return ctx.lib.aclrtFreeHost if free == "free" else ctx.lib.aclrtFreeHostWithDevSync
 
 

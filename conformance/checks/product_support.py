@@ -46,7 +46,7 @@ def product_support(ctx: AclContext, *, interface: str, expect: ExpectEntry | No
     what = f"{interface} with valid arguments on {ctx.product.family} (documented as supported)"
     if code == acl.ACL_ERROR_RT_FEATURE_NOT_SUPPORT:
         succeeded(code, what)  # "not supported" where the matrix says supported: this rule's own deviation
-    # Any other failure of a valid call is the promise of the rule that covers the call working.
+    # Every other failure of a valid call is the promise of the rule that covers the call working.
     promise = ctx.promise_of_call(interface)
     with ctx.relying_on(promise or ctx.rule_id, what):
         succeeded(code, what)

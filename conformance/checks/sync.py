@@ -7,9 +7,11 @@ naming the instrument, never a FAIL of the sync rule.
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+from typing import Protocol
 
 from acl_hostmem_generated import acl_bindings as acl
+from acl_hostmem_generated.acl_bindings import CData
 from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import AclContext
@@ -34,7 +36,16 @@ def _hold(ctx: AclContext, hold: str) -> float:
     return ctx.sync_window if hold == "window" else min(OBSERVE_S, ctx.sync_window)
 
 
-def _returned(blocker: Any) -> str:
+class _Gated(Protocol):
+    """What blocks streams until it is opened: a StreamBlocker, or several together (:class:`_Blocked`)."""
+
+    @property
+    def gate(self) -> threading.Event: ...
+
+    def open(self) -> None: ...
+
+
+def _returned(blocker: _Gated) -> str:
     """For a call that has returned: whether the case had opened the blocker's gate by then (an observation)."""
     return "after_gate" if blocker.gate.is_set() else "before_gate"
 
@@ -61,12 +72,12 @@ class _Blocked:
             blocker.open()
 
     @property
-    def gate(self) -> Any:
+    def gate(self) -> threading.Event:
         """The gate of the first blocker (they open together), for :func:`_returned`."""
         return self.blockers[0].gate
 
 
-def _still_pending(ctx: AclContext, stream: Any, what: str) -> None:
+def _still_pending(ctx: AclContext, stream: CData, what: str) -> None:
     status = ctx.lib.aclrtStreamQuery(stream)
     holds(status == acl.ACL_STREAM_STATUS_NOT_READY,
           f"the blocked stream reported status {status} after {what}; the call must not have completed its tasks")
@@ -102,7 +113,7 @@ def free_no_sync(ctx: AclContext, *, size: int, blocked: str, expect: ExpectEntr
     streams.open()
 
 
-def _devsync_free(ctx: AclContext, ptr: int, blocker: Any, what: str, hold: float) -> None:
+def _devsync_free(ctx: AclContext, ptr: int, blocker: _Gated, what: str, hold: float) -> None:
     """Free with device sync while ``blocker`` holds streams for ``hold`` seconds; it must wait for the gate."""
     call = ctx.start(lambda: ctx.lib.aclrtFreeHostWithDevSync(ptr, raw=True), name="free-devsync")
     if call.wait(hold):

@@ -9,8 +9,8 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from types import ModuleType
 
 import pytest
 
@@ -24,6 +24,7 @@ from ..harness.simstats import leaked, leaked_counters
 from ..harness.support import fails_cleanly
 from ..harness.violations import BackendLeak, Blocked, CallHung, HarnessError, InstrumentFailed, SpecViolation
 from ..results.outcomes import exception_kind
+from .protocol import JSONValue, as_int, as_object, as_text_or_none
 
 #: The kit's check procedures are imported by name; a judge's own (its tests' fakes) by file.
 CHECK_PACKAGE = "conformance.checks"
@@ -33,7 +34,7 @@ class Skipped(Exception):
     """A case that does not apply (its reason starts with NOT_APPLICABLE)."""
 
 
-def check_function(name: str, path: str | None = None) -> Any:
+def check_function(name: str, path: str | None = None) -> Callable[..., object]:
     """The check procedure ``module:function``: one of :data:`CHECK_PACKAGE`, or one defined in the
     Python file ``path`` that the judge names; raises HarnessError."""
     module_name, _, function = name.partition(":")
@@ -45,13 +46,13 @@ def check_function(name: str, path: str | None = None) -> Any:
         module = module_from_file(path)
     else:
         raise HarnessError(f"a case program names {name!r} without the file that defines it")
-    found = getattr(module, function, None)
+    found: object = getattr(module, function, None)
     if not callable(found):
         raise HarnessError(f"{name} is no check procedure")
     return found
 
 
-def module_from_file(path: str) -> Any:
+def module_from_file(path: str) -> ModuleType:
     """The Python module in the file ``path``, imported once under a private name."""
     key = f"_judge_checks_{abs(hash(path))}"
     if key in sys.modules:
@@ -65,7 +66,7 @@ def module_from_file(path: str) -> Any:
     return module
 
 
-def exception_record(exc: BaseException) -> dict[str, Any]:
+def exception_record(exc: BaseException) -> dict[str, object]:
     """What the judge needs of an exception to classify it: kind, type, message, code, rule, step."""
     if isinstance(exc, (pytest.skip.Exception, Skipped)):
         return {"kind": "skip", "type": type(exc).__name__, "message": str(getattr(exc, "msg", None) or exc)}
@@ -109,8 +110,8 @@ def teardown_verdict(ctx: AclContext, problems: list[Release], leak: bool = Fals
     return HarnessError("teardown could not release everything (leak?): " + text)
 
 
-def run_case(backend: Backend, settings: Settings, catalog: Catalog, program: Mapping[str, Any]
-             ) -> dict[str, Any]:
+def run_case(backend: Backend, settings: Settings, catalog: Catalog, program: Mapping[str, JSONValue]
+             ) -> dict[str, object]:
     """Run one case program; the records of what happened (nothing here decides its outcome)."""
     rules = {rule["id"]: rule for rule in catalog["rules"]}
     rule = rules.get(str(program.get("rule_id")))
@@ -120,9 +121,10 @@ def run_case(backend: Backend, settings: Settings, catalog: Catalog, program: Ma
     before = backend.counters.read() if backend.counters else None
     ctx = AclContext(backend.lib, backend.product, device=backend.device, timeout=settings.timeout,
                      catalog=catalog, observations=rule.get("observations", []),
-                     explore_steps=settings.explore_steps, explore_seed=int(program.get("seed", settings.explore_seed)),
+                     explore_steps=settings.explore_steps,
+                     explore_seed=as_int(program.get("seed", settings.explore_seed)),
                      rule_id=rule["id"], needs=rule.get("needs", []), sync_window=settings.sync_window)
-    record: dict[str, Any] = {"setup": None, "call": None, "teardown": None}
+    record: dict[str, object] = {"setup": None, "call": None, "teardown": None}
     try:
         try:
             _check_applicable(ctx, catalog, rule, case, backend)
@@ -130,8 +132,8 @@ def run_case(backend: Backend, settings: Settings, catalog: Catalog, program: Ma
             record["setup"] = exception_record(exc)
         else:
             try:
-                check = check_function(str(program.get("check")), program.get("check_file"))
-                check(ctx, **dict(program.get("kwargs") or {}))
+                check = check_function(str(program.get("check")), as_text_or_none(program.get("check_file")))
+                check(ctx, **as_object(program.get("kwargs") or None))
             except BaseException as exc:  # noqa: BLE001
                 record["call"] = exception_record(exc)
     finally:
@@ -147,7 +149,7 @@ def run_case(backend: Backend, settings: Settings, catalog: Catalog, program: Ma
     return record
 
 
-def _teardown(ctx: AclContext, backend: Backend, before: Any) -> dict[str, Any] | None:
+def _teardown(ctx: AclContext, backend: Backend, before: dict[str, int] | None) -> dict[str, object] | None:
     """Release what the case held, then ask the simulator's counters what it still holds."""
     try:
         problems = ctx.release()

@@ -11,10 +11,15 @@ import os
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import NoReturn, ParamSpec, TypeVar
+
+from acl_hostmem_generated.acl_bindings import AclLibrary
 
 from ..harness import preconditions
 from ..harness.violations import CallHung
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 JOURNAL_BYTES = 512
 
@@ -38,9 +43,9 @@ class CallJournal:
         data = ",".join(entries).encode()[: JOURNAL_BYTES - 1]
         os.pwrite(self.fd, data.ljust(JOURNAL_BYTES, b" "), 0)
 
-    def _journaled(self, name: str, call: Callable[..., Any]) -> Callable[..., Any]:
+    def _journaled(self, name: str, call: Callable[_P, _R]) -> Callable[_P, _R]:
         @functools.wraps(call)
-        def journaled(*args: Any, **kwargs: Any) -> Any:
+        def journaled(*args: _P.args, **kwargs: _P.kwargs) -> _R:
             ident = threading.get_ident()
             rule = preconditions.current()
             with self.lock:
@@ -55,7 +60,7 @@ class CallJournal:
 
         return journaled
 
-    def watch(self, lib: Any, names: Iterable[str]) -> None:
+    def watch(self, lib: AclLibrary, names: Iterable[str]) -> None:
         """Journal every call of ``names`` on ``lib`` (an AclLibrary: the wrappers of this instance)."""
         for name in names:
             setattr(lib, name, self._journaled(name, getattr(lib, name)))
@@ -78,7 +83,7 @@ def call_in_flight(path: Path) -> tuple[str | None, str | None]:
     return call, rule or None
 
 
-def refuse_given_up(lib: Any, calls: Iterable[str], promise_of: Callable[[str], str | None],
+def refuse_given_up(lib: AclLibrary, calls: Iterable[str], promise_of: Callable[[str], str | None],
                     hangs: int) -> None:
     """From now on a call of ``calls`` (each hung in ``hangs`` cases already) raises CallHung at once,
     naming the rule whose promise it rests on (``promise_of``); calls refused already stay so."""
@@ -87,7 +92,7 @@ def refuse_given_up(lib: Any, calls: Iterable[str], promise_of: Callable[[str], 
         if current is None or getattr(current, "given_up", False):
             continue
 
-        def refuse(*args: Any, _call: str = call, **kwargs: Any) -> Any:
+        def refuse(*args: object, _call: str = call, **kwargs: object) -> NoReturn:
             raise CallHung(f"{_call} hung in {hangs} cases of this run already; it is not called again",
                            promise_of(_call))
 

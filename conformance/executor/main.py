@@ -10,8 +10,8 @@ from __future__ import annotations
 import faulthandler
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from ..harness.backend import Backend, finalize_backend, open_backend
 from ..harness.options import Settings
@@ -20,18 +20,33 @@ from ..harness.resources import load_catalog
 from ..harness.violations import HarnessError
 from .case import exception_record, module_from_file, run_case
 from .journal import CallJournal, refuse_given_up
-from .protocol import COMMAND_FD, RECORD_FD, ProtocolError, read_frame, write_frame
+from .protocol import (
+    COMMAND_FD,
+    RECORD_FD,
+    JSONValue,
+    ProtocolError,
+    as_float,
+    as_int,
+    as_int_or_none,
+    as_list,
+    as_object,
+    as_text,
+    as_text_or_none,
+    read_frame,
+    write_frame,
+)
 
 
-def settings_from_json(data: dict[str, Any]) -> Settings:
+def settings_from_json(data: Mapping[str, JSONValue]) -> Settings:
     """The run's settings as the judge sent them (only what a case needs)."""
-    lib = data.get("lib")
-    return Settings(lib=Path(lib) if lib else None, device=data.get("device"), product=data.get("product"),
-                    timeout=float(data["timeout"]), kernel=str(data["kernel"]), expectations=(),
-                    report_dir=Path("."), explore_steps=int(data["explore_steps"]),
-                    explore_seed=int(data["explore_seed"]), host_page=int(data["host_page"]),
-                    host_alloc=str(data["host_alloc"]), sync_window=float(data["sync_window"]),
-                    cann_release=data.get("cann_release"))
+    lib = as_text_or_none(data.get("lib"))
+    return Settings(lib=Path(lib) if lib else None, device=as_int_or_none(data.get("device")),
+                    product=as_text_or_none(data.get("product")),
+                    timeout=as_float(data["timeout"]), kernel=str(data["kernel"]), expectations=(),
+                    report_dir=Path("."), explore_steps=as_int(data["explore_steps"]),
+                    explore_seed=as_int(data["explore_seed"]), host_page=as_int(data["host_page"]),
+                    host_alloc=str(data["host_alloc"]), sync_window=as_float(data["sync_window"]),
+                    cann_release=as_text_or_none(data.get("cann_release")))
 
 
 def serve(command_fd: int = COMMAND_FD, record_fd: int = RECORD_FD) -> int:
@@ -41,14 +56,14 @@ def serve(command_fd: int = COMMAND_FD, record_fd: int = RECORD_FD) -> int:
     if start is None or start.get("t") != "start":
         return 2
     nonce = start["nonce"]
-    settings = settings_from_json(start["settings"])
+    settings = settings_from_json(as_object(start["settings"]))
     catalog = load_catalog()
     backend: Backend | None = None
     try:
-        backend = open_backend(settings, catalog, int(start.get("worker_index", 0)))
-        journal = CallJournal(Path(start["journal"]))
+        backend = open_backend(settings, catalog, as_int(start.get("worker_index", 0)))
+        journal = CallJournal(Path(as_text(start["journal"])))
         journal.watch(backend.lib, catalog["interfaces"])
-        for path in start.get("preload") or ():
+        for path in as_list(start.get("preload") or None):
             module_from_file(str(path)).acl_executor_setup()
         write_frame(record_fd, {"t": "ready", "nonce": nonce, "seq": 0, "facts": backend.facts})
     except HarnessError as exc:
@@ -62,10 +77,11 @@ def serve(command_fd: int = COMMAND_FD, record_fd: int = RECORD_FD) -> int:
             break
         seq = program.get("seq")
         if backend is None:
-            record: dict[str, Any] = {"setup": exception_record(HarnessError("the backend is not open"))}
+            record: dict[str, object] = {"setup": exception_record(HarnessError("the backend is not open"))}
         else:
-            refuse_given_up(backend.lib, program.get("given_up") or (),
-                            lambda call: promise_of_call(catalog, call), int(program.get("hangs", 2)))
+            given_up = [as_text(call) for call in as_list(program.get("given_up") or None)]
+            refuse_given_up(backend.lib, given_up, lambda call: promise_of_call(catalog, call),
+                            as_int(program.get("hangs", 2)))
             record = run_case(backend, settings, catalog, program)
         sys.stdout.flush()
         sys.stderr.flush()

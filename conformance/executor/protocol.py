@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import os
 import struct
-from typing import Any
+from collections.abc import Mapping
+from typing import TypeAlias
 
 #: A frame larger than this is a protocol error (a case's trace and attachments stay far below it).
 MAX_FRAME = 32 * 1024 * 1024
@@ -23,11 +24,17 @@ BOOTSTRAP_BYTES = 4096
 BOOTSTRAP = f"import os;exec(os.read({COMMAND_FD},{BOOTSTRAP_BYTES}))"
 
 
+#: A JSON value as json.loads makes it.
+JSONValue: TypeAlias = "str | int | float | bool | None | list[JSONValue] | dict[str, JSONValue]"
+#: One frame: a JSON object.
+Frame: TypeAlias = "dict[str, JSONValue]"
+
+
 class ProtocolError(Exception):
     """A frame that is not what the protocol allows (too large, not JSON, wrong nonce or sequence)."""
 
 
-def encode(message: dict[str, Any]) -> bytes:
+def encode(message: Mapping[str, object]) -> bytes:
     """One frame holding ``message``."""
     body = json.dumps(message, separators=(",", ":"), default=str).encode()
     if len(body) > MAX_FRAME:
@@ -35,7 +42,7 @@ def encode(message: dict[str, Any]) -> bytes:
     return HEADER.pack(len(body)) + body
 
 
-def write_frame(fd: int, message: dict[str, Any]) -> None:
+def write_frame(fd: int, message: Mapping[str, object]) -> None:
     """Write one frame to ``fd`` completely (blocking)."""
     view = memoryview(encode(message))
     while view:
@@ -55,7 +62,7 @@ def read_exact(fd: int, size: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def read_frame(fd: int) -> dict[str, Any] | None:
+def read_frame(fd: int) -> Frame | None:
     """The next frame from a blocking ``fd`` (the executor's side); None at end of file."""
     header = read_exact(fd, HEADER.size)
     if header is None:
@@ -69,7 +76,7 @@ def read_frame(fd: int) -> dict[str, Any] | None:
     return decode(body)
 
 
-def decode(body: bytes) -> dict[str, Any]:
+def decode(body: bytes) -> Frame:
     """The JSON object of one frame's body."""
     try:
         message = json.loads(body)
@@ -90,7 +97,7 @@ class FrameBuffer:
         """Add what a read returned."""
         self.data += chunk
 
-    def next_frame(self) -> dict[str, Any] | None:
+    def next_frame(self) -> Frame | None:
         """The next complete frame, or None while it is incomplete."""
         if len(self.data) < HEADER.size:
             return None
@@ -102,3 +109,56 @@ class FrameBuffer:
         body = bytes(self.data[HEADER.size:HEADER.size + size])
         del self.data[:HEADER.size + size]
         return decode(body)
+
+
+# ---- a frame's fields, as the judge sends them (what int(), float() or a wrong type would raise otherwise) ----
+def as_int(value: JSONValue) -> int:
+    """``int(value)`` of a field."""
+    if isinstance(value, (str, int, float)):
+        return int(value)
+    raise TypeError(f"int() argument must be a string, a bytes-like object or a real number, "
+                    f"not '{type(value).__name__}'")
+
+
+def as_float(value: JSONValue) -> float:
+    """``float(value)`` of a field."""
+    if isinstance(value, (str, int, float)):
+        return float(value)
+    raise TypeError(f"float() argument must be a string or a real number, not '{type(value).__name__}'")
+
+
+def as_text(value: JSONValue) -> str:
+    """A field that is text (a path, a name)."""
+    if isinstance(value, str):
+        return value
+    raise TypeError(f"expected text, not {value!r}")
+
+
+def as_text_or_none(value: JSONValue) -> str | None:
+    """A field that is text or null."""
+    return None if value is None else as_text(value)
+
+
+def as_int_or_none(value: JSONValue) -> int | None:
+    """A field that is an integer or null."""
+    if value is None or isinstance(value, int):
+        return value
+    raise TypeError(f"expected an integer or null, not {value!r}")
+
+
+def as_list(value: JSONValue) -> list[JSONValue]:
+    """A field that is a list (null: empty)."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return value
+    raise TypeError(f"expected a list, not {value!r}")
+
+
+def as_object(value: JSONValue) -> Mapping[str, JSONValue]:
+    """A field that is a JSON object (null: empty)."""
+    if value is None:
+        return {}
+    if isinstance(value, dict):
+        return value
+    raise TypeError(f"expected an object, not {value!r}")

@@ -11,20 +11,38 @@ import os
 import sys
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
+from acl_hostmem_generated import acl_bindings as acl
 from acl_hostmem_generated.acl_bindings import AclLibrary
 from acl_hostmem_generated.catalog_types import Catalog, FamilyEntry
 
 from .context import Product
 from .options import SIM_HOST_MEM_LIMIT, Settings
 from .product import family_by_id, family_for_soc
-from .release import judge_release, read_versions
+from .release import ReleaseJSON, judge_release, read_versions
 from .simstats import SimCounters, open_counters
 from .symbols import missing_functions, stand_in_for_missing
 from .violations import HarnessError
 
 FINALIZE_LIMIT_S = 10.0
+
+
+class BackendFacts(TypedDict):
+    """What opening the library taught, as the executor reports it to the judge."""
+
+    soc: str
+    product_family: str
+    product_name: str
+    cann_version: str | None
+    device_count: int
+    run_mode: str
+    missing_functions: list[str]
+    driver: str
+    host_page: int
+    host_alloc: str
+    release: ReleaseJSON | None
+    cann_release: str | None
 
 
 @dataclass
@@ -35,7 +53,7 @@ class Backend:
     product: Product
     family: FamilyEntry
     device: int
-    facts: dict[str, Any]
+    facts: BackendFacts
     missing: tuple[str, ...] = ()  # functions of the spec the library does not export
     counters: SimCounters | None = None  # the simulator's live counters, when the backend is the simulator
 
@@ -46,8 +64,6 @@ def open_backend(settings: Settings, catalog: Catalog, worker_index: int) -> Bac
     The device is ``--acl-device`` or, by default, the xdist worker index modulo the
     device count, so that parallel workers spread over the devices.
     """
-    from acl_hostmem_generated import acl_bindings as acl
-
     try:
         os.environ.setdefault("ACLSIM_HOST_MEM_LIMIT", str(SIM_HOST_MEM_LIMIT))
         if settings.lib is None or not settings.lib.is_file():
@@ -71,7 +87,7 @@ def open_backend(settings: Settings, catalog: Catalog, worker_index: int) -> Bac
         cann, acl_api = read_versions(lib)
         judged = judge_release(catalog, cann, settings.cann_release, acl_api)
         stand_in_for_missing(lib, missing, catalog, family)
-        run_mode = _run_mode(lib, acl, missing)
+        run_mode = _run_mode(lib, missing)
         product = Product(soc, family["id"], settings.kernel, count, bool(family["va_flag"]), run_mode,
                           family.get("driver", "none"), settings.host_page, settings.host_alloc,
                           judged.name if judged else None)
@@ -79,14 +95,15 @@ def open_backend(settings: Settings, catalog: Catalog, worker_index: int) -> Bac
         raise
     except Exception as exc:  # noqa: BLE001 - every case reports why the backend is unusable
         raise HarnessError(f"could not open {settings.lib}: {type(exc).__name__}: {exc}") from exc
-    facts = {"soc": soc, "product_family": family["id"], "product_name": family["name"], "cann_version": cann,
+    facts: BackendFacts = {
+             "soc": soc, "product_family": family["id"], "product_name": family["name"], "cann_version": cann,
              "device_count": count, "run_mode": run_mode, "missing_functions": list(missing),
              "driver": product.driver, "host_page": product.host_page, "host_alloc": product.host_alloc,
              "release": judged.to_json() if judged else None, "cann_release": judged.name if judged else None}
     return Backend(lib, product, family, device, facts, missing, open_counters(settings.lib))
 
 
-def _run_mode(lib: Any, acl: Any, missing: tuple[str, ...]) -> str:
+def _run_mode(lib: AclLibrary, missing: tuple[str, ...]) -> str:
     """"host" (EP form) or "device" (RC / Control-CPU-open form), as aclrtGetRunMode answers."""
     if "aclrtGetRunMode" in missing:
         raise HarnessError("the library does not export aclrtGetRunMode; the form of the product (RC or EP) "

@@ -23,20 +23,22 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar
 
 from acl_hostmem_generated import acl_bindings as acl
-from acl_hostmem_generated.acl_bindings import AclLibrary, address
-from acl_hostmem_generated.catalog_types import Catalog
+from acl_hostmem_generated.acl_bindings import AclLibrary, CData, MallocConfig, address
+from acl_hostmem_generated.catalog_types import Catalog, ObservationEntry
 from acl_hostmem_generated.teardown import ACQUIRES, TEARDOWN
 
 from . import preconditions
-from .observations import ObservationLog
+from .observations import ObservationLog, Scalar
 from .options import DEFAULT_EXPLORE_SEED, DEFAULT_EXPLORE_STEPS, DEFAULT_SYNC_WINDOW
 from .probes import BoundedCall, StreamBlocker
 from .product import Machine
 from .trace import TraceEntry, show_result, show_value
 from .violations import Blocked, CallTimeout, HarnessError, InstrumentFailed
+
+_T = TypeVar("_T")
 
 #: The docs' page: registration needs a 4 KiB-aligned pointer (11-02_host_memory_management.md:292).
 DOC_PAGE = 4096
@@ -45,7 +47,7 @@ DOC_PAGE = 4096
 #: Pageable mappings under a registration that could not be removed, kept alive for the rest of
 #: the process: unmapping them would hand their addresses to later cases, whose registrations
 #: would collide with the stuck one (a second deviation counted against an innocent rule).
-_STUCK_MAPPINGS: list[tuple[mmap.mmap, Any]] = []
+_STUCK_MAPPINGS: list[tuple[mmap.mmap, CData]] = []
 #: aclrtMallocHost memory under such a registration, never freed for the same reason.
 _STUCK_HOST: list[int] = []
 #: The ranges, whole host pages, of the registrations that could not be removed: a later case's
@@ -56,7 +58,7 @@ _REGISTER_CALLS = frozenset(call for call, resource in ACQUIRES.items() if resou
 
 #: How a teardown step makes a release: (what, the promise it rests on, the call); False when it
 #: failed, which is then recorded.
-_Attempt = Callable[[str, str, Callable[[], Any]], bool]
+_Attempt = Callable[[str, str, Callable[[], object]], bool]
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,7 @@ def stuck_extent(ptr: int, size: int) -> StuckRange | None:
     return next((r for r in _STUCK_EXTENTS if r.start < end and ptr < r.end), None)
 
 
-def keep_for_good(mapping: mmap.mmap, view: Any) -> None:
+def keep_for_good(mapping: mmap.mmap, view: CData) -> None:
     """Keep a pageable mapping under a registration that could not be removed mapped until the process ends."""
     _STUCK_MAPPINGS.append((mapping, view))
 
@@ -182,7 +184,7 @@ class AclContext:
     """The library, device and product a case runs against, plus its resources."""
 
     def __init__(self, lib: AclLibrary, product: Product, *, device: int, timeout: float,
-                 catalog: Catalog, observations: Iterable[Mapping[str, Any]] = (),
+                 catalog: Catalog, observations: Iterable[ObservationEntry] = (),
                  explore_steps: int = DEFAULT_EXPLORE_STEPS, explore_seed: int = DEFAULT_EXPLORE_SEED,
                  rule_id: str = "", needs: Iterable[str] = (), sync_window: float = DEFAULT_SYNC_WINDOW) -> None:
         self.lib = lib
@@ -213,9 +215,9 @@ class AclContext:
         self._unregister_promise: dict[int, str] = {}  # registration base -> the promise its removal rests on
         self.released_extents: dict[int, int] = {}  # after release: the registrations the case made
         self._device_mem: list[int] = []
-        self._streams: list[Any] = []
+        self._streams: list[CData] = []
         self._blockers: list[StreamBlocker] = []
-        self._pageable: list[tuple[mmap.mmap, Any]] = []
+        self._pageable: list[tuple[mmap.mmap, CData]] = []
         self._guarded: list[tuple[int, int]] = []
         self._threads: list[threading.Thread] = []
         lib.trace = self._record
@@ -225,7 +227,7 @@ class AclContext:
         self.attachments.append(Attachment(name, text))
 
     # ---- tracing ----
-    def _record(self, function: str, args: dict[str, Any], result: Any) -> None:
+    def _record(self, function: str, args: dict[str, object], result: object) -> None:
         if function in _REGISTER_CALLS:
             self._registration_called(args, result)
         entry = TraceEntry(
@@ -238,11 +240,11 @@ class AclContext:
         with self._lock:
             self.trace.append(entry)
 
-    def _registration_called(self, args: dict[str, Any], result: Any) -> None:
+    def _registration_called(self, args: dict[str, object], result: object) -> None:
         """Remember a registration's size; a refused one over the range of a registration an earlier
         case could not remove BLOCKS the case by the unregister promise (raised out of the call)."""
         ptr, size = args.get("ptr"), args.get("size")
-        if not isinstance(ptr, int) or not isinstance(size, int):
+        if not isinstance(ptr, int) or not isinstance(size, int) or not isinstance(result, int):
             return
         if result == 0:
             with self._lock:
@@ -268,7 +270,7 @@ class AclContext:
                           "case's registration still covers because it could not be removed", result)
 
     # ---- observations ----
-    def observe(self, name: str, value: Any, *, key: object = None) -> None:
+    def observe(self, name: str, value: Scalar, *, key: object = None) -> None:
         """Record a fact the case saw (declared for its rule in spec/observations.yaml) for summary.json.
 
         A value of the wrong type or an undeclared name raises HarnessError: a harness bug.
@@ -336,7 +338,7 @@ class AclContext:
         return preconditions.instrument(name, what)
 
     # ---- host memory ----
-    def host_alloc(self, size: int, *, api: str = "malloc", cfg: Any = None) -> int:
+    def host_alloc(self, size: int, *, api: str = "malloc", cfg: MallocConfig | None = None) -> int:
         """Allocate host memory with aclrtMallocHost ("malloc") or WithCfg ("malloc_cfg")."""
         with self.relying_on("allocate", f"{'aclrtMallocHost' if api == 'malloc' else 'aclrtMallocHostWithCfg'} "
                                          f"of {size} bytes"):
@@ -494,7 +496,7 @@ class AclContext:
             if ptr in self._device_mem:
                 self._device_mem.remove(ptr)
 
-    def stream(self) -> Any:
+    def stream(self) -> CData:
         """A new stream on the current device (an instrument), destroyed at teardown."""
         with self.instrument("stream", "aclrtCreateStream"):
             handle = self.lib.aclrtCreateStream()
@@ -502,7 +504,7 @@ class AclContext:
             self._streams.append(handle)
         return handle
 
-    def block(self, stream: Any, *, wait: bool = True) -> StreamBlocker:
+    def block(self, stream: CData, *, wait: bool = True) -> StreamBlocker:
         """Block ``stream`` with the harness's host-callback gate until the returned blocker is
         opened (or the timeout passes); with ``wait``, until the stream has reached the gate.
 
@@ -526,14 +528,14 @@ class AclContext:
                 raise acl.AclError(what, code)
 
     # ---- bounded waits ----
-    def start(self, fn: Callable[[], Any], name: str = "acl-call", *, set_device: bool = True,
-              device: int | None = None) -> BoundedCall:
+    def start(self, fn: Callable[[], _T], name: str = "acl-call", *, set_device: bool = True,
+              device: int | None = None) -> BoundedCall[_T]:
         """Run ``fn`` in a helper thread and return a handle to watch it.
 
         The current device is per thread, so the helper first makes ``device`` (default: the
         case's device) current unless ``set_device`` is False.
         """
-        call = BoundedCall(threading.Thread(target=lambda: None))
+        call: BoundedCall[_T] = BoundedCall(threading.Thread(target=lambda: None))
         wanted = self.device if device is None else device
 
         def runner() -> None:
@@ -551,14 +553,14 @@ class AclContext:
         self._threads.append(call.thread)
         return call
 
-    def on_device(self, device: int, fn: Callable[[], Any]) -> Any:
+    def on_device(self, device: int, fn: Callable[[], _T]) -> _T:
         """Run ``fn`` with ``device`` current (in a helper thread) and return its value."""
         call = self.start(fn, name=f"device-{device}", device=device)
         if not call.wait(self.timeout):
             raise CallTimeout(f"a call with device {device} current did not return within {self.timeout:.0f} s")
         return call.value()
 
-    def within(self, fn: Callable[[], Any], seconds: float, what: str) -> Any:
+    def within(self, fn: Callable[[], _T], seconds: float, what: str) -> _T:
         """Run ``fn`` and fail the case if it does not return within ``seconds``."""
         call = self.start(fn, name=what)
         if not call.wait(seconds):
@@ -622,7 +624,7 @@ class AclContext:
         """Release everything the case still holds; returns the steps that failed (never raises)."""
         problems: list[Release] = []
 
-        def attempt(what: str, promise: str, fn: Callable[[], Any]) -> bool:
+        def attempt(what: str, promise: str, fn: Callable[[], object]) -> bool:
             try:
                 fn()
             except Exception as exc:  # noqa: BLE001 - teardown must go on
@@ -670,7 +672,7 @@ class AclContext:
 
 
 
-def _libc() -> Any:
+def _libc() -> ctypes.CDLL:
     """libc's mmap and munmap with their prototypes (for mappings Python's mmap cannot make)."""
     libc = ctypes.CDLL(None, use_errno=True)
     libc.mmap.restype = ctypes.c_void_p

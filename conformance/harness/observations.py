@@ -10,14 +10,20 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Mapping
-from typing import Any
+
+from acl_hostmem_generated.catalog_types import ObservationEntry
 
 from .violations import HarnessError
 
 TEXT_LIMIT = 200
 
+#: One observed value: a bool, an int (or aclError code), an enum member or a short text.
+Scalar = bool | int | str
+#: An observation as summary.json carries it: one value, a sorted list, or a mapping by key.
+Observed = Scalar | list[Scalar] | dict[str, Scalar]
 
-def scalar_problem(declared: Mapping[str, Any], value: Any) -> str | None:
+
+def scalar_problem(declared: ObservationEntry, value: object) -> str | None:
     """Why ``value`` is not one value of the declared type, or None when it is."""
     kind = declared.get("type")
     if kind == "bool":
@@ -36,12 +42,12 @@ def scalar_problem(declared: Mapping[str, Any], value: Any) -> str | None:
     return f"{value!r} is not {expected}"
 
 
-def value_problem(declared: Mapping[str, Any], value: Any) -> str | None:
+def value_problem(declared: ObservationEntry, value: object) -> str | None:
     """Why a recorded value (scalar, keyed mapping or list, as declared) is malformed, or None."""
     if declared.get("key"):
         if not isinstance(value, Mapping) or not value:
             return f"{value!r} is not a mapping of {declared['key']} to values"
-        items: Iterable[Any] = value.values()
+        items: Iterable[object] = value.values()
     elif declared.get("many"):
         if not isinstance(value, list) or not value:
             return f"{value!r} is not a list of values"
@@ -53,19 +59,21 @@ def value_problem(declared: Mapping[str, Any], value: Any) -> str | None:
     return next((problem for item in items if (problem := scalar_problem(declared, item))), None)
 
 
-def _order(value: Any) -> tuple[str, Any]:
+def _order(value: Scalar) -> tuple[str, Scalar]:
     return (type(value).__name__, value)
 
 
 class ObservationLog:
     """The observations of one case, checked against its rule's declarations as they arrive."""
 
-    def __init__(self, declared: Iterable[Mapping[str, Any]] = ()) -> None:
+    def __init__(self, declared: Iterable[ObservationEntry] = ()) -> None:
         self.declared = {str(d["name"]): d for d in declared}
-        self._values: dict[str, Any] = {}
+        self._values: dict[str, Scalar] = {}
+        self._many: dict[str, set[Scalar]] = {}
+        self._keyed: dict[str, dict[str, Scalar]] = {}
         self._lock = threading.Lock()
 
-    def record(self, name: str, value: Any, key: object = None) -> None:
+    def record(self, name: str, value: Scalar, key: object = None) -> None:
         """Record ``value`` under ``name`` (per ``key`` for a keyed observation); raises HarnessError."""
         declared = self.declared.get(name)
         if declared is None:
@@ -79,23 +87,20 @@ class ObservationLog:
                                else f"observation {name!r} takes no key")
         with self._lock:
             if declared.get("many"):
-                self._values.setdefault(name, set()).add(value)
+                self._many.setdefault(name, set()).add(value)
                 return
-            slot, where = (self._values.setdefault(name, {}), str(key)) if key is not None else (self._values, name)
+            slot, where = (self._keyed.setdefault(name, {}), str(key)) if key is not None else (self._values, name)
             if where in slot and slot[where] != value:
                 raise HarnessError(f"observation {name!r}{f' [{key}]' if key is not None else ''} recorded twice "
                                    f"with different values: {slot[where]!r} and {value!r}")
             slot[where] = value
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Observed]:
         """Name -> value, lists sorted, keyed mappings sorted by key; JSON-ready."""
         with self._lock:
-            out: dict[str, Any] = {}
-            for name, value in sorted(self._values.items()):
-                if isinstance(value, set):
-                    out[name] = sorted(value, key=_order)
-                elif isinstance(value, dict):
-                    out[name] = dict(sorted(value.items()))
-                else:
-                    out[name] = value
-            return out
+            # A name is declared once, so it is in one of the three.
+            out: dict[str, Observed] = {}
+            out.update((name, sorted(values, key=_order)) for name, values in self._many.items())
+            out.update((name, dict(sorted(values.items()))) for name, values in self._keyed.items())
+            out.update(self._values)
+            return dict(sorted(out.items()))

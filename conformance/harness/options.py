@@ -10,9 +10,10 @@ from __future__ import annotations
 import math
 import os
 import random
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, SupportsFloat, SupportsIndex, SupportsInt
 
 import pytest
 
@@ -140,23 +141,31 @@ def add_options(parser: pytest.Parser) -> None:
 
 
 def env_value(spec: OptionSpec) -> Any:
-    """The option's environment twin, split on ``os.pathsep`` for a repeatable option; None when unset."""
+    """The option's environment twin, split on ``os.pathsep`` for a repeatable option; None when unset.
+
+    Untyped rather than ``str | list[str] | None``: callers (certify) pass a non-repeatable option's value on
+    as ``str | None``.
+    """
     text = os.environ.get(spec.env, "") if spec.env else ""
     if not text:
         return None
     return [part for part in text.split(os.pathsep) if part] if spec.multiple else text
 
 
-def raw_value(config: pytest.Config, spec: OptionSpec) -> Any:
+def raw_value(config: pytest.Config, spec: OptionSpec) -> str | list[str] | None:
     """The option's value from the command line, else its environment twin, else None."""
-    value = config.getoption(spec.dest, default=None)
+    value: str | list[str] | None = config.getoption(spec.dest, default=None)
     if value not in (None, []):
         return value
-    return env_value(spec)
+    twin: str | list[str] | None = env_value(spec)
+    return twin
 
 
 def raw_values(config: pytest.Config) -> dict[str, Any]:
-    """Every option of :data:`OPTIONS` by destination, as given (command line, then environment)."""
+    """Every option of :data:`OPTIONS` by destination, as given (command line, then environment).
+
+    Untyped values, as :func:`env_value`'s: the plugin passes ``acl_lib`` on as ``str | None``.
+    """
     return {spec.dest: raw_value(config, spec) for spec in OPTIONS}
 
 
@@ -179,7 +188,43 @@ class OptionError(ValueError):
     """A malformed option value (not a number, not positive)."""
 
 
-def seconds(flag: str, value: Any, default: float) -> float:
+def _float(value: object) -> float:
+    """``float(value)``, with the TypeError float() raises for what it cannot convert."""
+    if isinstance(value, (str, bytes, bytearray, SupportsFloat, SupportsIndex)):
+        return float(value)
+    raise TypeError(f"float() argument must be a string or a real number, not '{type(value).__name__}'")
+
+
+def _int(value: object) -> int:
+    """``int(value)``, with the TypeError int() raises for what it cannot convert."""
+    if isinstance(value, (str, bytes, SupportsInt, SupportsIndex)):
+        return int(value)
+    raise TypeError(f"int() argument must be a string, a bytes-like object or a real number, "
+                    f"not '{type(value).__name__}'")
+
+
+def _text(values: Mapping[str, object], dest: str) -> str | None:
+    """A text option's value (a path, a name), None when unset."""
+    value = values.get(dest)
+    if value is None or isinstance(value, str):
+        return value
+    raise TypeError(f"option {dest}: expected text, not {value!r}")
+
+
+def _texts(values: Mapping[str, object], dest: str) -> list[str]:
+    """A repeatable text option's values (any iterable of text); none when unset (or empty)."""
+    value = values.get(dest) or ()
+    if not isinstance(value, Iterable):
+        raise TypeError(f"'{type(value).__name__}' object is not iterable")
+    texts: list[str] = []
+    for item in value:
+        if not isinstance(item, str):
+            raise TypeError(f"option {dest}: expected text, not {item!r}")
+        texts.append(item)
+    return texts
+
+
+def seconds(flag: str, value: object, default: float) -> float:
     """A duration option: a finite, positive number of seconds (at most a week); raises OptionError.
 
     ``nan`` would make every comparison false and ``inf`` overflows the timers, so both are refused.
@@ -187,7 +232,7 @@ def seconds(flag: str, value: Any, default: float) -> float:
     if value is None:
         return default
     try:
-        number = float(value)
+        number = _float(value)
     except (TypeError, ValueError):
         raise OptionError(f"{flag} {value!r}: not a number of seconds") from None
     if not math.isfinite(number) or not 0 < number <= MAX_SECONDS:
@@ -196,12 +241,12 @@ def seconds(flag: str, value: Any, default: float) -> float:
     return number
 
 
-def whole(flag: str, value: Any, default: int, minimum: int) -> int:
+def whole(flag: str, value: object, default: int, minimum: int) -> int:
     """A whole-number option (``default`` when unset) of at least ``minimum``; raises OptionError."""
     if value is None:
         return default
     try:
-        number = int(value)
+        number = _int(value)
     except (TypeError, ValueError):
         raise OptionError(f"{flag} {value!r}: not a whole number") from None
     if number < minimum:
@@ -209,7 +254,7 @@ def whole(flag: str, value: Any, default: int, minimum: int) -> int:
     return number
 
 
-def host_page_size(flag: str, value: Any) -> int:
+def host_page_size(flag: str, value: object) -> int:
     """The host page size: a power of two from 4096 to 1 MiB (default: this machine's); raises OptionError."""
     number = whole(flag, value, os.sysconf("SC_PAGE_SIZE"), 4096)
     if number & (number - 1) or number > 1 << 20:
@@ -217,7 +262,7 @@ def host_page_size(flag: str, value: Any) -> int:
     return number
 
 
-def choice(flag: str, value: Any, choices: tuple[str, ...]) -> str:
+def choice(flag: str, value: object, choices: tuple[str, ...]) -> str:
     """One of ``choices`` (the first when unset); raises OptionError."""
     if value is None:
         return choices[0]
@@ -226,36 +271,36 @@ def choice(flag: str, value: Any, choices: tuple[str, ...]) -> str:
     return str(value)
 
 
-def settings_from_values(values: dict[str, Any]) -> Settings:
+def settings_from_values(values: Mapping[str, object]) -> Settings:
     """Resolve raw option values (by destination) into :class:`Settings`; raises OptionError."""
     try:
-        device = int(values["acl_device"]) if values.get("acl_device") is not None else None
+        device = _int(values["acl_device"]) if values.get("acl_device") is not None else None
     except ValueError as exc:
         raise OptionError(f"--acl-device: {exc}") from exc
     timeout = seconds("--acl-timeout", values.get("acl_timeout"), DEFAULT_TIMEOUT)
     deadline = seconds("--acl-deadline", values.get("acl_deadline"), DEFAULT_DEADLINE)
-    report_dir = Path(values.get("acl_report_dir") or "reports")
+    report_dir = Path(_text(values, "acl_report_dir") or "reports")
     return Settings(
-        lib=resolve_lib(values.get("acl_lib")),
+        lib=resolve_lib(_text(values, "acl_lib")),
         device=device,
-        product=values.get("acl_product"),
+        product=_text(values, "acl_product"),
         timeout=timeout,
-        kernel=values.get("acl_os_kernel") or os.uname().release,
-        expectations=tuple(Path(p) for p in values.get("acl_expectations") or ()),
+        kernel=_text(values, "acl_os_kernel") or os.uname().release,
+        expectations=tuple(Path(p) for p in _texts(values, "acl_expectations")),
         report_dir=report_dir.resolve(),
-        rules=tuple(values.get("acl_rule") or ()),
+        rules=tuple(_texts(values, "acl_rule")),
         deadline=deadline,
         explore_steps=whole("--acl-explore-steps", values.get("acl_explore_steps"), DEFAULT_EXPLORE_STEPS, 1),
         explore_seed=_explore_seed(values),
         host_page=host_page_size("--acl-host-page", values.get("acl_host_page")),
         host_alloc=choice("--acl-host-alloc", values.get("acl_host_alloc"), HOST_ALLOC_CHOICES),
         sync_window=seconds("--acl-sync-window", values.get("acl_sync_window"), DEFAULT_SYNC_WINDOW),
-        cann_release=values.get("acl_cann_release") or None,
+        cann_release=_text(values, "acl_cann_release") or None,
         shuffle=whole("--acl-shuffle", values.get("acl_shuffle"), 0, 0) if values.get("acl_shuffle") else None,
     )
 
 
-def _explore_seed(values: dict[str, Any]) -> int:
+def _explore_seed(values: Mapping[str, object]) -> int:
     """--acl-explore-seed, or, under --acl-shuffle without one, a seed drawn from the shuffle's."""
     if values.get("acl_shuffle") and not values.get("acl_explore_seed"):
         return random.Random(whole("--acl-shuffle", values["acl_shuffle"], 0, 0)).randrange(1 << 31)

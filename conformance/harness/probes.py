@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Generic, TypeVar
 
 from acl_hostmem_generated import acl_bindings as acl
-from acl_hostmem_generated.acl_bindings import AclLibrary
+from acl_hostmem_generated.acl_bindings import AclLibrary, CData
+
+_T = TypeVar("_T")
 
 
 class StreamBlocker:
@@ -21,16 +23,18 @@ class StreamBlocker:
     can never wedge a stream forever; :attr:`entered` tells that the stream reached it.
     """
 
-    def __init__(self, lib: AclLibrary, stream: Any, limit: float) -> None:
+    def __init__(self, lib: AclLibrary, stream: CData, limit: float) -> None:
         self.gate = threading.Event()
         self.entered = threading.Event()
         self.limit = limit
 
-        def host_func(_args: Any) -> None:
+        def host_func(_args: CData) -> None:
             self.entered.set()
             self.gate.wait(self.limit)
 
-        self._callback = acl.ffi.callback("aclrtHostFunc", host_func)
+        callback = acl.ffi.callback("aclrtHostFunc", host_func)
+        assert isinstance(callback, CData)  # a C function pointer (the stubs call it a Python callable)
+        self._callback = callback
         lib.aclrtLaunchHostFunc(stream, self._callback, None)
 
     def open(self) -> None:
@@ -39,11 +43,11 @@ class StreamBlocker:
 
 
 @dataclass
-class BoundedCall:
+class BoundedCall(Generic[_T]):
     """A call running in a helper thread, so that the case can watch it with timeouts."""
 
     thread: threading.Thread
-    result: list[Any] = field(default_factory=list)
+    result: list[_T] = field(default_factory=list)
     error: list[BaseException] = field(default_factory=list)
     finished_at: list[float] = field(default_factory=list)
 
@@ -57,7 +61,7 @@ class BoundedCall:
         self.thread.join(timeout)
         return self.done
 
-    def value(self) -> Any:
+    def value(self) -> _T:
         """The call's return value (re-raising what it raised)."""
         if self.error:
             raise self.error[0]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from acl_hostmem_generated.acl_bindings import AclLibrary
 from acl_hostmem_generated.catalog_types import CaseEntry, Catalog, RuleEntry
@@ -29,6 +29,15 @@ class ReleaseError(HarnessError):
     """The run cannot be judged against any release the spec knows (a set-up error)."""
 
 
+class ReleaseJSON(TypedDict):
+    """A judged release as summary.json's environment carries it."""
+
+    name: str
+    reported: str
+    source: str
+    newer_than_known: bool
+
+
 @dataclass(frozen=True)
 class JudgedRelease:
     """The release a run is judged against and where that came from."""
@@ -38,7 +47,7 @@ class JudgedRelease:
     source: str  # "library", "acl-api" or "override"
     newer_than_known: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ReleaseJSON:
         """The environment entry of summary.json."""
         return {"name": self.name, "reported": self.reported, "source": self.source,
                 "newer_than_known": self.newer_than_known}
@@ -154,7 +163,7 @@ def case_calls(catalog: Catalog, rule: RuleEntry, case: CaseEntry | None,
     named = catalog.get("interfaces") or {}
     alias = catalog.get("matrix_interfaces") or {}
 
-    def called(value: Any) -> str | None:
+    def called(value: object) -> str | None:
         name = alias.get(value, value) if isinstance(value, str) else None
         return name if name in named else None
 

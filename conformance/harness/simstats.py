@@ -40,6 +40,8 @@ def stats_declaration(header: Path | None = None) -> str:
 
 
 _CDEF = stats_declaration()
+#: The simulator's introspection function (a cffi library's functions are attributes it looks up by name).
+_GET_STATS = "aclsimGetStats"
 
 
 class SimCounters:
@@ -53,7 +55,7 @@ class SimCounters:
 
     def read(self) -> dict[str, int]:
         """The current counters; empty when the call fails."""
-        if self.lib.aclsimGetStats(self.out) != 0:
+        if getattr(self.lib, _GET_STATS)(self.out) != 0:
             return {}
         return {name: int(getattr(self.out, name)) for name in COUNTERS}
 
@@ -61,7 +63,7 @@ class SimCounters:
 def open_counters(path: Path) -> SimCounters | None:
     """The counters of the backend at ``path`` when it is the simulator (it exports aclsimGetStats), else None."""
     counters = SimCounters(path)
-    return counters if exported(counters.lib, "aclsimGetStats") else None
+    return counters if exported(counters.lib, _GET_STATS) else None
 
 
 def leaked(before: dict[str, int], after: dict[str, int]) -> list[tuple[str, str]]:

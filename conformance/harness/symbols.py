@@ -18,14 +18,15 @@ A case that never calls the function (a V1-only case, say) is not affected.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import NoReturn
 
+from acl_hostmem_generated.acl_bindings import AclLibrary
 from acl_hostmem_generated.catalog_types import Catalog, FamilyEntry
 
 from .violations import AbsentAsDocumented, HarnessError, MissingFunction
 
 
-def exported(raw_lib: Any, name: str) -> bool:
+def exported(raw_lib: object, name: str) -> bool:
     """Whether the opened library (a cffi ``dlopen`` handle) exports ``name``."""
     try:
         getattr(raw_lib, name)
@@ -34,13 +35,13 @@ def exported(raw_lib: Any, name: str) -> bool:
     return True
 
 
-def missing_functions(raw_lib: Any, names: Iterable[str]) -> tuple[str, ...]:
+def missing_functions(raw_lib: object, names: Iterable[str]) -> tuple[str, ...]:
     """The functions among ``names`` that the library does not export, in the given order."""
     return tuple(name for name in names if not exported(raw_lib, name))
 
 
-def _stand_in(name: str, kind: type[BaseException], message: str) -> Callable[..., Any]:
-    def call(*args: Any, **kwargs: Any) -> Any:
+def _stand_in(name: str, kind: type[BaseException], message: str) -> Callable[..., NoReturn]:
+    def call(*args: object, **kwargs: object) -> NoReturn:
         raise kind(message)
 
     call.__name__ = name
@@ -59,7 +60,7 @@ def absence(name: str, catalog: Catalog, family: FamilyEntry) -> tuple[type[Base
                                 f"support it{where}")
 
 
-def stand_in_for_missing(lib: Any, missing: Iterable[str], catalog: Catalog, family: FamilyEntry) -> None:
+def stand_in_for_missing(lib: AclLibrary, missing: Iterable[str], catalog: Catalog, family: FamilyEntry) -> None:
     """Replace the wrapper of each missing function on ``lib`` (an AclLibrary) with a stand-in that raises."""
     for name in missing:
         setattr(lib, name, _stand_in(name, *absence(name, catalog, family)))

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from acl_hostmem_generated import acl_bindings as acl
-from acl_hostmem_generated.acl_bindings import address, error_name
+from acl_hostmem_generated.acl_bindings import CData, address, error_name
+from acl_hostmem_generated.acl_runtime import text_of
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class TraceEntry:
         return f"{self.at_ms:9.2f} ms [{self.thread}] {self.function}({shown}) -> {self.result}"
 
 
-def show_value(value: Any) -> str:
+def show_value(value: object) -> str:
     """An argument as the trace shows it: NULL, &out, a number, a string or an address."""
     if value is None:
         return "NULL"
@@ -35,19 +35,23 @@ def show_value(value: Any) -> str:
         return hex(value) if value > 0xFFFF else str(value)
     if isinstance(value, (str, bytes)):
         return repr(value)
+    if not isinstance(value, CData):  # address() of anything else raises TypeError
+        return type(value).__name__
     try:
         return hex(address(value))
     except TypeError:
         return type(value).__name__
 
 
-def show_result(function: str, result: Any) -> str:
+def show_result(function: str, result: object) -> str:
     """A return value as the trace shows it: the aclError with its name, or a string."""
     if isinstance(result, int):
         return f"{result} {error_name(result)}"
     if result is None or result == acl.ffi.NULL:
         return "NULL"
+    if not isinstance(result, CData):  # ffi.string() of anything else raises TypeError
+        return show_value(result)
     try:
-        return repr(acl.ffi.string(result).decode("utf-8", errors="replace"))
+        return repr(text_of(result))
     except TypeError:
         return show_value(result)

@@ -9,12 +9,19 @@ The helpers build the arguments the actions share (configurations, shifted addre
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
 
 from acl_hostmem_generated import acl_bindings as acl
 from acl_hostmem_generated import state_model as model
+from acl_hostmem_generated.acl_bindings import MallocConfig
 
 from .calls import NULL, Sym
+from .state import World
+
+#: One field of an action: a choice (a kind, an interface, a flavour) or a number (a size, a pick, a thread, a flag).
+Field = str | int
+#: An action as it is performed and replayed: its name and its fields.
+Action = tuple[str, tuple[Field, ...]]
 
 SIZES = (64, 100, 4096, 8192, 12288, 20000, 69632)
 MANY_SIZES = (64, 100, 256, 4096, 192, 64)
@@ -33,7 +40,7 @@ FREES = ("aclrtFreeHost", "aclrtFreeHostWithDevSync")
 BOOLS = (False, True)
 
 # Each action's fields and their choices, simplest first (shrinking moves towards the first).
-ACTIONS: dict[str, tuple[tuple[Any, ...], ...]] = {
+ACTIONS: dict[str, tuple[tuple[Field, ...], ...]] = {
     "allocate": (("malloc", "malloc", *CONFIGS), SIZES, THREADS),
     "allocate_many": ((2, 3, 4, 5, 6),),
     "free": (PICKS, FREES, THREADS),
@@ -62,7 +69,7 @@ BURST_WEIGHTS: dict[str, int] = {
     "unblock_stream": 1, "destroy_stream": 1, "set_device": 1, "map_pageable": 1,
 }
 # What an action needs to do anything; a burst draws only among actions that can act.
-NEEDS: dict[str, Any] = {
+NEEDS: dict[str, Callable[[World], object]] = {
     "free": lambda w: w.allocations,
     "free_in_use": lambda w: any(s.reads for s in w.blocked_streams()),
     "free_foreign": lambda w: w.allocations or w.freed or w.regions,
@@ -76,7 +83,7 @@ NEEDS: dict[str, Any] = {
 }
 
 
-def decode(code: int, fields: tuple[tuple[Any, ...], ...]) -> tuple[Any, ...]:
+def decode(code: int, fields: tuple[tuple[Field, ...], ...]) -> tuple[Field, ...]:
     """The field values a number stands for (mixed radix, first field in the lowest digit; larger numbers wrap)."""
     values = []
     for choices in fields:
@@ -96,7 +103,7 @@ V2_FLAGS = {"v2": acl.ACL_HOST_REG_MAPPED, "v2_pinned": acl.ACL_HOST_REG_PINNED,
 V1_TYPES = {"v1": acl.ACL_HOST_REGISTER_MAPPED, "v1_reserved": acl.ACL_HOST_REGISTER_IOMEMORY}
 
 
-def malloc_config(kind: str, other_device: int = 0) -> tuple[Any, Sym]:
+def malloc_config(kind: str, other_device: int = 0) -> tuple[MallocConfig | None, Sym]:
     """(aclrtMallocConfig or None, its symbol) for a configuration kind, valid or invalid."""
     attrs = {
         "empty": (), "module_id": ((acl.ACL_RT_MEM_ATTR_MODULE_ID, 7),), "va_flag": ((acl.ACL_RT_MEM_ATTR_VA_FLAG, 1),),

@@ -8,9 +8,25 @@ reproducer that recompute every address in their own process.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+
+from acl_hostmem_generated.acl_bindings import CData, MallocConfig
 
 PAGE = 4096
+
+#: A wrapper argument: an integer (a size, a flag, a device, an address), a cffi handle or
+#: configuration pointer, or None for NULL.
+Arg = int | CData | None
+#: What a call answered through its one output: an integer (an address, a status, a capability),
+#: a handle (a stream), or None for a call without one.
+Output = int | CData | None
+
+
+def integer(value: object, what: str) -> int:
+    """``value`` where only an integer makes sense (an address, a flag, a device): a TypeError for anything else,
+    as the arithmetic or lookup it feeds would raise."""
+    if isinstance(value, int):
+        return value
+    raise TypeError(f"{what} is {value!r}, not an integer")
 
 
 @dataclass(frozen=True)
@@ -28,7 +44,7 @@ class Sym:
     value: int = 0
     var: str = ""
     page: int | None = None
-    cfg: tuple[Any, ...] = ()
+    cfg: tuple[str | int, ...] = ()
 
     def __str__(self) -> str:
         if self.kind == "const":
@@ -73,14 +89,22 @@ def handle(var: str) -> Sym:
 
 @dataclass(frozen=True)
 class CheckRecord:
-    """A judged property of a call's outputs, with what the reproducers need to judge it again."""
+    """A judged property of a call's outputs, with what the reproducers need to judge it again.
+
+    ``of`` is the output variable judged; the other operands are those the check's kind needs:
+    ``size`` and the ``live`` blocks (variable, size) of a disjointness check, the ``host``
+    address a device address must equal, the variable or status a result ``equals``, the
+    ``values`` an answer must be one of, the ``gates`` a call must (not) have waited for.
+    """
 
     name: str
-    operands: tuple[tuple[str, Any], ...] = ()
-
-    def operand(self, key: str, default: Any = None) -> Any:
-        """One operand by name."""
-        return dict(self.operands).get(key, default)
+    of: str = ""
+    size: int | None = None
+    live: tuple[tuple[str, int], ...] = ()
+    host: Sym | None = None
+    equals: str | int | None = None
+    values: tuple[int, ...] = ()
+    gates: tuple[int, ...] = ()
 
 
 @dataclass
@@ -109,7 +133,7 @@ class Step:
     probe: bool = False
     result: str = ""
     note: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, list[int]] = field(default_factory=dict)
 
     def line(self) -> str:
         """The step as one readable line of the path."""
@@ -131,8 +155,8 @@ class Step:
 class Request:
     """One call the explorer is about to make, with what the state model's facts look at.
 
-    ``values`` are the wrapper's arguments (``OUT`` for an output it allocates, ``None``
-    for NULL), ``symbols`` their symbolic form, ``tags`` mark invalid arguments built from
+    ``values`` are the wrapper's arguments (an output it allocates is left out, ``None``
+    is NULL), ``symbols`` their symbolic form, ``tags`` mark invalid arguments built from
     an error condition (``("offset", 64)``, ``("config", "attrs_null")``). ``pointer`` and
     ``size`` are the address and length the call acts on; ``bind`` names the variable its
     output is bound to; ``stream``, ``gate`` and ``reads`` name the stream, the blocking
@@ -142,9 +166,9 @@ class Request:
 
     interface: str
     thread: int = 0
-    values: dict[str, Any] = field(default_factory=dict)
+    values: dict[str, Arg] = field(default_factory=dict)
     symbols: dict[str, Sym] = field(default_factory=dict)
-    tags: dict[str, tuple[str, Any]] = field(default_factory=dict)
+    tags: dict[str, tuple[str, str | int]] = field(default_factory=dict)
     pointer: int = 0
     size: int = 0
     bind: str = ""
@@ -152,7 +176,7 @@ class Request:
     stream: str | None = None
     gate: int | None = None
     reads: str | None = None
-    keep: Any = None
+    keep: MallocConfig | None = None
     released: tuple[int, ...] = ()
 
     @property

@@ -22,14 +22,18 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeVar
 
 from acl_hostmem_generated import acl_bindings as acl
-from acl_hostmem_generated.acl_bindings import AclLibrary
+from acl_hostmem_generated.acl_bindings import AclLibrary, CData
 
 from ...harness.probes import StreamBlocker
-from .calls import Request
+from .calls import Output, Request
 from .outputs import Observation
+
+_T = TypeVar("_T")
+#: What a wrapper called with raw=True answers: the aclError, with its one output if it has one.
+RawResult = int | tuple[int, Output]
 
 RELEASE_DELAY_S = 0.001
 WATCH_BOUND_S = 0.5
@@ -164,28 +168,34 @@ class SecondThread:
     """A thread that runs calls handed to it, one at a time; its current device is its own."""
 
     def __init__(self) -> None:
-        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        # Results come back numbered, so that one arriving after its caller gave up is never taken for the next.
-        self._results: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[tuple[int, Callable[[], None]] | None] = queue.SimpleQueue()
+        # Results come back numbered, so that one arriving after its caller gave up is never taken for the next;
+        # a job leaves its value with its caller and sends back what it raised (None when it returned).
+        self._results: queue.SimpleQueue[tuple[int, BaseException | None]] = queue.SimpleQueue()
         self._sent = 0
         self._thread = threading.Thread(target=self._loop, name="explorer-thread-2", daemon=True)
         self._thread.start()
 
-    def run(self, fn: Callable[[], Any], timeout: float) -> Any:
+    def run(self, fn: Callable[[], _T], timeout: float) -> _T:
         """Run ``fn`` on the thread and return its result; ThreadCallHung when it takes longer than ``timeout``."""
+        returned: list[_T] = []
+
+        def job() -> None:
+            returned.append(fn())
+
         self._sent += 1
-        self._jobs.put((self._sent, fn))
+        self._jobs.put((self._sent, job))
         deadline = time.monotonic() + timeout
         while True:
             try:
-                number, result = self._results.get(timeout=max(0.0, deadline - time.monotonic()))
+                number, raised = self._results.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 raise ThreadCallHung(f"the call on the second thread did not return within {timeout:.1f} s") from None
             if number == self._sent:
                 break
-        if isinstance(result, BaseException):
-            raise result
-        return result
+        if raised is not None:
+            raise raised
+        return returned[0]
 
     def stop(self) -> None:
         """End the thread after its current call."""
@@ -196,12 +206,13 @@ class SecondThread:
             item = self._jobs.get()
             if item is None:
                 return
-            number, fn = item
+            number, job = item
+            raised: BaseException | None = None
             try:
-                result = fn()
+                job()
             except BaseException as exc:  # noqa: BLE001 - handed back to the caller
-                result = exc
-            self._results.put((number, result))
+                raised = exc
+            self._results.put((number, raised))
 
 
 class Driver:
@@ -259,8 +270,8 @@ class Driver:
         return self._gate_count
 
     # ---- calls ----
-    def call(self, req: Request, *, release: tuple[int, ...] = (), watch: tuple[int, ...] = ()) -> tuple[int, Any,
-                                                                                                            Observation]:
+    def call(self, req: Request, *, release: tuple[int, ...] = (), watch: tuple[int, ...] = ()) -> tuple[
+            int, Output, Observation]:
         """Make the call ``req`` describes; returns (aclError, its one output or None, what was observed)."""
         if req.interface == "aclrtLaunchHostFunc":
             return self._block(req)
@@ -274,8 +285,8 @@ class Driver:
             return result, None, QUIET
         gates = release + watch
 
-        def run() -> tuple[Any, frozenset[int]]:
-            result = wrapper(**values, raw=True)
+        def run() -> tuple[RawResult, frozenset[int]]:
+            result: RawResult = wrapper(**values, raw=True)
             return result, frozenset(g for g in gates if self.gate_is_open(g))
 
         job = self.alarm.arm(RELEASE_DELAY_S, release) if release else None
@@ -299,11 +310,14 @@ class Driver:
             return result[0], result[1], observed
         return result, None, observed
 
-    def _block(self, req: Request) -> tuple[int, Any, Observation]:
+    def _block(self, req: Request) -> tuple[int, Output, Observation]:
         """aclrtLaunchHostFunc of a gated callback (the harness's StreamBlocker) on the main thread."""
         self.calls += 1
+        stream = req.values["stream"]
+        if not isinstance(stream, CData):  # the explorer blocks only streams it created
+            raise TypeError(f"the stream is {stream!r}, not a handle")
         try:
-            blocker = StreamBlocker(self.lib, req.values["stream"], self.timeout)
+            blocker = StreamBlocker(self.lib, stream, self.timeout)
         except acl.AclError as exc:
             return exc.code, None, Observation()
         self.blockers[req.gate or 0] = blocker

@@ -11,15 +11,16 @@ result, records the step and applies the model's effects. Every disagreement rai
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from acl_hostmem_generated import acl_bindings as acl
 from acl_hostmem_generated import state_model as model
 from acl_hostmem_generated.teardown import TEARDOWN
 
 from ...harness.context import DRAIN_TRIES, keep_for_good, reclaim, remember_stuck
-from .calls import OUTPUT, Request, Step, const, handle
+from .actions import Action
+from .calls import OUTPUT, Arg, CheckRecord, Output, Request, Step, const, handle, integer
 from .driver import ThreadCallHung
 from .facts import Facts
 from .outputs import CHECKS, Observation
@@ -31,7 +32,7 @@ MARKERS = "markers_intact"
 ENDED_PROBES = 4
 
 #: A teardown call: the function and its arguments (made with raw=True, errors ignored).
-_Call = tuple[Any, tuple[Any, ...]]
+_Call = tuple[Callable[..., object], tuple[Arg, ...]]
 
 
 @dataclass
@@ -39,7 +40,7 @@ class Judgement:
     """A call judged against its prediction: the first problem (if any) and what the reproducers check."""
 
     code: int | None
-    records: list[Any]
+    records: list[CheckRecord]
     problem: str | None = None
     kind: str = ""
     evidence: model.Evidence | None = None
@@ -53,7 +54,7 @@ class Example:
         self.driver = session.driver
         self.world = World(session.product, session.device)
         self.path: list[Step] = []
-        self.actions: list[tuple[str, tuple[Any, ...]]] = []
+        self.actions: list[Action] = []
         self.touched: set[int] = set()
         self.made: set[int] = set()
         self.absent: set[int] = set()  # bases the teardown's unregistration answered "not registered" for
@@ -77,7 +78,7 @@ class Example:
             return None
         return prediction
 
-    def perform(self, req: Request, *, probe: bool = False) -> tuple[int, Any] | None:
+    def perform(self, req: Request, *, probe: bool = False) -> tuple[int, Output] | None:
         """Make the call if the model predicts it; judge, record and apply it. None when left out."""
         prediction = self.predict(req)
         if prediction is None:
@@ -108,7 +109,7 @@ class Example:
             self._settle(obs)
         return rc, out
 
-    def _remember(self, req: Request, rc: int, out: Any) -> None:
+    def _remember(self, req: Request, rc: int, out: Output) -> None:
         """What teardown must give back whatever the model thinks: every range registered, every block handed out."""
         if req.interface in ("aclrtHostRegister", "aclrtHostRegisterV2"):
             self.touched.add(req.pointer)
@@ -117,8 +118,9 @@ class Example:
         elif rc == 0 and req.interface == "aclrtHostUnregister":
             self.registered.pop(req.pointer, None)
         elif rc == 0 and out and req.interface in ("aclrtMallocHost", "aclrtMallocHostWithCfg"):
-            self.made.add(out)
-            self.released.discard(out)  # a freed address handed out again is live again: teardown frees it
+            block = integer(out, "the allocated pointer")
+            self.made.add(block)
+            self.released.discard(block)  # a freed address handed out again is live again: teardown frees it
         elif rc == 0 and req.interface in ("aclrtFreeHost", "aclrtFreeHostWithDevSync"):
             self.released.add(req.pointer)
 
@@ -140,7 +142,7 @@ class Example:
         watch = tuple(s.gate for s in blocked if s.gate is not None and s.gate not in release)
         return release, watch
 
-    def _judge(self, prediction: model.Prediction, req: Request, rc: int, out: Any, obs: Observation) -> Judgement:
+    def _judge(self, prediction: model.Prediction, req: Request, rc: int, out: Output, obs: Observation) -> Judgement:
         evidence = prediction.evidence
         check_code = evidence.code_documented if self.session.documented_only else evidence.strict
         verdict = Judgement(evidence.code_value if check_code else None, [])
@@ -168,7 +170,7 @@ class Example:
                 break
         return verdict
 
-    def _step(self, req: Request, prediction: model.Prediction, code: int | None, records: list[Any],
+    def _step(self, req: Request, prediction: model.Prediction, code: int | None, records: list[CheckRecord],
               release: tuple[int, ...], watch: tuple[int, ...], probe: bool) -> Step:
         outputs = [name for name, sym in req.symbols.items() if sym is OUTPUT]
         return Step("call", req.interface, req.thread, tuple(req.symbols.items()),
@@ -207,9 +209,9 @@ class Example:
     # ---- markers ----
     def _write_markers(self, allocation: Allocation) -> None:
         offsets = allocation.offsets
-        if not offsets:
-            return
         words = allocation.words
+        if not offsets or words is None:  # an allocation has its words where it has markers
+            return
         for offset in offsets:
             words[offset // 8] = allocation.marker
         self.path.append(Step("mark", var=allocation.var, size=allocation.size, marker=allocation.marker,
@@ -224,6 +226,8 @@ class Example:
         for allocation in self.world.allocations.values():
             offsets = allocation.offsets
             words = allocation.words
+            if words is None:  # no markers
+                continue
             for offset in offsets:
                 value = words[offset // 8]
                 if value != allocation.marker:
@@ -255,7 +259,7 @@ class Example:
                                  bind=world.new_var("q")), probe=True)
 
     # ---- the end ----
-    def _unregister_into(self, removed: set[int]) -> Any:
+    def _unregister_into(self, removed: set[int]) -> Callable[..., int]:
         """aclrtHostUnregister (raw) that adds the bases it removed to ``removed``."""
         lib = self.driver.lib
 
@@ -299,7 +303,7 @@ class Example:
                 break
         return True
 
-    def _free_unless_stuck(self, removed: set[int]) -> Any:
+    def _free_unless_stuck(self, removed: set[int]) -> Callable[..., int]:
         """A teardown step freeing every block the example holds, except blocks under a registration
         the model knows of that no device would remove: their addresses stay out of later cases' reach."""
         world = self.world

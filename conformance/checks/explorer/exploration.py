@@ -18,8 +18,8 @@ import hashlib
 import math
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, seed, settings
 from hypothesis.errors import Flaky
@@ -27,7 +27,9 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from acl_hostmem_generated.acl_bindings import AclLibrary
 
+from .actions import Action
 from .driver import Driver
+from .example import Example
 from .machine import ExplorerMachine
 from .session import Failure, Mismatch, Session
 from .state import ProductFacts
@@ -78,7 +80,7 @@ class Exploration:
         """ACL calls made per second of exploration."""
         return self.calls / self.seconds if self.seconds else 0.0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, str | int | float | bool | list[str]]:
         """The exploration's figures, for the report."""
         return {"paths": self.paths, "seed": self.seed, "budget_steps": self.budget, "steps": self.steps,
                 "examples": self.examples, "calls": self.calls, "calls_left_out": self.skipped,
@@ -151,7 +153,7 @@ def explore(lib: AclLibrary, product: ProductFacts, device: int, *, paths: str, 
 
 
 @contextlib.contextmanager
-def collected_in_batches(session: Session) -> Any:
+def collected_in_batches(session: Session) -> Iterator[None]:
     """Pause automatic garbage collection; the session collects every COLLECT_EVERY_ACTIONS actions, scanning
     only objects made since the exploration began."""
     was_enabled = gc.isenabled()
@@ -167,7 +169,7 @@ def collected_in_batches(session: Session) -> Any:
             gc.enable()
 
 
-def _release(example: Any, session: Session) -> None:
+def _release(example: Example, session: Session) -> None:
     """Release a given-up example's holdings from a fresh thread, on the exploration's device."""
     session.driver.lib.aclrtSetDevice(session.device, raw=True)
     example.teardown()
@@ -187,8 +189,9 @@ def _watch_for_hang(worker: threading.Thread, session: Session, timeout: float) 
             seen, since = current, time.monotonic()
         elif current is not None and time.monotonic() - since >= timeout:
             session.abandoned = True
-            example, *call = current
-            failure: Failure | None = example.hung(*call, seconds=time.monotonic() - since)
+            example, req, prediction, release_gates, watch, probe = current
+            failure: Failure | None = example.hung(req, prediction, release_gates, watch, probe,
+                                                   seconds=time.monotonic() - since)
             release = threading.Thread(target=_release, args=(example, session), name="explorer-release", daemon=True)
             release.start()
             release.join(RELEASE_BOUND_S)
@@ -204,7 +207,7 @@ class Rerun:
         self.session = Session(self.driver, product, device, documented_only=paths == "documented",
                                device_syncing=product.device_syncing, rerunning=True)
 
-    def run(self, actions: list[tuple[str, tuple[Any, ...]]]) -> Failure | None:
+    def run(self, actions: list[Action]) -> Failure | None:
         """Perform ``actions`` in a fresh example; the failure it meets, if any."""
         machine = ExplorerMachine(self.session)
         try:

@@ -7,17 +7,23 @@ structured error conditions of rules.yaml that the model's ``errors_of`` clauses
 
 from __future__ import annotations
 
-from typing import Any
+import enum
 
 from acl_hostmem_generated import acl_bindings as acl
 
-from .calls import Request
-from .state import World
+from .calls import Request, integer
+from .state import Allocation, Registration, Stream, World
 
 _KNOWN_FLAGS = acl.ACL_HOST_REG_MAPPED | acl.ACL_HOST_REG_IOMEMORY | acl.ACL_HOST_REG_READONLY | acl.ACL_HOST_REG_PINNED
 
 
-_UNSET: Any = object()
+class _Unset(enum.Enum):
+    """A lookup not made yet (None is an answer: nothing there)."""
+
+    UNSET = enum.auto()
+
+
+_UNSET = _Unset.UNSET
 #: The page the docs ask registrations to be aligned to (11-02_host_memory_management.md:292).
 DOC_PAGE = 4096
 #: The svm v2 driver maps memory of its host VA range (VA_FLAG=1) in 2 MiB units.
@@ -37,9 +43,11 @@ class Facts:
     def __init__(self, world: World, req: Request) -> None:
         self.world = world
         self.req = req
-        self._reg = self._containing = self._touched = _UNSET
+        self._reg: Registration | None | _Unset = _UNSET
+        self._containing: Registration | None | _Unset = _UNSET
+        self._touched: tuple[Registration, ...] | _Unset = _UNSET
 
-    def condition(self, param: str, kind: str, value: Any) -> bool:
+    def condition(self, param: str, kind: str, value: object) -> bool:
         """Whether the request carries the invalid argument a rule's error condition describes."""
         req = self.req
         if kind == "is_null":
@@ -52,7 +60,7 @@ class Facts:
         if kind in ("offset", "config"):
             return req.tags.get(param) == (kind, value)
         if kind == "unregistered":
-            pointer = req.values.get(param) or 0
+            pointer = integer(req.values.get(param) or 0, param)
             if pointer == req.pointer:
                 return self._registration_containing is None
             return self.world.registration_containing(pointer) is None
@@ -101,7 +109,7 @@ class Facts:
 
     # ---- the pointer a free acts on ----
     @property
-    def _allocation(self) -> Any:
+    def _allocation(self) -> Allocation | None:
         return self.world.allocation_at(self.req.pointer)
 
     @property
@@ -137,7 +145,7 @@ class Facts:
         return self.world.region_containing(self.req.pointer, max(self.req.size, 1)) is not None
 
     @property
-    def _range_allocation(self) -> Any:
+    def _range_allocation(self) -> Allocation | None:
         return self.world.allocation_containing(self.req.pointer, max(self.req.size, 1))
 
     @property
@@ -150,12 +158,12 @@ class Facts:
         """The range lies in an allocation made with VA_FLAG=1."""
         return self._range_allocation is not None and self._range_allocation.va_flag
 
-    def _touching(self) -> tuple[Any, ...]:
+    def _touching(self) -> tuple[Registration, ...]:
         """Live registrations the range shares a byte with."""
-        if self._touched is _UNSET:
+        touched = self._touched
+        if touched is _UNSET:
             start, length = self.req.pointer, max(self.req.size, 1)
-            self._touched = tuple(r for r in self.world.registrations.values() if r.touches(start, length))
-        touched: tuple[Any, ...] = self._touched
+            touched = self._touched = tuple(r for r in self.world.registrations.values() if r.touches(start, length))
         return touched
 
     @property
@@ -229,7 +237,7 @@ class Facts:
     def _reserved(self, v1_type: int, v2_bit: int) -> bool:
         if self.req.interface == "aclrtHostRegister":
             return self.req.values.get("type") == v1_type
-        flag = self.req.values.get("flag", 0)
+        flag = integer(self.req.values.get("flag", 0), "flag")
         return bool(flag & v2_bit) and not flag & ~_KNOWN_FLAGS
 
     @property
@@ -245,7 +253,7 @@ class Facts:
     @property
     def flag_pinned(self) -> bool:
         """The V2 flag has the PINNED bit."""
-        return bool(self.req.values.get("flag", 0) & acl.ACL_HOST_REG_PINNED)
+        return bool(integer(self.req.values.get("flag", 0), "flag") & acl.ACL_HOST_REG_PINNED)
 
     @property
     def flag_pinned_only(self) -> bool:
@@ -254,14 +262,14 @@ class Facts:
 
     # ---- the pointer a query or unregistration names ----
     @property
-    def _registration(self) -> Any:
+    def _registration(self) -> Registration | None:
         reg = self._reg
         if reg is _UNSET:
             reg = self._reg = self.world.registrations.get(self.req.pointer)
         return reg
 
     @property
-    def _registration_containing(self) -> Any:
+    def _registration_containing(self) -> Registration | None:
         found = self._containing
         if found is _UNSET:
             found = self._containing = self.world.registration_containing(self.req.pointer)
@@ -310,7 +318,7 @@ class Facts:
         return key in self.world.capabilities
 
     @property
-    def _stream(self) -> Any:
+    def _stream(self) -> Stream | None:
         return self.world.streams.get(self.req.stream or "")
 
     @property

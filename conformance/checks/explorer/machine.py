@@ -16,7 +16,7 @@ from __future__ import annotations
 import gc
 import mmap
 import random
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from hypothesis import strategies as st
 from hypothesis.control import current_build_context
@@ -42,14 +42,15 @@ from .actions import (
     V1_TYPES,
     V2_FLAGS,
     WEIGHTED_ACTIONS,
+    Field,
     decode,
     malloc_config,
     shifted,
 )
-from .calls import NULL, OUTPUT, PAGE, Request, Step, Sym, addr, const, handle
+from .calls import NULL, OUTPUT, PAGE, Request, Step, Sym, addr, const, handle, integer
 from .example import Example
 from .session import Session
-from .state import Allocation, Region
+from .state import Allocation, Region, World
 
 _T = TypeVar("_T")
 
@@ -64,7 +65,7 @@ class ExplorerMachine(RuleBasedStateMachine):
 
     # ---- helpers ----
     @property
-    def world(self) -> Any:
+    def world(self) -> World:
         """The example's abstract state."""
         return self.ex.world
 
@@ -123,7 +124,7 @@ class ExplorerMachine(RuleBasedStateMachine):
                        bind=self.world.new_var("d"))
 
     # ---- actions (the rules below and the bursts draw their fields) ----
-    def act(self, name: str, fields: tuple[Any, ...]) -> None:
+    def act(self, name: str, fields: tuple[Field, ...]) -> None:
         """Perform one action with its drawn fields, then check the invariants.
 
         Once Hypothesis has shrunk a failure long enough, actions do nothing except in the final
@@ -247,24 +248,29 @@ class ExplorerMachine(RuleBasedStateMachine):
                        {"deviceId": const(device), "hacType": const(acl.ACL_RT_HAC_TYPE_AIC), "capabilities": OUTPUT},
                        bind=self.world.new_var("c"))
 
-    def _corrupt(self, req: Request, param: str, kind: str, value: Any, pick: int) -> bool:
+    def _corrupt(self, req: Request, param: str, kind: str, value: str | int, pick: int) -> bool:
         """Apply one error condition to ``req``; False when this state offers no such argument."""
         if kind == "is_null":
             req.values[param] = None
             req.symbols[param] = NULL
         elif kind == "equals":
-            number = self.world.product.device_count if value == "@device_count" else value
+            number = integer(self.world.product.device_count if value == "@device_count" else value, param)
             req.values[param] = number
             req.symbols[param] = const(number)
         elif kind == "offset":
-            req.values[param] += value
-            req.symbols[param] = shifted(req.symbols[param], value)
-            req.pointer += value
+            offset = integer(value, f"the offset of {param}")
+            req.values[param] = integer(req.values[param], param) + offset
+            req.symbols[param] = shifted(req.symbols[param], offset)
+            req.pointer += offset
         elif kind == "config":
+            if not isinstance(value, str):  # configurations are named (malloc_config)
+                raise KeyError(value)
             cfg, sym = malloc_config(value, self._other_device(req.thread))
+            if cfg is None:  # only the valid "null" configuration is no config at all
+                raise AttributeError("'NoneType' object has no attribute 'ptr'")
             req.values[param], req.symbols[param], req.keep, req.cfg_kind = cfg.ptr, sym, cfg, value
         elif kind == "unregistered":
-            if self.world.registration_containing(req.values[param]) is not None:
+            if self.world.registration_containing(integer(req.values[param], param)) is not None:
                 return False
         req.tags[param] = (kind, value)
         return True
@@ -282,9 +288,12 @@ class ExplorerMachine(RuleBasedStateMachine):
                                        {"stream": handle(stream.var), "fn": Sym("gate", gate), "args": NULL},
                                        stream=stream.var, gate=gate))
         allocation = self._pick(list(self.world.allocations.values()), source)
-        if not done or done[0] != 0 or not read or allocation is None or not self._device_buffer():
+        if not done or done[0] != 0 or not read or allocation is None:
             return
-        var, target = self.world.device_buffer
+        buffer = self._device_buffer()
+        if buffer is None:
+            return
+        var, target = buffer
         self.ex.perform(Request(
             "aclrtMemcpyAsync", 0,
             {"dst": target, "destMax": DEVICE_BUFFER, "src": allocation.base, "count": allocation.size,
@@ -294,20 +303,25 @@ class ExplorerMachine(RuleBasedStateMachine):
              "stream": handle(stream.var)},
             stream=stream.var, reads=allocation.var))
 
-    def _device_buffer(self) -> bool:
+    def _device_buffer(self) -> tuple[str, int] | None:
+        """The device buffer queued copies write to (variable, address), allocated on first use; None when that
+        failed."""
         if self.world.device_buffer is None:
             self.ex.perform(Request("aclrtMalloc", 0, {"size": DEVICE_BUFFER, "policy": acl.ACL_MEM_MALLOC_HUGE_FIRST},
                                     {"devPtr": OUTPUT, "size": const(DEVICE_BUFFER),
                                      "policy": const(acl.ACL_MEM_MALLOC_HUGE_FIRST)},
                                     bind=self.world.new_var("b")))
-        return self.world.device_buffer is not None
+        return self.world.device_buffer
 
     def _unblock_stream(self, pick: int) -> None:
         stream = self._pick(self.world.blocked_streams(), pick)
         if stream is None:
             return
-        self.ex.driver.open_gates((stream.gate,))
-        self.ex.path.append(Step("open", gate=stream.gate))
+        gate = stream.gate
+        if gate is None:  # a stream is blocked by its gate's callback only (effect_block_stream)
+            raise KeyError(f"{stream.var} is blocked by no gate")
+        self.ex.driver.open_gates((gate,))
+        self.ex.path.append(Step("open", gate=gate))
         stream.blocked = False
         self.ex.perform(Request("aclrtSynchronizeStream", 0, {"stream": stream.handle},
                                 {"stream": handle(stream.var)}, stream=stream.var))

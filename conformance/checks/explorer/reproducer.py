@@ -18,10 +18,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import SupportsInt, TypeVar
 
 import jinja2
 
+from acl_hostmem_generated.acl_bindings import AclLibrary
 from acl_hostmem_generated.catalog_types import Catalog, ParamEntry
 from acl_hostmem_generated.teardown import ACQUIRES, RESOURCES, TEARDOWN
 from codegen import escape
@@ -31,6 +32,8 @@ from .calls import PAGE, CheckRecord, Step, Sym
 from .driver import RELEASE_DELAY_S, WATCH_BOUND_S
 
 TEMPLATES = Path(__file__).parent / "templates"
+
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -132,7 +135,7 @@ def _c(sym: Sym, ctype: str) -> str:
     if sym.kind == "cfg":
         kind, *values = sym.cfg
         attr, value = (values + [0, 0])[:2]
-        shape = {"empty": 0, "attrs_null": 2, "attrs_null_empty": 3}.get(kind, 1)
+        shape = {"empty": 0, "attrs_null": 2, "attrs_null_empty": 3}.get(kind, 1) if isinstance(kind, str) else 1
         return f"make_config({shape}, {attr}, {value})"
     if sym.kind == "gate":
         return "gate_fn"
@@ -154,8 +157,8 @@ def _checks(record: CheckRecord, out: str, known: set[str]) -> tuple[str, str, s
     if name == "aligned_64":
         return "the pointer is not 64-byte aligned", f"{of_py} % 64 == 0", f"(uintptr_t){of_c} % 64 == 0"
     if name == "disjoint":
-        live = [(var, length) for var, length in record.operand("live", ()) if var in known]
-        size = record.operand("size")
+        live = [(var, length) for var, length in record.live if var in known]
+        size = record.size
         py = f"disjoint({of_py}, {size}, [{', '.join(f'(v[{v!r}], {s})' for v, s in live)}])"
         ranges = ", ".join(f"(uintptr_t)v_{v}, {s}" for v, s in live)
         c = f"disjoint((uintptr_t){of_c}, {size}, {len(live)}, (uintptr_t[]){{{ranges or '0'}}})"
@@ -163,23 +166,25 @@ def _checks(record: CheckRecord, out: str, known: set[str]) -> tuple[str, str, s
     if name == "device_pointer_non_null":
         return "the device address is NULL", f"{of_py} != 0", f"{of_c} != NULL"
     if name == "device_pointer_is_host":
-        host: Sym = record.operand("host")
+        host = record.host
+        if host is None:
+            raise AttributeError(f"{name} records no host address")
         return ("the device address is not the host address", f"{of_py} == {_py(host)}",
                 f"{of_c} == {_c(host, 'void *')}")
     if name in ("device_pointer_recorded", "capability_recorded"):
-        other = record.operand("equals")
+        other = record.equals
         return ("the answer differs from the one recorded before", f"{of_py} == v[{other!r}]",
                 f"{of_c} == v_{other}")
     if name == "capability_member":
-        values = record.operand("values", ())
+        values = record.values
         return ("the answer is not a member of aclrtHostMemMapCapability", f"{of_py} in {tuple(values)!r}",
                 "(" + " || ".join(f"{of_c} == {v}" for v in values) + ")")
     if name in ("status_not_ready", "status_complete"):
-        wanted = record.operand("equals")
+        wanted = record.equals
         return f"the stream status is not {wanted}", f"{of_py} == {wanted}", f"{of_c} == {wanted}"
     if name == "returned_promptly":
         return "the call waited for the blocked streams", "not obs.fired", "!obs.fired"
-    gates = record.operand("gates", ())
+    gates = record.gates
     py = f"all(g in obs.opened for g in {tuple(gates)!r})"
     c = "(" + " && ".join(f"obs.opened[{g}]" for g in gates) + ")" if gates else "1"
     return "the call returned before the streams it must wait for were released", py, c
@@ -270,16 +275,16 @@ class _RegistrationWatch:
     """``lib`` as a replay script sees it, noting which registrations it made and removed: the script
     cleans up quietly, so one that no device would remove must be remembered by the harness."""
 
-    def __init__(self, lib: Any) -> None:
+    def __init__(self, lib: AclLibrary) -> None:
         self._lib = lib
         self.made: dict[int, int] = {}  # base -> size
 
-    def __getattr__(self, name: str) -> Any:
-        fn = getattr(self._lib, name)
+    def __getattr__(self, name: str) -> Callable[..., object]:
+        fn: Callable[..., object] = getattr(self._lib, name)
         if name not in ("aclrtHostRegister", "aclrtHostRegisterV2", "aclrtHostUnregister"):
             return fn
 
-        def watched(*args: Any, **kwargs: Any) -> Any:
+        def watched(*args: object, **kwargs: object) -> object:
             result = fn(*args, **kwargs)
             code = result[0] if isinstance(result, tuple) else result
             ptr = args[0] if args else kwargs.get("ptr")
@@ -288,23 +293,29 @@ class _RegistrationWatch:
                     self.made.pop(ptr, None)
                 else:
                     size = args[1] if len(args) > 1 else kwargs.get("size", 1)
+                    if not isinstance(size, SupportsInt):
+                        raise TypeError("int() argument must be a string, a bytes-like object or a real number, "
+                                        f"not '{type(size).__name__}'")
                     self.made[ptr] = int(size)
             return result
 
         return watched
 
 
-def replay(script: str, lib: Any, device: int, host_page: int = PAGE) -> tuple[int, str] | None:
+def replay(script: str, lib: AclLibrary, device: int, host_page: int = PAGE) -> tuple[int, str] | None:
     """Run a rendered replay script's ``replay`` against ``lib`` in this process; (step, problem) or None.
 
     A registration the script made and could not remove is remembered as stuck (see
     :func:`conformance.harness.context.remember_stuck`), so that it does not count against later cases.
     """
-    scope: dict[str, Any] = {"__name__": "explorer_replay"}
+    scope: dict[str, object] = {"__name__": "explorer_replay"}
     exec(compile(script, "replay.py", "exec"), scope)  # noqa: S102 - our own rendering of the path
     watch = _RegistrationWatch(lib)
     try:
-        outcome: tuple[int, str] | None = scope["replay"](watch, device)
+        run = scope["replay"]
+        if not callable(run):
+            raise TypeError(f"'{type(run).__name__}' object is not callable")
+        outcome: tuple[int, str] | None = run(watch, device)
         return outcome
     finally:
         for base, size in watch.made.items():
@@ -326,8 +337,8 @@ def usable(path: list[Step]) -> bool:
             if sym.kind in ("addr", "var") and sym.var not in known:
                 return False
         for record in step.checks:
-            other = record.operand("equals")
-            host = record.operand("host")
+            other = record.equals
+            host = record.host
             if (isinstance(other, str) and other not in known) or (host is not None and host.var not in known):
                 return False
             if sym.kind == "gate":
@@ -338,8 +349,8 @@ def usable(path: list[Step]) -> bool:
     return True
 
 
-def minimise(items: list[Any], still_fails: Callable[[list[Any]], bool],
-             removable: Callable[[Any], bool] = lambda item: True, seconds: float = float("inf")) -> list[Any]:
+def minimise(items: list[_T], still_fails: Callable[[list[_T]], bool],
+             removable: Callable[[_T], bool] = lambda item: True, seconds: float = float("inf")) -> list[_T]:
     """Delta debugging: drop ever smaller runs of removable items while the list still fails.
 
     The last item (the one that fails) always stays; given the time, the result has no

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from acl_hostmem_generated import state_model as model
 
-from .calls import Step
+from .actions import Action
+from .calls import Request, Step
 from .driver import Driver
 from .state import ProductFacts
+
+if TYPE_CHECKING:
+    from .example import Example
 
 # How long Hypothesis may shrink a failure before the explorer's own minimiser takes over.
 SHRINK_S = 0.75
@@ -40,7 +44,7 @@ class Failure:
     """A mismatch with the example's path (steps) and the actions that led there."""
 
     path: list[Step]
-    actions: list[tuple[str, tuple[Any, ...]]]
+    actions: list[Action]
     mismatch: Mismatch
 
 
@@ -66,7 +70,7 @@ class Session:
     rerunning: bool = False
     # The call being made: (example, request, prediction, gates to release, gates to watch,
     # probe), for the monitor that notices a call that never returns (see .exploration).
-    in_flight: tuple[Any, ...] | None = None
+    in_flight: tuple[Example, Request, model.Prediction, tuple[int, ...], tuple[int, ...], bool] | None = None
     abandoned: bool = False
 
     def budget_is_spent(self) -> bool:

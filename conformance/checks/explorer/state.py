@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import mmap
 from dataclasses import dataclass, field
-from typing import Any
 
 from acl_hostmem_generated import acl_bindings as acl
+from acl_hostmem_generated.acl_bindings import CData
 
-from .calls import PAGE, Request, Sym
+from .calls import PAGE, Output, Request, Sym, integer
 
 MARK_STRIDE = PAGE
 
@@ -35,6 +35,18 @@ def _read_of(req: Request) -> str:
     return req.reads
 
 
+def _handle(out: Output, what: str) -> CData:
+    """An output that is a handle (aclrtCreateStream always answers a cdata, NULL included)."""
+    if isinstance(out, CData):
+        return out
+    raise TypeError(f"{what} is {out!r}, not a handle")
+
+
+def _address_or_null(out: Output, what: str) -> int | None:
+    """An output that is an address, or None where the call answered none."""
+    return None if out is None else integer(out, what)
+
+
 @dataclass
 class Allocation:
     """A live host allocation, with the markers the explorer wrote into it."""
@@ -46,7 +58,7 @@ class Allocation:
     va_flag: bool
     device: int
     marker: int
-    words: Any = None
+    words: CData | None = None  # the allocation as uint64_t words (where it has markers)
     offsets: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
@@ -80,7 +92,7 @@ class Region:
     base: int
     size: int
     mapping: mmap.mmap
-    view: Any
+    view: CData
 
     def contains(self, start: int, length: int = 1) -> bool:
         """Whether ``[start, start + length)`` lies inside the mapping."""
@@ -117,7 +129,7 @@ class Stream:
     """A stream the explorer created; ``gate`` is the number of the callback blocking it."""
 
     var: str
-    handle: Any
+    handle: CData
     device: int
     blocked: bool = False
     gate: int | None = None
@@ -211,15 +223,16 @@ class World:
         return [s for s in self.streams.values() if s.blocked and var in s.reads]
 
     # ---- effects (names from spec/state_model.yaml) ----
-    def effect_add_allocation(self, req: Request, out: Any) -> None:
+    def effect_add_allocation(self, req: Request, out: Output) -> None:
         """A new live allocation at the returned pointer."""
         var = req.bind
-        self.freed.pop(out, None)
-        self.freed_sizes.pop(out, None)
-        self.allocations[var] = Allocation(var, out, req.size, req.interface_origin, req.cfg_kind == "va_flag",
+        base = integer(out, "the allocated pointer")
+        self.freed.pop(base, None)
+        self.freed_sizes.pop(base, None)
+        self.allocations[var] = Allocation(var, base, req.size, req.interface_origin, req.cfg_kind == "va_flag",
                                            self.threads[req.thread] or 0, self.next_marker())
 
-    def effect_drop_allocation(self, req: Request, out: Any) -> None:
+    def effect_drop_allocation(self, req: Request, out: Output) -> None:
         """The allocation ends; its registrations stay, stale; the removed ones inside it are forgotten."""
         allocation = self.allocation_at(req.pointer)
         if allocation is None:
@@ -231,73 +244,74 @@ class World:
         self.freed[allocation.base] = allocation.var
         self.freed_sizes[allocation.base] = allocation.size
 
-    def effect_add_registration(self, req: Request, out: Any) -> None:
+    def effect_add_registration(self, req: Request, out: Output) -> None:
         """A new live registration; V1 knows its device address at once."""
         v1 = req.interface == "aclrtHostRegister"
-        flag = 0 if v1 else req.values["flag"]
+        flag = 0 if v1 else integer(req.values["flag"], "flag")
         reg = Registration(req.pointer, req.size, "v1" if v1 else "v2", v1 or bool(flag & acl.ACL_HOST_REG_MAPPED),
                            self.threads[req.thread] or 0, req.symbols["ptr"],
                            pinned=bool(flag & acl.ACL_HOST_REG_PINNED))
         if v1:
-            reg.devptr, reg.devvar = out, req.bind
+            reg.devptr, reg.devvar = _address_or_null(out, "the device address"), req.bind
         self.registrations[req.pointer] = reg
         self.removed.pop(req.pointer, None)
 
-    def effect_drop_registration(self, req: Request, out: Any) -> None:
+    def effect_drop_registration(self, req: Request, out: Output) -> None:
         """The registration ends; its base is remembered as removed (unless its memory is gone: nothing to reuse)."""
         reg = self.registrations.pop(req.pointer, None)
         if reg is not None and not reg.stale:
             self.removed[req.pointer] = reg.symbol
             self.removed_sizes[req.pointer] = reg.size
 
-    def effect_learn_device_pointer(self, req: Request, out: Any) -> None:
+    def effect_learn_device_pointer(self, req: Request, out: Output) -> None:
         """The registration's device address is the one just answered."""
         reg = self.registrations[req.pointer]
-        reg.devptr, reg.devvar = out, req.bind
+        reg.devptr, reg.devvar = _address_or_null(out, "the device address"), req.bind
 
-    def effect_record_capability(self, req: Request, out: Any) -> None:
+    def effect_record_capability(self, req: Request, out: Output) -> None:
         """The answer for this device and HAC type is remembered."""
-        self.capabilities[(req.values["deviceId"], req.values["hacType"])] = (out, req.bind)
+        key = (integer(req.values["deviceId"], "deviceId"), integer(req.values["hacType"], "hacType"))
+        self.capabilities[key] = (integer(out, "the capability"), req.bind)
 
-    def effect_set_current_device(self, req: Request, out: Any) -> None:
+    def effect_set_current_device(self, req: Request, out: Output) -> None:
         """The calling thread's current device is the one set."""
-        self.threads[req.thread] = req.values["deviceId"]
+        self.threads[req.thread] = integer(req.values["deviceId"], "deviceId")
 
-    def effect_add_stream(self, req: Request, out: Any) -> None:
+    def effect_add_stream(self, req: Request, out: Output) -> None:
         """A new idle stream on the calling thread's device."""
-        self.streams[req.bind] = Stream(req.bind, out, self.threads[req.thread] or 0)
+        self.streams[req.bind] = Stream(req.bind, _handle(out, "the stream"), self.threads[req.thread] or 0)
 
-    def effect_block_stream(self, req: Request, out: Any) -> None:
+    def effect_block_stream(self, req: Request, out: Output) -> None:
         """A host callback now blocks the stream."""
         stream = self.streams[_stream_of(req)]
         stream.blocked, stream.gate = True, req.gate
 
-    def effect_queue_read(self, req: Request, out: Any) -> None:
+    def effect_queue_read(self, req: Request, out: Output) -> None:
         """A copy that reads the allocation waits behind the stream's callback."""
         self.streams[_stream_of(req)].reads.add(_read_of(req))
 
-    def effect_stream_idle(self, req: Request, out: Any) -> None:
+    def effect_stream_idle(self, req: Request, out: Output) -> None:
         """The stream has no pending work."""
         stream = self.streams[_stream_of(req)]
         stream.blocked, stream.gate = False, None
         stream.reads.clear()
 
-    def effect_drop_stream(self, req: Request, out: Any) -> None:
+    def effect_drop_stream(self, req: Request, out: Output) -> None:
         """The stream is destroyed."""
         self.streams.pop(_stream_of(req), None)
 
-    def effect_finish_device_work(self, req: Request, out: Any) -> None:
+    def effect_finish_device_work(self, req: Request, out: Output) -> None:
         """The gates of the device's blocked streams were opened while the call waited (those it did wait for)."""
         for stream in self.blocked_streams(self.threads[req.thread]):
             if stream.gate in req.released:
                 stream.blocked = False
 
-    def effect_add_device_buffer(self, req: Request, out: Any) -> None:
+    def effect_add_device_buffer(self, req: Request, out: Output) -> None:
         """A device buffer that queued copies write to."""
-        self.device_buffer = (req.bind, out)
+        self.device_buffer = (req.bind, integer(out, "the device buffer"))
         self.device_buffer_device = self.threads[req.thread] or 0
 
-    def apply(self, effects: tuple[str, ...], req: Request, out: Any) -> None:
+    def apply(self, effects: tuple[str, ...], req: Request, out: Output) -> None:
         """Apply the effects of a prediction, in order."""
         for name in effects:
             getattr(self, f"effect_{name}")(req, out)
