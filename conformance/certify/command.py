@@ -71,12 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _setup_problem(args: argparse.Namespace, catalog: Catalog) -> int | None:
     """Run the set-up checks in this process; print and return the exit status of a mistake."""
-    from ..harness.options import OPTIONS, env_value
+    from ..harness.options import OPTIONS, env_value, single_value
 
     values = {spec.dest: getattr(args, spec.dest, None) or env_value(spec) for spec in OPTIONS}
     try:
         settings = settings_from_values(values)
-        preflight(settings, values["acl_lib"], catalog)
+        preflight(settings, single_value(values["acl_lib"]), catalog)
     except OptionError as exc:
         print(f"certify: {exc}", file=sys.stderr)
         return EXIT_NO_VERDICT

@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, SupportsFloat, SupportsIndex, SupportsInt
+from typing import SupportsFloat, SupportsIndex, SupportsInt
 
 import pytest
 
@@ -140,33 +140,35 @@ def add_options(parser: pytest.Parser) -> None:
                         action="append" if spec.multiple else "store", help=spec.help + env)
 
 
-def env_value(spec: OptionSpec) -> Any:
-    """The option's environment twin, split on ``os.pathsep`` for a repeatable option; None when unset.
+OptionValue = str | list[str] | None
 
-    Untyped rather than ``str | list[str] | None``: callers (certify) pass a non-repeatable option's value on
-    as ``str | None``.
-    """
+
+def env_value(spec: OptionSpec) -> OptionValue:
+    """The option's environment twin, split on ``os.pathsep`` for a repeatable option; None when unset."""
     text = os.environ.get(spec.env, "") if spec.env else ""
     if not text:
         return None
     return [part for part in text.split(os.pathsep) if part] if spec.multiple else text
 
 
-def raw_value(config: pytest.Config, spec: OptionSpec) -> str | list[str] | None:
+def raw_value(config: pytest.Config, spec: OptionSpec) -> OptionValue:
     """The option's value from the command line, else its environment twin, else None."""
-    value: str | list[str] | None = config.getoption(spec.dest, default=None)
+    value: OptionValue = config.getoption(spec.dest, default=None)
     if value not in (None, []):
         return value
-    twin: str | list[str] | None = env_value(spec)
-    return twin
+    return env_value(spec)
 
 
-def raw_values(config: pytest.Config) -> dict[str, Any]:
-    """Every option of :data:`OPTIONS` by destination, as given (command line, then environment).
-
-    Untyped values, as :func:`env_value`'s: the plugin passes ``acl_lib`` on as ``str | None``.
-    """
+def raw_values(config: pytest.Config) -> dict[str, OptionValue]:
+    """Every option of :data:`OPTIONS` by destination, as given (command line, then environment)."""
     return {spec.dest: raw_value(config, spec) for spec in OPTIONS}
+
+
+def single_value(value: OptionValue) -> str | None:
+    """The value of an option that is not repeatable (only a repeatable one's is a list)."""
+    if isinstance(value, list):
+        raise TypeError(f"a repeatable option's values {value!r} are not one value")
+    return value
 
 
 def resolve_lib(value: str | None) -> Path | None:

@@ -29,7 +29,7 @@ import pytest
 
 from acl_hostmem_generated.catalog_types import Catalog
 
-from ..harness.options import add_options, raw_values, settings_from_config
+from ..harness.options import add_options, raw_values, settings_from_config, single_value
 from ..harness.resources import load_catalog
 from ..harness.untrusted_text import capped_output
 from ..harness.violations import Blocked, CallHung, HarnessError, SpecViolation
@@ -115,7 +115,7 @@ def pytest_cmdline_main(config: pytest.Config) -> int | None:
     try:
         if not held_by_parent(settings.report_dir):
             config.stash[REPORT_LOCK] = lock_report_dir(settings.report_dir)
-        config.stash[PREFLIGHT] = preflight(settings, raw_values(config)["acl_lib"], catalog)
+        config.stash[PREFLIGHT] = preflight(settings, single_value(raw_values(config)["acl_lib"]), catalog)
     except SetupError as exc:
         if exc.problem != Problem.REPORT_DIR_IN_USE:  # another run's reports are that run's
             remove_stale_reports(settings.report_dir)
