@@ -15,7 +15,7 @@ import threading
 import time
 from typing import Literal, Protocol
 
-import pytest
+from _pytest.outcomes import skip  # pytest.skip, without importing pytest into the executor
 
 from acl_hostmem_generated import acl_bindings as acl
 from acl_hostmem_generated.catalog_types import ExpectEntry
@@ -308,7 +308,7 @@ def exhaustion(ctx: AclContext, *, chunk: int, expect: ExpectEntry | None) -> No
         ctx.track_host(ptr)
         held.append(ptr)
     if code == 0:
-        pytest.skip(f"NOT_APPLICABLE: the backend allowed {EXHAUSTION_CAP >> 20} MiB of page-locked memory "
+        skip(f"NOT_APPLICABLE: the backend allowed {EXHAUSTION_CAP >> 20} MiB of page-locked memory "
                     "without running out; exhaustion cannot be reached safely")
     ctx.observe("code", code)
     failed(ctx, code, expect, f"aclrtMallocHost past exhaustion (after {len(held)} x {chunk >> 20} MiB)")
@@ -404,7 +404,7 @@ def register_alloc_base(ctx: AclContext, *, alloc: str, size: int, api: str, exp
     """The exact base and size of a 4 KiB-aligned allocation register, unregister and register again."""
     base = allocate(ctx, alloc, size)
     if base % DOC_PAGE:
-        pytest.skip(f"NOT_APPLICABLE: {alloc} returned {base:#x}, which is not 4 KiB aligned; registering it "
+        skip(f"NOT_APPLICABLE: {alloc} returned {base:#x}, which is not 4 KiB aligned; registering it "
                     "would break the documented precondition of the register calls")
     for round_ in range(2):
         succeeded(_register_raw(ctx, api, base, size),
@@ -561,7 +561,7 @@ def free_registered(ctx: AclContext, *, api: str, expect: ExpectEntry | None) ->
     else:
         if ctx.lib.aclrtHostUnregister(page, raw=True) != 0:
             ctx.mark_stuck(page)
-        pytest.skip(f"NOT_APPLICABLE: {REUSE_TRIES} allocations never returned the freed address {block:#x} again")
+        skip(f"NOT_APPLICABLE: {REUSE_TRIES} allocations never returned the freed address {block:#x} again")
     code = _register_raw(ctx, api, page, DOC_PAGE)
     ctx.observe("code", code)
     if code == 0:  # the registration went with the memory, or the backend took a second one over it

@@ -13,11 +13,12 @@ import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import SupportsFloat, SupportsIndex, SupportsInt
-
-import pytest
+from typing import TYPE_CHECKING, SupportsFloat, SupportsIndex, SupportsInt
 
 from .resources import default_sim_lib, load_catalog
+
+if TYPE_CHECKING:  # the executor reads Settings too, and never needs pytest (100 ms a process)
+    import pytest
 
 SIM_HOST_MEM_LIMIT = 512 * 1024 * 1024
 DEFAULT_TIMEOUT = 10.0
@@ -314,4 +315,6 @@ def settings_from_config(config: pytest.Config) -> Settings:
     try:
         return settings_from_values(raw_values(config))
     except OptionError as exc:
+        import pytest
+
         raise pytest.UsageError(str(exc)) from exc

@@ -7,10 +7,12 @@ the generated test function of a rule is ``test_`` + the rule ID with ``-`` as `
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-
-import pytest
+from typing import TYPE_CHECKING
 
 from .untrusted import as_list
+
+if TYPE_CHECKING:  # read by processes that never need pytest (the preflight's probe)
+    import pytest
 
 
 def test_name_for_rule(rule_id: str) -> str:

@@ -14,14 +14,14 @@ import fnmatch
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-import pytest
-
 from acl_hostmem_generated.catalog_types import CaseParams, Catalog
 
 from ..results.identity import case_id_for_item, case_id_from_nodeid, case_interfaces
 from ..results.outcomes import SEVERITIES
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the preflight's probe process imports this module, and never needs pytest
+    import pytest
+
     from .state import CaseRule
 
 SEVERITY_MARKS = SEVERITIES
