@@ -106,10 +106,11 @@ def build_parser() -> argparse.ArgumentParser:
                              "build it with `acl-conformance build-sim`)")
     parser.add_argument("--out", type=Path, default=Path("reports") / "selftest",
                         help="output directory (default: %(default)s)")
-    # One run more than cores: a run waits on its subprocess start and its sync cases' watches,
-    # and on 2 cores 3 runs at once took 254 s where 2 took 315 s (84 fault runs).
-    parser.add_argument("-j", "--jobs", type=int, default=(os.cpu_count() or 2) + 1,
-                        help="parallel runs (default: one more than the CPU count)")
+    # Three runs more than cores: a run waits on its subprocesses' start, its sync cases' watches and
+    # its hangs' limits. On 2 cores, 12 fault and 2 legal runs on A2 (alternately, twice each) took
+    # 70-80 s with 3 at once, 62-69 s with 4 and 63 s with 5 (86 % of both cores busy).
+    parser.add_argument("-j", "--jobs", type=int, default=(os.cpu_count() or 2) + 3,
+                        help="parallel runs (default: three more than the CPU count)")
     parser.add_argument("--acl-timeout", type=float, default=5.0, help="per-wait timeout inside each run (s)")
     parser.add_argument("--family", action="append", help="limit faithful runs to these family IDs")
     parser.add_argument("--fault", action="append", help="limit fault runs to these fault names")
