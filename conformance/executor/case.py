@@ -12,6 +12,8 @@ import sys
 from collections.abc import Callable, Mapping
 from types import ModuleType
 
+from _pytest.outcomes import Skipped as SkipRaised  # what pytest.skip raises, without importing pytest
+
 from acl_hostmem_generated.catalog_types import CaseEntry, Catalog, RuleEntry
 
 from ..harness.backend import Backend
@@ -66,7 +68,7 @@ def module_from_file(path: str) -> ModuleType:
 
 def exception_record(exc: BaseException) -> dict[str, object]:
     """What the judge needs of an exception to classify it: kind, type, message, code, rule, step."""
-    if isinstance(exc, Skipped):  # pytest.skip.Exception is Skipped
+    if isinstance(exc, (SkipRaised, Skipped)):
         return {"kind": "skip", "type": type(exc).__name__, "message": str(getattr(exc, "msg", None) or exc)}
     code = getattr(exc, "code", None)
     return {"kind": exception_kind(exc), "type": type(exc).__name__, "message": str(exc),

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from conformance.executor.case import Skipped, exception_record
 from conformance.executor.protocol import BOOTSTRAP
 from conformance.session.executors import Executor
 
@@ -267,3 +268,13 @@ def test_shuffle_orders_cases_and_is_recorded(tmp_path):
                           timeout=120)
     environment_facts = json.loads((tmp_path / "r" / "summary.json").read_text())["environment"]
     assert environment_facts["shuffle"] == 7 and environment_facts["explore_seed"] != 1, done.stdout[-800:]
+
+
+@pytest.mark.parametrize("skip", [lambda: pytest.skip("NOT_APPLICABLE: why"), lambda: (_ for _ in ()).throw(
+    Skipped("NOT_APPLICABLE: why"))], ids=["a check's pytest.skip", "the executor's own Skipped"])
+def test_a_skip_in_a_case_is_recorded_as_a_skip_with_its_reason(skip):
+    try:
+        skip()
+    except BaseException as exc:  # noqa: BLE001 - pytest's skip is no Exception
+        record = exception_record(exc)
+    assert (record["kind"], record["message"]) == ("skip", "NOT_APPLICABLE: why")
