@@ -107,21 +107,26 @@ class FindingJSON(TypedDict):
     code: str | None
 
 
-class CaseResultJSON(TypedDict):
-    """A :class:`CaseResult` as JSON: what a worker hands the controller (a report's user property)."""
+class CaseOutcomeJSON(TypedDict):
+    """What every JSON form of a case's result holds: its outcome, why, and what it observed."""
 
-    case_id: str
-    rule_id: str
     outcome: str
     category: str | None
     message: str
     observed_code: str | None
     duration_s: float
     waiver: dict[str, object] | None
+    findings: list[FindingJSON]
+
+
+class CaseResultJSON(CaseOutcomeJSON):
+    """A :class:`CaseResult` as JSON: what a worker hands the controller (a report's user property)."""
+
+    case_id: str
+    rule_id: str
     observations: dict[str, object]
     teardown_problem: str
     stderr: str
-    findings: list[FindingJSON]
     blocked_by: str | None
     rests_on: list[str]
 

@@ -16,7 +16,17 @@ from acl_hostmem_generated.catalog_types import Catalog, CitationEntry
 from ..harness.untrusted_text import terminal_text
 from .identity import case_interfaces
 from .observations import ObservationJSON, case_observations
-from .outcomes import FAILING_OUTCOMES, CaseResult, Category, FindingJSON, Outcome, count, decides, worst
+from .outcomes import (
+    FAILING_OUTCOMES,
+    CaseOutcomeJSON,
+    CaseResult,
+    Category,
+    FindingJSON,
+    Outcome,
+    count,
+    decides,
+    worst,
+)
 from .rootcause import RootCauseJSON, root_cause_line, root_causes
 from .terminal import Style
 from .untrusted import JSONObject, JSONValue, as_object
@@ -37,17 +47,10 @@ NOTHING_SELECTED = 5  # pytest's own status when no test ran
 OUTCOME_VALUES = frozenset(o.value for o in Outcome)
 
 
-class CaseSummaryJSON(TypedDict):
+class CaseSummaryJSON(CaseOutcomeJSON):
     """A case of summary.json: its outcome and what the run recorded for it."""
 
-    outcome: str
-    category: str | None
-    message: str
-    observed_code: str | None
-    duration_s: float
-    waiver: dict[str, object] | None
     observations: dict[str, ObservationJSON]
-    findings: list[FindingJSON]
     teardown_problem: NotRequired[str]
     stderr: NotRequired[str]
     blocked_by: NotRequired[str]
