@@ -26,6 +26,7 @@ from pathlib import Path
 from acl_hostmem_generated.catalog_types import Catalog, FamilyEntry, FaultEntry
 from acl_hostmem_generated.state_model import EXPLORER_RULES
 
+from ..checks.memory import SAMPLED  # the size parameter's value; pytest's -k matches it in case IDs
 from ..harness.product import Machine, family_for_soc
 from ..harness.release import outside_reason
 from ..harness.resources import catalog_path, default_sim_lib, suite_dir
@@ -49,9 +50,6 @@ DEVICES = 2
 FAILING = OWN_FAILURE_VALUES  # a rule's own failure (what kills a fault)
 NOT_PASSING = FAILING_VALUES  # what a faithful or legal run may not show in a mandatory rule
 SEQUENCE_FAMILY = "explorer"  # faults that only show after a history (spec/faults.yaml)
-# The parameter value of the cases that draw one size from every power-of-two class up to 64 MiB
-# (conformance.checks.memory.SAMPLED); pytest's -k matches it in their case IDs.
-SAMPLED = "sampled"
 
 
 @dataclass
@@ -162,6 +160,7 @@ def plan_runs(catalog: Catalog, families: list[str] | None, faults: list[str] | 
                      "ACL_HOST_PAGE": LARGE_PAGE}
             runs.append(Run("faithful-atlas_a2-page64k", large, "atlas_a2", MODERN_KERNEL))
         runs += release_runs(catalog, families)
+    with_sampled = sampled_rules(catalog)
     for fault in catalog["faults"]:
         if fault.get("legal") or (faults is not None and fault["name"] not in faults):
             continue
@@ -173,7 +172,7 @@ def plan_runs(catalog: Catalog, families: list[str] | None, faults: list[str] | 
             env.setdefault("ACL_EXPLORE_STEPS", SHORT_EXPLORE_STEPS)
         family_id = _family_of_soc(catalog, soc)
         runs.append(Run(f"fault-{fault['name']}", env, family_id, env["ACLSIM_KERNEL"], fault,
-                        sampled=bool(set(fault.get("violates", ())) & sampled_rules(catalog))))
+                        sampled=bool(set(fault.get("violates", ())) & with_sampled)))
         runs += release_fault_runs(catalog, fault, env, family_id, every_release=all_releases)
     runs += legal_runs(catalog, chosen, variants)
     return runs
