@@ -24,10 +24,7 @@ from ..harness.simstats import leaked, leaked_counters
 from ..harness.support import fails_cleanly
 from ..harness.violations import BackendLeak, Blocked, CallHung, HarnessError, InstrumentFailed, SpecViolation
 from ..results.outcomes import exception_kind
-from .protocol import JSONValue, as_int, as_object, as_text_or_none
-
-#: The kit's check procedures are imported by name; a judge's own (its tests' fakes) by file.
-CHECK_PACKAGE = "conformance.checks"
+from .protocol import CHECK_PACKAGE, JSONValue, as_int, as_object, as_text_or_none
 
 
 class Skipped(Exception):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..harness.backend import Backend, finalize_backend, open_backend
 from ..harness.options import Settings
-from ..harness.preconditions import promise_of_call
+from ..harness.promises import promise_of_call
 from ..harness.resources import load_catalog
 from ..harness.violations import HarnessError
 from .case import exception_record, module_from_file, run_case

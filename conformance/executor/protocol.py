@@ -24,6 +24,10 @@ BOOTSTRAP_BYTES = 4096
 BOOTSTRAP = f"import os;exec(os.read({COMMAND_FD},{BOOTSTRAP_BYTES}))"
 
 
+#: A case program names the kit's check procedures by module (``conformance.checks.FAMILY:function``);
+#: a judge's own (its tests' fakes) by file.
+CHECK_PACKAGE = "conformance.checks"
+
 #: A JSON value as json.loads makes it.
 JSONValue: TypeAlias = "str | int | float | bool | None | list[JSONValue] | dict[str, JSONValue]"
 #: One frame: a JSON object.

@@ -31,6 +31,7 @@ from acl_hostmem_generated.catalog_types import Catalog, ObservationEntry
 from acl_hostmem_generated.teardown import ACQUIRES, TEARDOWN
 
 from . import preconditions
+from .attachment import Attachment
 from .observations import ObservationLog, Scalar
 from .options import DEFAULT_EXPLORE_SEED, DEFAULT_EXPLORE_STEPS, DEFAULT_SYNC_WINDOW
 from .probes import BoundedCall, StreamBlocker
@@ -133,14 +134,6 @@ class Release:
     what: str
     promise: str  # a set-up step of setup_promises, or "instrument"
     problem: str
-
-
-@dataclass(frozen=True)
-class Attachment:
-    """A file a case produced for the report (a replay script, a reproducer), by name."""
-
-    name: str
-    text: str
 
 
 @dataclass

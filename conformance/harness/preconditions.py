@@ -14,21 +14,15 @@ set-up call) is reported as BLOCKED by that rule, not as a crash of the case's o
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from acl_hostmem_generated.acl_bindings import AclError
-from acl_hostmem_generated.catalog_types import Catalog
 
+from .promises import MARK, current, promise_of_call
 from .violations import Blocked, DeadlineReached, HarnessError, InstrumentFailed, MissingFunction, SpecViolation
 
-_MARK = threading.local()
-
-
-def current() -> str | None:
-    """The rule whose promise the calling thread's current set-up step rests on, or None."""
-    return getattr(_MARK, "rule", None)
+__all__ = ["current", "instrument", "promise_of_call", "resting_on"]
 
 
 def _detail(exc: BaseException) -> tuple[str, int | None]:
@@ -44,7 +38,7 @@ def resting_on(rule_id: str, step: str) -> Iterator[None]:
     blocked by an earlier rule keeps that rule.
     """
     outer = current()
-    _MARK.rule = rule_id
+    MARK.rule = rule_id
     try:
         yield
     except (Blocked, MissingFunction, DeadlineReached):
@@ -53,7 +47,7 @@ def resting_on(rule_id: str, step: str) -> Iterator[None]:
         detail, code = _detail(exc)
         raise Blocked(rule_id, step, detail, code) from exc
     finally:
-        _MARK.rule = outer
+        MARK.rule = outer
 
 
 @contextmanager
@@ -66,9 +60,3 @@ def instrument(name: str, step: str) -> Iterator[None]:
     except (SpecViolation, AclError, HarnessError) as exc:
         detail, _code = _detail(exc)
         raise InstrumentFailed(f"the harness's {name} failed: {step}: {detail}") from exc
-
-
-def promise_of_call(catalog: Catalog, call: str | None) -> str | None:
-    """The rule whose promise a call rests on (the spec's ``promise_calls`` and ``setup_promises``), or None."""
-    step = (catalog.get("promise_calls") or {}).get(call or "")
-    return (catalog.get("setup_promises") or {}).get(step) if step else None

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
-from acl_hostmem_generated.acl_bindings import AclLibrary
 from acl_hostmem_generated.catalog_types import CaseEntry, Catalog, RuleEntry
 
 from .violations import HarnessError
+
+if TYPE_CHECKING:  # the judge judges releases too, and never needs cffi or the bindings
+    from acl_hostmem_generated.acl_bindings import AclLibrary
 
 #: X.Y.Z, or CANN's release-candidate spelling X.Y.RCn (a candidate of X.Y.0).
 _VERSION = re.compile(r"^\s*(\d+)\.(\d+)\.(?:(\d+)|RC\d+)", re.IGNORECASE)

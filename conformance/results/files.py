@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..harness.context import Attachment
+    from ..harness.attachment import Attachment
 
 
 def write_text(path: Path, text: str) -> None:

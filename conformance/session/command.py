@@ -113,6 +113,13 @@ def option_arguments(args: argparse.Namespace, skip: Sequence[str] = ()) -> list
     return command
 
 
+#: pytest plugins a judge never uses: the judge runs no Hypothesis test (the explorer runs in the
+#: executor), and its cases log nothing and warn nothing. Hypothesis's plugin alone imports all of
+#: Hypothesis, 0.15 s of every judge process; the logging and warnings plugins wrap every phase of
+#: every case.
+JUDGE_WITHOUT = ["-p", "no:hypothesispytest", "-p", "no:logging", "-p", "no:warnings"]
+
+
 def suite_pytest(report_dir: Path, workers: int | str, options: Sequence[str], extra: Sequence[str] = (), *,
                  allure: bool = True, cache: bool = True) -> list[str]:
     """The one pytest command line of a suite run, for ``run`` and the self-test's runs alike: the plugin,
@@ -125,6 +132,7 @@ def suite_pytest(report_dir: Path, workers: int | str, options: Sequence[str], e
     command += ["-o", f"cache_dir={report_dir / '.pytest_cache'}"] if cache else ["-p", "no:cacheprovider"]
     command += ["-n", str(workers), "--max-worker-restart", "1000000"]
     command += ["--alluredir", str(report_dir / "allure-results")] if allure else ["-p", "no:allure_pytest"]
+    command += JUDGE_WITHOUT
     command += ["-o", "junit_family=xunit2", "-o", "junit_suite_name=acl-conformance",
                 "--acl-report-dir", str(report_dir), *options, "-q", "-rfE", *extra]
     if not any(not arg.startswith("-") and Path(arg.split("::")[0]).exists() for arg in extra):

@@ -19,7 +19,7 @@ from pathlib import Path
 from acl_hostmem_generated.catalog_types import RuleEntry
 
 from ..executor.journal import call_in_flight
-from ..harness.preconditions import promise_of_call
+from ..harness.promises import promise_of_call
 from ..results.allure import allure_crash_result
 from ..results.files import write_json, write_text
 from ..results.outcomes import CaseResult, Category, Outcome, crash_result

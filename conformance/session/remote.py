@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from ..executor.case import CHECK_PACKAGE
-from ..harness.context import Attachment
+from ..executor.protocol import CHECK_PACKAGE
+from ..harness.attachment import Attachment
 from ..harness.untrusted_text import capped_output
 from ..harness.violations import (
     BackendLeak,

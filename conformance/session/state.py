@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # the listener imports allure, which a run without allure-pyt
     # (with PyYAML) only when a run names expectations files
     from typing_extensions import ReadOnly
 
-    from ..harness.context import Attachment
+    from ..harness.attachment import Attachment
     from ..results.expectations import ExpectationSet
     from .allure_listener import AllureListener
     from .reportlock import ReportDirLock

@@ -7,6 +7,7 @@ than the exception a skip raises (``_pytest.outcomes``).
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -21,3 +22,25 @@ def test_a_library_process_imports_no_pytest(module):
             "print(','.join(loaded))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "", f"{module} loads {result.stdout.strip()}"
+
+
+JUDGE_NEVER = ("cffi", "hypothesis", "acl_hostmem_generated.acl_bindings", "jinja2")
+
+
+def test_a_judge_loads_neither_cffi_nor_the_bindings_nor_hypothesis(tmp_path):
+    """A judge (a run's pytest process, one per self-test run) opens no library and runs no
+    Hypothesis test: cffi with the bindings' declarations cost it 50 ms, Hypothesis's pytest
+    plugin 150 ms, jinja2 (the explorer's reproducers) 20 ms."""
+    from conformance.harness.resources import default_sim_lib
+    from conformance.session.command import suite_pytest
+
+    (tmp_path / "list_modules.py").write_text(
+        "import sys\n\n\ndef pytest_unconfigure(config):\n"
+        f"    loaded = sorted(m for m in sys.modules if m.startswith({JUDGE_NEVER!r}))\n"
+        f"    open({str(tmp_path / 'loaded.txt')!r}, 'w').write(','.join(loaded))\n", encoding="utf-8")
+    command = suite_pytest(tmp_path / "report", 0, [f"--acl-lib={default_sim_lib()}"],
+                           ["-p", "list_modules", "--collect-only"], allure=False, cache=False)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    result = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    assert (tmp_path / "loaded.txt").read_text() == ""
