@@ -8,6 +8,7 @@ from acl_hostmem_generated.catalog_types import Catalog
 
 from ..harness.product import Machine, applicability
 from ..results.outcomes import DECIDING_SEVERITY
+from ..results.summary import PARTIAL
 from .plan import FAILING, NOT_PASSING, SEQUENCE_FAMILY, Run, family_record
 
 DECIDING = DECIDING_SEVERITY
@@ -78,6 +79,7 @@ class LegalVerdictJSON(TypedDict):
     deviating_rules: list[str]
     findings: int
     covers: list[str]
+    sampled: bool  # whether the sampled-size cases ran (plan.variant_concerns_sampled)
     seconds: float
 
 
@@ -212,13 +214,15 @@ def judge_legal(run: Run) -> LegalVerdictJSON:
             deviations.append(rule_id)
     findings = len(run.summary.findings) if run.summary else 0
     problems = list(run.problems)
-    if run.summary is not None and (run.summary.verdict or "PASS") != "PASS" and not false_alarms:
+    # A run that left cases out (the sampled sizes) is a selection, whose verdict is PARTIAL.
+    clean_verdict = "PASS" if run.sampled and not run.select else PARTIAL
+    if run.summary is not None and (run.summary.verdict or clean_verdict) != clean_verdict and not false_alarms:
         problems.append(f"verdict {run.summary.verdict} without a failing mandatory case")
     return {
         "variant": run.fault["name"], "family": run.family, "run": run.name,
         "status": "no-result" if run.summary is None else ("false-alarm" if false_alarms or problems else "clean"),
         "false_alarms": false_alarms + problems, "deviating_rules": sorted(set(deviations)), "findings": findings,
-        "covers": run.fault.get("covers", []), "seconds": round(run.seconds, 2),
+        "covers": run.fault.get("covers", []), "sampled": run.sampled, "seconds": round(run.seconds, 2),
     }
 
 

@@ -8,7 +8,8 @@ rules apply. Fault runs run the whole suite too, so that a fault's collateral fa
 (--acl-sync-window) is held only where it can matter: in the faithful runs and the runs
 of sync faults; elsewhere every sync case watches briefly. Fault runs whose fault needs no
 history give the explorer a small budget, and fault runs leave the sampled-size cases out
-unless the fault breaks a rule that has them (see :func:`sampled_rules`). A run whose
+unless the fault breaks a rule that has them (see :func:`sampled_rules`); legal runs keep them
+where the variant concerns such a rule (:func:`variant_concerns_sampled`). A run whose
 process a fault crashes or hangs is repeated under one xdist worker, which contains the
 damage to the case that caused it.
 """
@@ -116,6 +117,18 @@ def sampled_rules(catalog: Catalog) -> set[str]:
     """
     return {rule["id"] for rule in catalog["rules"] if any(case["params"].get("size") == SAMPLED
                                                            for case in rule["cases"])}
+
+
+def variant_concerns_sampled(catalog: Catalog, variant: FaultEntry, with_sampled: set[str]) -> bool:
+    """Whether a legal variant's run keeps the sampled-size cases: it covers a rule that has them, or
+    it is of the family of one (it changes how host memory is handed out, aligned or made visible).
+
+    A variant of another family (codes, pairing, sync, product support) leaves allocation as the
+    faithful simulator does it, where every faithful run tries the sampled sizes; those rules'
+    fixed sizes (up to 64 MiB) still run under it.
+    """
+    families = {rule["family"] for rule in catalog["rules"] if rule["id"] in with_sampled}
+    return variant.get("family") in families or bool(set(variant.get("covers", ())) & with_sampled)
 
 
 def selection_args(run: Run) -> list[str]:
@@ -237,6 +250,7 @@ def legal_runs(catalog: Catalog, families: list[FamilyEntry], variants: list[str
     """One run per legal variant, product family it concerns (of ``families``) and environment."""
     runs = []
     wanted = {f["id"] for f in families}
+    with_sampled = sampled_rules(catalog)
     for variant in catalog["faults"]:
         if not variant.get("legal") or (variants is not None and variant["name"] not in variants):
             continue
@@ -249,7 +263,8 @@ def legal_runs(catalog: Catalog, families: list[FamilyEntry], variants: list[str
                 run_mode = env.get("ACLSIM_RUN_MODE", "host")
                 suffix = "".join(f"-{k.lower()}={v}" for k, v in sorted(extra.items()) if k.startswith("ACLSIM_"))
                 runs.append(Run(f"legal-{variant['name']}-{fam['id']}{suffix}", env, fam["id"], env["ACLSIM_KERNEL"],
-                                variant, run_mode=run_mode))
+                                variant, run_mode=run_mode,
+                                sampled=variant_concerns_sampled(catalog, variant, with_sampled)))
     return runs
 
 

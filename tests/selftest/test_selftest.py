@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -129,7 +130,11 @@ def test_every_fault_is_planned_once_with_its_environment():
     sampled = plan.sampled_rules(CATALOG)
     assert sampled == {"HM-ALIGN-MALLOC", "HM-ALIGN-MALLOC-CFG", "HM-CONTENT-RW-FULL", "HM-VA-IDENTITY"}
     assert all(r.sampled == bool(set(r.fault["violates"]) & sampled) for r in faults)
-    assert any(r.sampled for r in faults) and all(r.sampled for r in runs if r.legal or r.fault is None)
+    assert any(r.sampled for r in faults) and all(r.sampled for r in runs if r.fault is None)
+    # A legal variant keeps them where it concerns one of those rules (by family or by what it covers).
+    legal = {r.fault["name"]: r.sampled for r in runs if r.legal}
+    assert legal["legal_min_alignment"] and legal["legal_driver_pin_register"] and legal["legal_page_alignment"]
+    assert not legal["legal_alt_codes"] and not legal["legal_other_choices"] and not legal["legal_public_driver"]
     assert all(r.env["ACL_SYNC_WINDOW"] == plan.SHORT_SYNC_WINDOW for r in faults if r not in sync)
     assert all(r.env["ACL_SYNC_WINDOW"] == plan.SHORT_SYNC_WINDOW for r in runs if r.legal)
     # The explorer's full budget where a fault needs a history or targets it; a small one elsewhere.
@@ -207,6 +212,18 @@ def test_mandatory_failure_under_a_legal_variant_is_a_false_alarm():
     assert not result["passed"] and result["false_alarm_score"]["mandatory_failures"] == 1
     assert "false alarms 1 mandatory failure(s) over 1 legal-variant run(s)" in report.markdown(result)
     assert "HM-INVAL-FREE-HOST" not in result["unproven_rules"]  # the covering variant showed it can fail
+
+
+@pytest.mark.parametrize(("sampled", "verdict", "clean"), [(True, "PASS", True), (False, "PARTIAL", True),
+                                                         (False, "PASS", False), (True, "PARTIAL", False)])
+def test_a_legal_run_that_left_the_sampled_sizes_out_is_clean_as_partial(sampled, verdict, clean):
+    """A run without the sampled-size cases is a selection, so its clean verdict is PARTIAL, not PASS;
+    either verdict in the other kind of run is a problem of the run."""
+    run = _run(LEGAL, {})
+    run.sampled = sampled
+    assert run.summary is not None
+    run.summary = dataclasses.replace(run.summary, verdict=verdict)
+    assert (judge.judge_legal(run)["status"] == "clean") is clean
 
 
 @pytest.mark.parametrize("weakened", [False, True], ids=["intact-checks", "weakened-checks"])
