@@ -17,7 +17,13 @@
  * MADV_DONTFORK). Every mapping is mlock()ed; when that fails the memory is kept
  * and counted as unlocked. Released large mappings are poisoned and parked in a
  * small quarantine before munmap, so a stream task that still reads them (a user
- * bug, or the devsync_no_wait fault) sees poison rather than a fault.
+ * bug, or the devsync_no_wait fault) sees poison rather than a fault. A mapping that
+ * leaves the quarantine keeps its pages in a small pool of spares instead, and a later
+ * mapping of the same length takes them over at the fresh address the kernel picks for
+ * it (mremap): the test suite allocates the same sizes over and over, and each fresh
+ * page costs a fault and a clear of its 4 KiB, most of a run's system time. Nothing a
+ * caller sees changes: the address is as fresh as a new mapping's, and the bytes are
+ * poisoned on allocation either way.
  *
  * Answers follow the runtime source where the docs are silent
  * (hicann/runtime@681ef7610): the acl layer refuses NULL and size 0 with
@@ -42,6 +48,7 @@
  * host_lock). Stream synchronisation happens before host_lock is taken. The
  * per-device stream numbers of the devsync_skips_old_streams fault are atomics.
  */
+#define _GNU_SOURCE /* mremap, MREMAP_MAYMOVE, MREMAP_FIXED */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +64,8 @@
 #define SIM_BUCKETS 4096
 #define SIM_QUARANTINE 16
 #define SIM_QUARANTINE_MAX_BLOCK (64UL << 20)
+#define SIM_SPARES 32
+#define SIM_SPARE_BYTES (512UL << 20)
 #define SIM_ARENA_SIZE (64UL << 20)
 #define SIM_RECENT 64
 
@@ -94,6 +103,15 @@ static simHostBlock *g_buckets[SIM_BUCKETS];
 static simSlab *g_slabs;
 static simQuarantined g_quarantine[SIM_QUARANTINE];
 static unsigned g_quarantine_next;
+typedef struct {
+    size_t len; /* 0: the slot is empty */
+    uint64_t age;
+    int retired; /* its range could not be reserved again: never used */
+} simSpare;
+static simSpare g_spares[SIM_SPARES]; /* slot i holds its pages at g_spare_arena + i * SIM_QUARANTINE_MAX_BLOCK */
+static unsigned char *g_spare_arena;
+static uint64_t g_spare_age;
+static size_t g_spare_bytes;
 static unsigned char *g_arena;
 static size_t g_arena_used;
 static size_t g_arena_live; /* arena blocks not freed yet: with none, the arena starts over */
@@ -160,8 +178,102 @@ static size_t real_page(void)
     return page > 0 ? (size_t)page : SIM_PAGE;
 }
 
+/* The spares live in slots of a range reserved for them (PROT_NONE where a slot is
+ * empty), so that moving pages in or out never maps anything at an address a caller
+ * may see: a freed block's range is unmapped as by munmap, and stays free for others. */
+static unsigned char *spare_arena(void)
+{
+    static unsigned char *arena;
+    if (arena == NULL) {
+        void *m = mmap(NULL, SIM_SPARES * SIM_QUARANTINE_MAX_BLOCK, PROT_NONE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        arena = m == MAP_FAILED ? NULL : m;
+    }
+    return arena;
+}
+
+/* Empties slot i: its range goes back to the reservation (a slot that cannot is retired). */
+static void spare_drop(unsigned i, int pages_present)
+{
+    unsigned char *slot = g_spare_arena + (size_t)i * SIM_QUARANTINE_MAX_BLOCK;
+    size_t len = g_spares[i].len;
+    /* Over pages still there, MAP_FIXED replaces them at once; over the hole a move left,
+     * NOREPLACE refuses to take whatever another thread mapped there in the meantime. */
+    int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | (pages_present ? MAP_FIXED : MAP_FIXED_NOREPLACE);
+    void *m = mmap(slot, len, PROT_NONE, flags, -1, 0);
+    if (m != slot) {
+        if (m != MAP_FAILED) {
+            munmap(m, len); /* a kernel without NOREPLACE took the address as a hint */
+        }
+        g_spares[i].retired = 1;
+    }
+    g_spare_bytes -= len;
+    g_spares[i].len = 0;
+}
+
+/* The pages of a spare of exactly len bytes, moved to start (a fresh mapping of ours that
+ * they replace); 0 when no spare has that length. host_lock held. */
+static int spare_take(void *start, size_t len)
+{
+    for (unsigned i = 0; i < SIM_SPARES; i++) {
+        if (g_spares[i].len != len) {
+            continue;
+        }
+        void *slot = g_spare_arena + (size_t)i * SIM_QUARANTINE_MAX_BLOCK;
+        int moved = mremap(slot, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, start) != MAP_FAILED;
+        spare_drop(i, !moved);
+        return moved;
+    }
+    return 0;
+}
+
+/* Keeps the pages of a mapping that leaves the quarantine as a spare, in place of the oldest
+ * when every slot is taken; its old range is unmapped as by munmap. host_lock held. */
+static void spare_keep(void *map, size_t len)
+{
+    g_spare_arena = spare_arena();
+    unsigned chosen = SIM_SPARES;
+    for (unsigned i = 0; i < SIM_SPARES && g_spare_arena != NULL; i++) {
+        if (g_spares[i].retired) {
+            continue;
+        }
+        if (g_spares[i].len == 0) {
+            chosen = i;
+            break;
+        }
+        if (chosen == SIM_SPARES || g_spares[i].age < g_spares[chosen].age) {
+            chosen = i;
+        }
+    }
+    if (chosen == SIM_SPARES || len > SIM_QUARANTINE_MAX_BLOCK || len > SIM_SPARE_BYTES) {
+        munmap(map, len);
+        return;
+    }
+    if (g_spares[chosen].len != 0) {
+        spare_drop(chosen, 1);
+    }
+    for (unsigned i = 0; g_spare_bytes + len > SIM_SPARE_BYTES && i < SIM_SPARES; i++) {
+        if (g_spares[i].len != 0) {
+            spare_drop(i, 1);
+        }
+    }
+    if (g_spares[chosen].retired) {
+        munmap(map, len);
+        return;
+    }
+    unsigned char *slot = g_spare_arena + (size_t)chosen * SIM_QUARANTINE_MAX_BLOCK;
+    if (mremap(map, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, slot) == MAP_FAILED) {
+        munmap(map, len);
+        return;
+    }
+    g_spares[chosen].len = len;
+    g_spares[chosen].age = ++g_spare_age;
+    g_spare_bytes += len;
+}
+
 /* A fresh read-write mapping of len bytes starting on a multiple of align (which may
- * exceed the machine's page: the emulated host page is not the real one). */
+ * exceed the machine's page: the emulated host page is not the real one); its pages
+ * are a spare's where one has the length. */
 static void *map_region(size_t len, size_t align)
 {
     size_t page = real_page();
@@ -180,6 +292,9 @@ static void *map_region(size_t len, size_t align)
         if (m + body + extra > start + body) {
             munmap(start + body, (size_t)(m + body + extra - (start + body)));
         }
+    }
+    if (g_spare_arena != NULL) {
+        (void)spare_take(start, body);
     }
     if (dont_fork()) {
         (void)madvise(start, body, MADV_DONTFORK);
@@ -491,7 +606,7 @@ static void quarantine_park(void *map, size_t len)
     }
     simQuarantined *q = &g_quarantine[g_quarantine_next];
     if (q->map != NULL) {
-        munmap(q->map, q->len);
+        spare_keep(q->map, q->len);
     }
     q->map = map;
     q->len = len;

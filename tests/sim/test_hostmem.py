@@ -97,6 +97,45 @@ def test_given_cfg_variants_when_malloc_with_cfg_then_aligned(run_sim):
     )
 
 
+def test_given_pages_recycled_when_same_sizes_allocated_again_then_fresh_poisoned_and_old_range_free(run_sim):
+    # A mapping that leaves the quarantine lends its pages to the next one of its length
+    # (hostmem.c's spares): what a caller sees must not change. The recycled block reads as
+    # poison, not as what its pages held (even after a stale write); the old range is unmapped, free for anyone's mapping;
+    # locked memory is counted as before; a block keeps its place when the spares are full.
+    run_sim(
+        """
+        init()
+        sizes = [1 << 20, (1 << 20) + 1, 3 << 20, 64 << 20]
+        for round_ in range(3):
+            first = [malloc_host(size) for size in sizes * 10]
+            old = [addr(p) for p in first]
+            for i, p in enumerate(first):
+                fill(p, 4096, bytes([1 + i % 250]))
+            for p in first:
+                expect(lib.aclrtFreeHost(p), SUCCESS)
+            for p in first[-4:]:  # a stale writer: the last frees are still mapped, in the quarantine
+                fill(p, 4096, b"w")
+            flush = [malloc_host(1 << 16) for _ in range(40)]  # push the quarantine's mappings out
+            for p in flush:
+                expect(lib.aclrtFreeHost(p), SUCCESS)
+            again = [malloc_host(size) for size in sizes * 10]
+            for p, size in zip(again, sizes * 10):
+                assert read(p, 4096) == b"\\x5a" * 4096, (round_, size)
+                assert read(ffi.cast("char *", p) + size - 1, 1) == b"\\x5a", size
+            st = stats()
+            assert st.live_host_allocs == len(again) and st.unlocked_host_allocs == 0, st
+            mine = {addr(p) for p in again}
+            taken = [a for a in old if a not in mine]
+            assert taken, "every old range is in use again"
+            assert register(pageable_at(taken[-1], PAGE), PAGE)[0] == SUCCESS, "an old range is free for others"
+            expect(lib.aclrtHostUnregister(ffi.cast("void *", taken[-1])), SUCCESS)
+            for p in again:
+                expect(lib.aclrtFreeHost(p), SUCCESS)
+        """,
+        env={"ACLSIM_HOST_MEM_LIMIT": str(2 << 30), "ACLSIM_POISON": "0x5a"},
+    )
+
+
 def test_given_invalid_args_when_malloc_or_free_then_invalid_param(run_sim):
     run_sim("""
         init()
