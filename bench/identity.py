@@ -8,6 +8,10 @@ varies run to run) are blanked; what is left must be byte-identical. Prints one 
 per report and a unified diff of any that differ; exit status 1 when one does.
 
     python bench/identity.py --before d97dc6f
+    python bench/identity.py --before 14223f0 --own-sim   # each tree on its own simulator build
+
+``--own-sim`` builds the earlier tree's simulator in its worktree and runs that tree against it, so
+that a change to the simulator is shown to be invisible in the reports too.
 """
 
 from __future__ import annotations
@@ -102,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--before", default=BEFORE, help=f"the earlier commit (default {BEFORE})")
     parser.add_argument("--acl-lib", type=Path, default=ROOT / "build" / "sim" / "libascendcl.so")
+    parser.add_argument("--own-sim", action="store_true",
+                        help="run the earlier tree against its own simulator build (built in its worktree)")
     args = parser.parse_args(argv)
     lib = args.acl_lib.resolve()
     with tempfile.TemporaryDirectory() as tmp:
@@ -109,9 +115,13 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(before_tree), args.before],
                        check=True, capture_output=True)
         try:
-            before = reports_of(before_tree, lib, Path(tmp) / "out-before")
+            before_lib = lib
+            if args.own_sim:
+                subprocess.run(["make", "-s", "-C", str(before_tree / "sim")], check=True, capture_output=True)
+                before_lib = before_tree / "build" / "sim" / "libascendcl.so"
+            before = reports_of(before_tree, before_lib, Path(tmp) / "out-before")
             after = reports_of(ROOT, lib, Path(tmp) / "out-after")
-            places = [str(before_tree), str(ROOT), tmp, str(lib), str(Path(tmp) / "out-before"),
+            places = [str(before_lib), str(before_tree), str(ROOT), tmp, str(lib), str(Path(tmp) / "out-before"),
                       str(Path(tmp) / "out-after")]
             differing = 0
             for name in before:
