@@ -100,8 +100,8 @@ def test_given_cfg_variants_when_malloc_with_cfg_then_aligned(run_sim):
 def test_given_pages_recycled_when_same_sizes_allocated_again_then_fresh_poisoned_and_old_range_free(run_sim):
     # A mapping that leaves the quarantine lends its pages to the next one of its length
     # (hostmem.c's spares): what a caller sees must not change. The recycled block reads as
-    # poison, not as what its pages held (even after a stale write); the old range is unmapped, free for anyone's mapping;
-    # locked memory is counted as before; a block keeps its place when the spares are full.
+    # poison, not as what its pages held (even after a stale write); the old range is unmapped,
+    # free for anyone's mapping; locked memory is counted as before.
     run_sim(
         """
         init()
