@@ -104,12 +104,20 @@ class Answer:
 class ExecutorError(Exception):
     """An executor could not be started (it died or did not answer while opening the library)."""
 
+    def __init__(self, message: str, lost: str | None = None, stderr: str = "") -> None:
+        super().__init__(message)
+        self.lost = lost  # "timeout" or "crash"; None when it could not be started at all
+        self.stderr = stderr  # what it printed on stderr before it was lost
+
 
 class Executor:
     """One executor process, started on first use and replaced after it is lost."""
 
-    def __init__(self, start: Mapping[str, object], name: str, run_dir: Path) -> None:
+    def __init__(self, start: Mapping[str, object], name: str, run_dir: Path,
+                 start_limit: float = START_LIMIT_S) -> None:
         self.start_message = dict(start)
+        self.start_limit = start_limit
+        self.start_stderr = ""  # what it printed on stderr while it started (the probe's messages quote it)
         self.name = name
         self.run_dir = run_dir
         self.nonce = secrets.token_hex(16)
@@ -136,12 +144,14 @@ class Executor:
             return
         self.close()
         self._spawn()
-        answer = self._await(0, START_LIMIT_S, kind="ready")
+        answer = self._await(0, self.start_limit, kind="ready")
+        self.start_stderr = answer.stderr
         if answer.record is None:
             detail = answer.stderr.strip().splitlines()[-1:] if answer.stderr.strip() else []
             self.close()
-            how = f"did not answer within {START_LIMIT_S:.0f} s" if answer.lost == "timeout" else "died"
-            raise ExecutorError(f"the executor {how} while opening the library{': ' + detail[0] if detail else ''}")
+            how = f"did not answer within {self.start_limit:.0f} s" if answer.lost == "timeout" else "died"
+            raise ExecutorError(f"the executor {how} while opening the library{': ' + detail[0] if detail else ''}",
+                                answer.lost, answer.stderr)
         error = answer.record.get("error")
         self.error = None if error is None else str(error)
         self.facts = dict(as_object(answer.record.get("facts")))

@@ -11,45 +11,28 @@ to fix. No verdict is written for such a run.
 
 from __future__ import annotations
 
-import ctypes
 import difflib
-import enum
-import json
 import os
-import sys
+import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from acl_hostmem_generated.catalog_types import Catalog
 
-from ..harness.loaded import brought_in, mapped_files
+from ..executor.probe import REQUIRED_SYMBOLS, SET_ENV_HINT
 from ..harness.options import Settings
+from ..harness.problems import Problem
 from ..harness.product import family_by_id, family_for_soc
-from ..harness.release import ReleaseError, judge_release, read_versions
+from ..harness.release import ReleaseError, judge_release
 from ..harness.resources import default_sim_lib, source_checkout
 from ..harness.sanitizer import asan_runtime_missing
-from .containment import run_bounded
+from .executors import Executor, ExecutorError
 from .selection import unknown_rule_patterns
 
-#: Entry points the harness calls to open any backend; a library without them cannot be tested.
-REQUIRED_SYMBOLS = ("aclInit", "aclFinalize", "aclrtGetDeviceCount", "aclrtSetDevice", "aclrtGetSocName")
+__all__ = ["REQUIRED_SYMBOLS", "SETUP_EXIT_CODES", "Problem", "SetupError", "preflight", "remove_stale_reports"]
+
 PROBE_TIMEOUT_S = 120.0
 STALE_REPORTS = ("summary.json", "junit.xml")
-SET_ENV_HINT = "source the set_env.sh of your CANN installation, which sets ASCEND_HOME_PATH"
-
-
-class Problem(enum.IntEnum):
-    """Kinds of set-up mistake; the value is the exit status of ``run``, ``certify`` and pytest."""
-
-    LIBRARY_NOT_FOUND = 10
-    NOT_AN_ACL_LIBRARY = 11
-    MISSING_SYMBOLS = 12
-    INIT_FAILED = 13
-    UNKNOWN_PRODUCT = 14
-    UNKNOWN_SIM_FAULT = 15
-    UNKNOWN_RULE = 16
-    UNKNOWN_RELEASE = 17
-    REPORT_DIR_IN_USE = 18
 
 
 SETUP_EXIT_CODES = frozenset(int(p) for p in Problem)
@@ -120,34 +103,39 @@ def remove_stale_reports(report_dir: Path) -> None:
         (report_dir / name).unlink(missing_ok=True)
 
 
-def probe_command(lib: Path, device: int | None) -> list[str]:
-    """The child process that opens the library and prints what it learned as JSON."""
-    return [sys.executable, "-m", "conformance.session.preflight", str(lib), "" if device is None else str(device)]
-
-
 def probe_library(lib: Path, device: int | None, timeout: float = PROBE_TIMEOUT_S) -> dict[str, object]:
-    """Open ``lib`` in a child process: symbols, aclInit, device, SoC; raises SetupError on a problem."""
-    proc = run_bounded(probe_command(lib, device), timeout)
-    if proc.returncode is None:
-        raise SetupError(Problem.INIT_FAILED, f"opening {lib} (aclInit, aclrtSetDevice) did not finish within "
-                         f"{timeout:.0f} s.\nFix: check the driver and device (npu-smi info).")
-    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
-    if not lines:
-        detail = (proc.stderr.strip().splitlines() or [f"exit status {proc.returncode}"])[-1][:200]
-        fix = asan_runtime_missing(lib) or "check the driver and device (npu-smi info) and that the library " \
-                                           "matches them."
-        raise SetupError(Problem.INIT_FAILED, f"opening {lib} killed the process that loaded it ({detail}).\n"
-                         f"Fix: {fix}")
-    answer = json.loads(lines[-1])
-    if "problem" in answer:
-        said = [line for line in proc.stderr.splitlines() if line.strip()]
-        message = answer["message"]
-        if said and answer["problem"] == Problem.INIT_FAILED.name:
+    """Open ``lib`` in a child process (:mod:`conformance.executor.probe`, started as an executor is):
+    symbols, aclInit, device, SoC; raises SetupError on a problem.
+
+    The answer arrives as the child's start-up record, tagged with this run's nonce, so what the
+    library prints cannot stand in for it; what it printed on stderr is quoted when aclInit fails.
+    """
+    with tempfile.TemporaryDirectory() as run_dir:
+        child = Executor({"probe": {"lib": str(lib), "device": device}}, "probe", Path(run_dir), start_limit=timeout)
+        try:
+            child.ensure()
+        except ExecutorError as exc:
+            if exc.lost == "timeout":
+                raise SetupError(Problem.INIT_FAILED, f"opening {lib} (aclInit, aclrtSetDevice) did not finish "
+                                 f"within {timeout:.0f} s.\nFix: check the driver and device (npu-smi info).") from exc
+            detail = (exc.stderr.strip().splitlines() or [str(exc)])[-1][:200]
+            fix = asan_runtime_missing(lib) or "check the driver and device (npu-smi info) and that the library " \
+                                               "matches them."
+            raise SetupError(Problem.INIT_FAILED, f"opening {lib} killed the process that loaded it ({detail}).\n"
+                             f"Fix: {fix}") from exc
+        finally:
+            child.close()
+    answer = child.facts
+    problem = answer.get("problem")
+    if problem is not None:
+        said = [line for line in child.start_stderr.splitlines() if line.strip()]
+        message = str(answer.get("message", ""))
+        if said and problem == Problem.INIT_FAILED.name:
             first, _, rest = message.partition("\n")
             message = f"{first}\nThe library said: {said[-1][:200]}\n{rest}"
-        raise SetupError(Problem[answer["problem"]], message)
-    facts: dict[str, object] = answer  # the probe's own answer (_answer): the facts it learned
-    return facts
+        known = problem in Problem.__members__
+        raise SetupError(Problem[str(problem)] if known else Problem.INIT_FAILED, message)
+    return answer
 
 
 def check_family(facts: Mapping[str, object], product: str | None, catalog: Catalog) -> None:
@@ -189,70 +177,5 @@ def check_release(facts: Mapping[str, object], override: str | None, catalog: Ca
                          "or name the release with --acl-cann-release.") from exc
 
 
-# --------------------------------------------------------------------------- the child process
-
-
 def _text(value: object) -> str | None:
     return None if value is None else str(value)
-
-
-def _answer(**data: object) -> None:
-    print(json.dumps(data), flush=True)
-
-
-def _not_acl(lib: str, why: str) -> None:
-    _answer(problem=Problem.NOT_AN_ACL_LIBRARY.name, message=f"{lib} is not an ACL runtime library ({why}).\n"
-            "Fix: pass the libascendcl.so of your CANN installation ($ASCEND_HOME_PATH/lib64/libascendcl.so).")
-
-
-def _probe(lib: str, device: str) -> None:
-    """Child side of :func:`probe_library`: print one JSON line (facts, or problem and message)."""
-    from acl_hostmem_generated import acl_bindings as acl  # the kit's own objects are mapped before the count
-
-    before = mapped_files()
-    try:
-        handle = ctypes.CDLL(lib)
-    except OSError as exc:
-        _not_acl(lib, f"it cannot be loaded: {str(exc).splitlines()[0][:160]}")
-        return
-    missing = [name for name in REQUIRED_SYMBOLS if not hasattr(handle, name)]
-    if len(missing) == len(REQUIRED_SYMBOLS):
-        _not_acl(lib, "it exports none of " + ", ".join(REQUIRED_SYMBOLS))
-        return
-    if missing:
-        _answer(problem=Problem.MISSING_SYMBOLS.name, message=f"{lib} lacks ACL entry points the harness needs: "
-                f"{', '.join(missing)}.\nFix: use the libascendcl.so of a complete CANN installation.")
-        return
-    backend = acl.load(lib)
-    code = backend.aclInit(None, raw=True)
-    if code not in (acl.ACL_SUCCESS, acl.ACL_ERROR_REPEAT_INITIALIZE):
-        _answer(problem=Problem.INIT_FAILED.name, message=f"aclInit failed with {code} {acl.error_name(code)} "
-                f"({lib}).\nFix: check the driver and device (npu-smi info), and {SET_ENV_HINT}.")
-        return
-    count = int(backend.aclrtGetDeviceCount())
-    chosen = int(device) if device else 0
-    code = backend.aclrtSetDevice(chosen, raw=True)
-    if code != acl.ACL_SUCCESS:
-        _answer(problem=Problem.INIT_FAILED.name, message=f"aclrtSetDevice({chosen}) failed with {code} "
-                f"{acl.error_name(code)}; the library sees {count} device(s).\nFix: pass --acl-device N below {count}.")
-        return
-    soc = backend.aclrtGetSocName() or ""
-    cann, acl_api = read_versions(backend)
-    loaded = brought_in(before)  # after aclInit and a device: what the library loaded to get there
-    backend.aclrtResetDevice(chosen, raw=True)
-    backend.aclFinalize(raw=True)
-    _answer(soc=soc, cann_version=cann, acl_api=acl_api, device_count=count, loaded_libraries=loaded)
-
-
-def main(argv: Sequence[str]) -> int:
-    """``python -m conformance.session.preflight LIB [DEVICE]`` (the child process)."""
-    try:
-        _probe(argv[0], argv[1] if len(argv) > 1 else "")
-    except Exception as exc:  # noqa: BLE001 - any failure to open the backend is an initialisation problem
-        _answer(problem=Problem.INIT_FAILED.name, message=f"opening {argv[0]} failed: {type(exc).__name__}: "
-                f"{str(exc)[:200]}\nFix: check the driver and device (npu-smi info), and {SET_ENV_HINT}.")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -14,7 +14,7 @@ import sys
 import pytest
 
 
-@pytest.mark.parametrize("module", ["conformance.executor.main", "conformance.session.preflight"])
+@pytest.mark.parametrize("module", ["conformance.executor.main", "conformance.executor.probe"])
 def test_a_library_process_imports_no_pytest(module):
     code = (f"import sys, {module}\n"
             "loaded = sorted(m for m in sys.modules if m == 'pytest' or m.startswith(('_pytest.config', "

@@ -90,3 +90,40 @@ def test_a_library_missing_required_entry_points_is_named(sim_built, tmp_path):
     assert proc.returncode == Problem.MISSING_SYMBOLS, proc.stdout + proc.stderr
     assert "aclrtGetDeviceCount, aclrtSetDevice, aclrtGetSocName" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) <= 3
+
+
+FORGED_FACTS = '{"soc": "Ascend910B1", "cann_version": "9.1.0", "acl_api": null, "device_count": 2}'
+
+
+def test_what_the_library_prints_cannot_stand_in_for_the_probes_answer(sim_built, tmp_path):
+    """The probe's answer is its start-up record, tagged with the judge's nonce: a library that prints
+    a full set of facts (on stdout, and as an untagged record on the record pipe) and lacks the entry
+    points is still refused for what it lacks. The probe's argv names nothing of the kit."""
+    source = tmp_path / "forger.c"
+    escaped = FORGED_FACTS.replace('"', '\\"')
+    source.write_text(f"""#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+static const char forged[] = "{escaped}\\n";
+__attribute__((constructor)) static void say(void) {{
+    char argv[4096] = {{0}};
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    size_t n = f ? fread(argv, 1, sizeof argv - 1, f) : 0;
+    if (f) fclose(f);
+    for (size_t i = 0; i < n; i++) if (argv[i] == 0) argv[i] = ' ';
+    if (strstr(argv, "conformance") || strstr(argv, "preflight")) fputs("ARGV NAMES THE KIT\\n", stderr);
+    fputs(forged, stdout); fflush(stdout);
+    unsigned char header[4] = {{0, 0, 0, (unsigned char)(sizeof forged - 2)}};
+    if (write(4, header, 4) == 4 && write(4, forged, sizeof forged - 2) < 0) return;
+}}
+__attribute__((destructor)) static void again(void) {{ fputs(forged, stdout); fflush(stdout); }}
+int aclInit(const char *p) {{ (void)p; return 0; }}
+int aclFinalize(void) {{ return 0; }}
+""")
+    library = tmp_path / "libforger.so"
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(library), str(source)], check=True)
+    proc = subprocess.run([sys.executable, "-m", "conformance", "run", "--no-html", "-n", "1", "--acl-lib",
+                           str(library), "--acl-report-dir", str(tmp_path / "r")], cwd=tmp_path, env=child_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == Problem.MISSING_SYMBOLS, proc.stdout + proc.stderr
+    assert "ARGV NAMES THE KIT" not in proc.stdout + proc.stderr
