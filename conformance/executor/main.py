@@ -20,7 +20,6 @@ from ..harness.resources import load_catalog
 from ..harness.violations import HarnessError
 from .case import exception_record, module_from_file, run_case
 from .journal import CallJournal, refuse_given_up
-from .probe import probe
 from .protocol import (
     COMMAND_FD,
     RECORD_FD,
@@ -57,13 +56,6 @@ def serve(command_fd: int = COMMAND_FD, record_fd: int = RECORD_FD) -> int:
     if start is None or start.get("t") != "start":
         return 2
     nonce = start["nonce"]
-    if start.get("probe") is not None:  # the preflight's probe: open the library, answer, end
-        asked = as_object(start["probe"])
-        answer = probe(as_text(asked["lib"]), as_int_or_none(asked.get("device")))
-        sys.stdout.flush()
-        sys.stderr.flush()
-        write_frame(record_fd, {"t": "ready", "nonce": nonce, "seq": 0, "facts": answer})
-        os._exit(0)  # as after the cases: the library's destructors may hang
     settings = settings_from_json(as_object(start["settings"]))
     catalog = load_catalog()
     backend: Backend | None = None

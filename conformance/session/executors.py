@@ -114,8 +114,9 @@ class Executor:
     """One executor process, started on first use and replaced after it is lost."""
 
     def __init__(self, start: Mapping[str, object], name: str, run_dir: Path,
-                 start_limit: float = START_LIMIT_S) -> None:
+                 start_limit: float = START_LIMIT_S, entry: str = "conformance.executor.main") -> None:
         self.start_message = dict(start)
+        self.entry = entry  # the module whose serve() the process runs (the preflight's probe has its own)
         self.start_limit = start_limit
         self.start_stderr = ""  # what it printed on stderr while it started (the probe's messages quote it)
         self.name = name
@@ -185,7 +186,7 @@ class Executor:
             assert stream is not None
             os.set_blocking(stream.fileno(), False)
         kit = str(Path(__file__).resolve().parents[2])
-        code = f"import sys;sys.path.insert(0,{kit!r});from conformance.executor.main import serve;serve()"
+        code = f"import sys;sys.path.insert(0,{kit!r});from {self.entry} import serve;serve()"
         if len(code.encode()) > BOOTSTRAP_BYTES:
             raise ExecutorError(f"the kit's path is too long for an executor's start-up code: {kit}")
         # Exactly BOOTSTRAP_BYTES in one write (atomic on a pipe): the read takes this code and nothing after it.

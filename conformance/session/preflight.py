@@ -111,7 +111,8 @@ def probe_library(lib: Path, device: int | None, timeout: float = PROBE_TIMEOUT_
     library prints cannot stand in for it; what it printed on stderr is quoted when aclInit fails.
     """
     with tempfile.TemporaryDirectory() as run_dir:
-        child = Executor({"probe": {"lib": str(lib), "device": device}}, "probe", Path(run_dir), start_limit=timeout)
+        child = Executor({"probe": {"lib": str(lib), "device": device}}, "probe", Path(run_dir), start_limit=timeout,
+                         entry="conformance.executor.probe")
         try:
             child.ensure()
         except ExecutorError as exc:
