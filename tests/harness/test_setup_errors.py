@@ -79,14 +79,20 @@ def test_certify_checks_the_setup_before_it_runs(sim_built, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_a_library_missing_required_entry_points_is_named(sim_built, tmp_path):
-    source = tmp_path / "partial.c"
-    source.write_text("int aclInit(const char *p) { (void)p; return 0; }\nint aclFinalize(void) { return 0; }\n")
-    library = tmp_path / "libpartial.so"
+def _run_on_built_library(tmp_path: Path, name: str, c_source: str) -> subprocess.CompletedProcess[str]:
+    """`run` against a library built from ``c_source``."""
+    source = tmp_path / f"{name}.c"
+    source.write_text(c_source)
+    library = tmp_path / f"lib{name}.so"
     subprocess.run(["cc", "-shared", "-fPIC", "-o", str(library), str(source)], check=True)
-    proc = subprocess.run([sys.executable, "-m", "conformance", "run", "--no-html", "-n", "1", "--acl-lib",
+    return subprocess.run([sys.executable, "-m", "conformance", "run", "--no-html", "-n", "1", "--acl-lib",
                            str(library), "--acl-report-dir", str(tmp_path / "r")], cwd=tmp_path, env=child_env(),
                           capture_output=True, text=True, timeout=120)
+
+
+def test_a_library_missing_required_entry_points_is_named(sim_built, tmp_path):
+    proc = _run_on_built_library(tmp_path, "partial", "int aclInit(const char *p) { (void)p; return 0; }\n"
+                                 "int aclFinalize(void) { return 0; }\n")
     assert proc.returncode == Problem.MISSING_SYMBOLS, proc.stdout + proc.stderr
     assert "aclrtGetDeviceCount, aclrtSetDevice, aclrtGetSocName" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) <= 3
@@ -99,9 +105,8 @@ def test_what_the_library_prints_cannot_stand_in_for_the_probes_answer(sim_built
     """The probe's answer is its start-up record, tagged with the judge's nonce: a library that prints
     a full set of facts (on stdout, and as an untagged record on the record pipe) and lacks the entry
     points is still refused for what it lacks. The probe's argv names nothing of the kit."""
-    source = tmp_path / "forger.c"
     escaped = FORGED_FACTS.replace('"', '\\"')
-    source.write_text(f"""#include <stdio.h>
+    proc = _run_on_built_library(tmp_path, "forger", f"""#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 static const char forged[] = "{escaped}\\n";
@@ -120,10 +125,5 @@ __attribute__((destructor)) static void again(void) {{ fputs(forged, stdout); ff
 int aclInit(const char *p) {{ (void)p; return 0; }}
 int aclFinalize(void) {{ return 0; }}
 """)
-    library = tmp_path / "libforger.so"
-    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(library), str(source)], check=True)
-    proc = subprocess.run([sys.executable, "-m", "conformance", "run", "--no-html", "-n", "1", "--acl-lib",
-                           str(library), "--acl-report-dir", str(tmp_path / "r")], cwd=tmp_path, env=child_env(),
-                          capture_output=True, text=True, timeout=120)
     assert proc.returncode == Problem.MISSING_SYMBOLS, proc.stdout + proc.stderr
     assert "ARGV NAMES THE KIT" not in proc.stdout + proc.stderr
