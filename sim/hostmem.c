@@ -183,13 +183,12 @@ static size_t real_page(void)
  * may see: a freed block's range is unmapped as by munmap, and stays free for others. */
 static unsigned char *spare_arena(void)
 {
-    static unsigned char *arena;
-    if (arena == NULL) {
+    if (g_spare_arena == NULL) { /* reserved on first use; without it nothing is kept */
         void *m = mmap(NULL, SIM_SPARES * SIM_QUARANTINE_MAX_BLOCK, PROT_NONE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        arena = m == MAP_FAILED ? NULL : m;
+        g_spare_arena = m == MAP_FAILED ? NULL : m;
     }
-    return arena;
+    return g_spare_arena;
 }
 
 /* Empties slot i: its range goes back to the reservation (a slot that cannot is retired). */
@@ -231,9 +230,12 @@ static int spare_take(void *start, size_t len)
  * when every slot is taken; its old range is unmapped as by munmap. host_lock held. */
 static void spare_keep(void *map, size_t len)
 {
-    g_spare_arena = spare_arena();
+    if (len > SIM_QUARANTINE_MAX_BLOCK || spare_arena() == NULL) {
+        munmap(map, len);
+        return;
+    }
     unsigned chosen = SIM_SPARES;
-    for (unsigned i = 0; i < SIM_SPARES && g_spare_arena != NULL; i++) {
+    for (unsigned i = 0; i < SIM_SPARES; i++) {
         if (g_spares[i].retired) {
             continue;
         }
@@ -245,7 +247,7 @@ static void spare_keep(void *map, size_t len)
             chosen = i;
         }
     }
-    if (chosen == SIM_SPARES || len > SIM_QUARANTINE_MAX_BLOCK || len > SIM_SPARE_BYTES) {
+    if (chosen == SIM_SPARES) { /* every slot retired */
         munmap(map, len);
         return;
     }

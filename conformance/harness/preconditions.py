@@ -19,10 +19,8 @@ from contextlib import contextmanager
 
 from acl_hostmem_generated.acl_bindings import AclError
 
-from .promises import MARK, current, promise_of_call
+from .promises import MARK, current
 from .violations import Blocked, DeadlineReached, HarnessError, InstrumentFailed, MissingFunction, SpecViolation
-
-__all__ = ["current", "instrument", "promise_of_call", "resting_on"]
 
 
 def _detail(exc: BaseException) -> tuple[str, int | None]:

@@ -119,7 +119,7 @@ def sampled_rules(catalog: Catalog) -> set[str]:
                                                            for case in rule["cases"])}
 
 
-def variant_concerns_sampled(catalog: Catalog, variant: FaultEntry, with_sampled: set[str]) -> bool:
+def variant_concerns_sampled(catalog: Catalog, variant: FaultEntry) -> bool:
     """Whether a legal variant's run keeps the sampled-size cases: it covers a rule that has them, or
     it is of the family of one (it changes how host memory is handed out, aligned or made visible).
 
@@ -127,6 +127,7 @@ def variant_concerns_sampled(catalog: Catalog, variant: FaultEntry, with_sampled
     faithful simulator does it, where every faithful run tries the sampled sizes; those rules'
     fixed sizes (up to 64 MiB) still run under it.
     """
+    with_sampled = sampled_rules(catalog)
     families = {rule["family"] for rule in catalog["rules"] if rule["id"] in with_sampled}
     return variant.get("family") in families or bool(set(variant.get("covers", ())) & with_sampled)
 
@@ -250,10 +251,10 @@ def legal_runs(catalog: Catalog, families: list[FamilyEntry], variants: list[str
     """One run per legal variant, product family it concerns (of ``families``) and environment."""
     runs = []
     wanted = {f["id"] for f in families}
-    with_sampled = sampled_rules(catalog)
     for variant in catalog["faults"]:
         if not variant.get("legal") or (variants is not None and variant["name"] not in variants):
             continue
+        sampled = variant_concerns_sampled(catalog, variant)  # once a variant: the same on every family
         for fam in catalog["families"]:
             if fam["id"] not in wanted or (variant.get("families") and fam["id"] not in variant["families"]):
                 continue
@@ -263,8 +264,7 @@ def legal_runs(catalog: Catalog, families: list[FamilyEntry], variants: list[str
                 run_mode = env.get("ACLSIM_RUN_MODE", "host")
                 suffix = "".join(f"-{k.lower()}={v}" for k, v in sorted(extra.items()) if k.startswith("ACLSIM_"))
                 runs.append(Run(f"legal-{variant['name']}-{fam['id']}{suffix}", env, fam["id"], env["ACLSIM_KERNEL"],
-                                variant, run_mode=run_mode,
-                                sampled=variant_concerns_sampled(catalog, variant, with_sampled)))
+                                variant, run_mode=run_mode, sampled=sampled))
     return runs
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from acl_hostmem_generated.catalog_types import Catalog
 
-from ..executor.probe import REQUIRED_SYMBOLS, SET_ENV_HINT
+from ..executor.probe import SET_ENV_HINT
 from ..harness.options import Settings
 from ..harness.problems import Problem
 from ..harness.product import family_by_id, family_for_soc
@@ -29,7 +29,7 @@ from ..harness.sanitizer import asan_runtime_missing
 from .executors import Executor, ExecutorError
 from .selection import unknown_rule_patterns
 
-__all__ = ["REQUIRED_SYMBOLS", "SETUP_EXIT_CODES", "Problem", "SetupError", "preflight", "remove_stale_reports"]
+__all__ = ["SETUP_EXIT_CODES", "Problem", "SetupError", "preflight", "remove_stale_reports"]
 
 PROBE_TIMEOUT_S = 120.0
 STALE_REPORTS = ("summary.json", "junit.xml")
