@@ -114,10 +114,11 @@ def option_arguments(args: argparse.Namespace, skip: Sequence[str] = ()) -> list
 
 
 #: pytest plugins a judge never uses: the judge runs no Hypothesis test (the explorer runs in the
-#: executor), and its cases log nothing and warn nothing. Hypothesis's plugin alone imports all of
-#: Hypothesis, 0.15 s of every judge process; the logging and warnings plugins wrap every phase of
-#: every case.
-JUDGE_WITHOUT = ["-p", "no:hypothesispytest", "-p", "no:logging", "-p", "no:warnings"]
+#: executor), its cases log nothing and warn nothing, and its own backstop bounds each case
+#: (session/backstop.py). Hypothesis's plugin alone imports all of Hypothesis, 0.15 s of every
+#: judge process; the logging and warnings plugins wrap every phase of every case; pytest-timeout,
+#: where it is installed, would look up every case's settings.
+JUDGE_WITHOUT = ["-p", "no:hypothesispytest", "-p", "no:logging", "-p", "no:warnings", "-p", "no:timeout"]
 
 
 def suite_pytest(report_dir: Path, workers: int | str, options: Sequence[str], extra: Sequence[str] = (), *,

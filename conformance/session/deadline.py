@@ -24,8 +24,8 @@ from ..results.outcomes import CaseResult, Category, Outcome
 WORKER_KEY = "acl_deadline_at"  # how :class:`~conformance.session.rundir.WorkerHandoff` hands it over
 ENV_AT = "ACL_DEADLINE_AT"  # set by the ``run`` command: the deadline counts from its start
 MIN_CASE_S = 1.0
-#: pytest-timeout's limit lies this far past the case's own: the judge ends a case's wait itself
-#: (killing its executor), and pytest-timeout only stops a judge that is itself stuck.
+#: The judge's backstop (session/backstop.py) lies this far past the case's own limit: the judge ends
+#: a case's wait itself (killing its executor), and the backstop only stops a judge that is itself stuck.
 JUDGE_BACKSTOP_S = 10.0  # a case that starts just before the deadline still gets this long to fail cleanly
 # Cases stop this long before the deadline, to leave time for stopping the workers and writing the reports:
 # 15 % of it, at least 3 s and at most 10 s (measured: about 1.5 s on a 2-core machine).
@@ -68,15 +68,6 @@ class RunDeadline:
     def case_limit(self, hard_timeout: float) -> float:
         """The hard timeout of a case starting now: its own, cut to the time left."""
         return max(MIN_CASE_S, min(hard_timeout, self.left()))
-
-    def cut_timeout(self, item: pytest.Item, hard_timeout: float) -> None:
-        """Replace the case's timeout marker (pytest-timeout reads it when the case starts) by :meth:`case_limit`."""
-        limit = self.case_limit(hard_timeout) + JUDGE_BACKSTOP_S
-        marks = [m for m in item.own_markers if m.name == "timeout"]
-        if marks and (not marks[0].args or float(marks[0].args[0]) <= limit):
-            return
-        item.own_markers[:] = [m for m in item.own_markers if m.name != "timeout"]
-        item.add_marker(pytest.mark.timeout(limit, method="thread"))
 
 
 def deadline_result(case_id: str, rule_id: str, deadline: RunDeadline) -> CaseResult:

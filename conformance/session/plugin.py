@@ -4,9 +4,9 @@ Roles: in a serial run one process opens the library, runs the cases and writes 
 reports. With pytest-xdist every worker opens the library once (aclInit, aclrtSetDevice,
 family detection) and runs cases; the controller never loads the library, receives each
 case's classified result through ``report.user_properties`` and writes ``summary.json`` once.
-A worker that dies in a C call (SIGSEGV, or killed by pytest-timeout's thread method when a
-call never returns) is replaced by xdist; the controller turns the lost case into an ERROR
-with category ``crash`` or ``timeout`` while every other case keeps its result.
+A worker that dies (a judge stuck past its backstop, :mod:`conformance.session.backstop`) is
+replaced by xdist; the controller turns the lost case into an ERROR with category ``crash`` or
+``timeout`` while every other case keeps its result.
 
 Everything a process needs lives in one :class:`~conformance.session.state.RunState` in
 ``config.stash``.
@@ -38,6 +38,7 @@ from ..results.environment import static_facts
 from ..results.files import save_attachments
 from ..results.identity import case_id_for_item
 from ..results.outcomes import CaseResult, Category, Finding, Outcome, PhaseResult, classify, exception_kind
+from .backstop import Backstop
 from .containment import refuse_tracing
 from .crashes import crashed_case
 from .deadline import JUDGE_BACKSTOP_S, RunDeadline
@@ -154,9 +155,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _bound_the_run(config: pytest.Config, state: RunState) -> None:
-    """Deadline, scratch directory, hung calls and (in a worker) kept stderr."""
+    """Deadline, scratch directory, hung calls, the backstop of a process that runs cases and (in a
+    worker) kept stderr."""
     state.run_dir, state.owns_run_dir = run_dir_for_process(config)
     state.deadline = RunDeadline.for_process(config, state.settings.deadline)
+    if state.role != "controller":
+        state.backstop = Backstop(lambda: _release_stderr(config))
     state.hung = HungCalls(state.run_dir / "hung")
     if state.role == "worker":
         config.pluginmanager.register(WorkerLog(log_path(state.run_dir, state.worker_id)), "acl-worker-log")
@@ -165,21 +169,34 @@ def _bound_the_run(config: pytest.Config, state: RunState) -> None:
         config.pluginmanager.register(WorkerHandoff(handoff), "acl-worker-handoff")
 
 
+def _release_stderr(config: pytest.Config) -> None:
+    """Give stderr back to the process (pytest captures it while a case runs): a judge about to exit
+    stuck leaves its stacks where its log keeps them."""
+    capture = config.pluginmanager.getplugin("capturemanager")
+    if capture is not None:
+        capture.suspend_global_capture(in_=True)
+
+
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
-    """Cut the case's hard timeout to the time left before the run deadline (pytest-timeout reads it next)."""
+    """Arm the judge's backstop for the case: its hard limit, cut to the time left before the run
+    deadline, and :data:`JUDGE_BACKSTOP_S` more (the judge ends the case's own wait first)."""
     state = item.config.stash[STATE]
-    if state.deadline is not None and item.get_closest_marker("acl_rule"):
-        state.deadline.cut_timeout(item, state.settings.case_timeout)
-    yield
+    backstop = state.backstop if item.get_closest_marker("acl_rule") else None
+    if backstop is not None:
+        backstop.arm(state.deadline.case_limit(state.settings.case_timeout) + JUDGE_BACKSTOP_S, item.nodeid)
+    try:
+        yield
+    finally:
+        if backstop is not None:
+            backstop.disarm()
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Label every case (markers, ID keywords), keep the --acl-rule ones, give each a hard timeout.
+    """Label every case (markers, ID keywords) and keep the --acl-rule ones.
 
-    It runs before pytest's own ``-k``/``-m`` selection, which then sees the labels. The
-    timeout uses the thread method, so a hung C call is killed.
+    It runs before pytest's own ``-k``/``-m`` selection, which then sees the labels.
     """
     state = config.stash[STATE]
     for item in items:
@@ -187,8 +204,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if rule is None:
             continue
         label_item(item, rule)
-        if not item.get_closest_marker("timeout"):
-            item.add_marker(pytest.mark.timeout(state.settings.case_timeout + JUDGE_BACKSTOP_S, method="thread"))
     keep_rules(items, lambda item: _rule_of(state, item), state.settings.rules, config)
     if state.settings.shuffle is not None:  # every xdist worker draws the same order from the same seed
         random.Random(state.settings.shuffle).shuffle(items)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import functools
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from acl_hostmem_generated.catalog_types import CaseEntry, Catalog, RuleEntry
 from ..harness.options import Settings
 from ..results.outcomes import CaseResult, Finding, PhaseResult, apply_waiver
 from ..results.summary import SummaryJSON
+from .backstop import Backstop
 from .deadline import RunDeadline
 from .executors import Executor
 from .hangs import HungCalls
@@ -67,10 +69,11 @@ class RunState:
     limits: dict[str, float] = field(default_factory=dict)  # nodeid -> the hard limit the case started with
     collected: set[str] = field(default_factory=set)  # node IDs of the selected cases (reporting process)
     allure: AllureListener | None = None  # only when allure-pytest is loaded (session/allure_listener.py)
+    backstop: Backstop | None = None  # in a process that runs cases (session/backstop.py)
 
-    @property
+    @functools.cached_property
     def rules(self) -> dict[str, RuleEntry]:
-        """Catalog rules by id."""
+        """Catalog rules by id (the catalog does not change while the process runs)."""
         return {rule["id"]: rule for rule in self.catalog["rules"]}
 
     @property
