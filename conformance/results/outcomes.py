@@ -60,7 +60,8 @@ FAILING_OUTCOMES = frozenset({Outcome.FAIL, Outcome.ERROR, Outcome.BLOCKED})
 #: The same as the strings summary.json carries, for the stages that read summaries.
 FAILING_VALUES = frozenset(o.value for o in FAILING_OUTCOMES)
 #: A rule's own failure: BLOCKED is the failure of the rule that blocked it, not of the rule itself.
-OWN_FAILURE_VALUES = frozenset({Outcome.FAIL.value, Outcome.ERROR.value})
+OWN_FAILURES = frozenset({Outcome.FAIL, Outcome.ERROR})
+OWN_FAILURE_VALUES = frozenset(o.value for o in OWN_FAILURES)
 #: Every outcome, worst first, as strings.
 OUTCOME_ORDER: tuple[str, ...] = tuple(o.value for o in SEVERITY_ORDER)
 #: Severities in order of weight; only the first decides a run's verdict and a certification.

@@ -28,6 +28,7 @@ import pluggy
 import pytest
 
 from acl_hostmem_generated.catalog_types import Catalog
+from acl_hostmem_generated.state_model import EXPLORER_RULES
 
 from ..harness.options import add_options, raw_values, settings_from_config, single_value
 from ..harness.resources import load_catalog
@@ -37,7 +38,16 @@ from ..results.consistency import contradictions, inconsistency_message
 from ..results.environment import static_facts
 from ..results.files import save_attachments
 from ..results.identity import case_id_for_item
-from ..results.outcomes import CaseResult, Category, Finding, Outcome, PhaseResult, classify, exception_kind
+from ..results.outcomes import (
+    OWN_FAILURES,
+    CaseResult,
+    Category,
+    Finding,
+    Outcome,
+    PhaseResult,
+    classify,
+    exception_kind,
+)
 from .backstop import Backstop
 from .containment import refuse_tracing
 from .crashes import crashed_case
@@ -420,7 +430,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
     if suspect:
         item.stash[CODE_SUSPECT] = suspect
     if report.when == "teardown":
-        report.user_properties.append((CASE_PROPERTY, json.dumps(_case_result(state, item, rule).to_json())))
+        result = _case_result(state, item, rule)
+        report.user_properties.append((CASE_PROPERTY, json.dumps(result.to_json())))
+        if result.rule_id in EXPLORER_RULES and result.outcome in OWN_FAILURES and state.executor is not None:
+            # An exploration that met a deviation leaves the library as its history made it, which no
+            # teardown knows how to undo (a mapping the driver kept after a successful unregister,
+            # say): the cases after it get a fresh executor, so that they judge their own rules.
+            state.executor.stop()
         if state.facts_learned and not state.facts_sent:
             report.user_properties.append((FACTS_PROPERTY, json.dumps(state.facts)))
             state.facts_sent = True
