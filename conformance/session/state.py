@@ -60,6 +60,7 @@ class RunState:
     started: dict[str, float] = field(default_factory=dict)
     facts: dict[str, object] = field(default_factory=dict)  # the run's environment facts (summary.json's)
     facts_sent: bool = False
+    executor_spoiled: bool = False  # an explorer case failed in it: the next case of another rule starts a new one
     selected: set[str] | None = None  # case IDs of a run that selected cases; None: every case
     run_dir: Path = field(default_factory=Path)  # scratch files shared with the workers (session/rundir.py)
     owns_run_dir: bool = False
