@@ -7,8 +7,8 @@ from pathlib import Path
 from conftest import run_explorer
 
 # The explorer frees registered memory and then unregisters it; under this fault the driver keeps
-# its mapping of that memory, which no counter shows, and a later allocation at the same addresses
-# cannot be registered.
+# its mapping of that memory at addresses the case does not remember holding, and a later
+# allocation at the same addresses cannot be registered.
 LEAVES_STATE = "unregister_freed_leaves_mapping"
 
 

@@ -6,8 +6,9 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
-ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _judge(body: str) -> subprocess.CompletedProcess[str]:
