@@ -122,6 +122,16 @@ const simNode *sim_drv_blocking(const simDrvRequest *rq, uint64_t span,
 {
     for (const simNode *n = sim_drv_next_overlap(NULL, rq->device, rq->host, span); n != NULL;
          n = sim_drv_next_overlap(n, rq->device, rq->host, span)) {
+        if (rq->v1 && !identical(n, rq, span) && rq->host > n->host && rq->host < n->host + n->span) {
+            /* A V1 range starting inside a node: the kernel's overlap check refuses it whatever
+             * the variant (v2 svm_master_remote_map.c:2083-2088), unless the generation lets a
+             * range inside a node pass (v3 PCIe). */
+            /* inline fault: checks the overlap on the base pointer alone */
+            if (aclsim_fault(ACLSIM_FAULT_V1_OVERLAP_BASE_ONLY) || (allowed != NULL && allowed(n, rq, span))) {
+                continue;
+            }
+            return n;
+        }
         if (sim_reg_conflict_ignored(identical(n, rq, span), n->mapped, rq->mapped)) {
             continue;
         }

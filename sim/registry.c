@@ -88,6 +88,9 @@ static unsigned g_recent_next;
 #define SIM_FIRST_MAX 64
 static simRecord g_first[SIM_FIRST_MAX];
 static unsigned g_first_next;
+/* refused_registration_recorded: the base of the last V2 mapping the driver refused, which
+ * the faulty runtime recorded all the same (0: none). */
+static uintptr_t g_refused_base;
 /* When this thread's registering call started (the racing test below). */
 static __thread int64_t t_register_started_ns;
 
@@ -284,6 +287,13 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, int de
     aclError rc = ACL_SUCCESS;
     if (!mode.v1 && !driver_pins) {
         rc = runtime_check(p, size, device, mode.mapped); /* api_impl.cc:2597-2599 */
+        /* inline fault: needs the PINNED-only record the refused upgrade met */
+        if (rc != ACL_SUCCESS && mode.pinned && mode.mapped && aclsim_fault(ACLSIM_FAULT_PINNED_UPGRADE_HALF_APPLIED)) {
+            simRecord **pinned = record_link(&g_pinned, p, device);
+            if (pinned != NULL && (*pinned)->dev == 0 && record_link(&g_mapped, p, device) == NULL) {
+                (*pinned)->dev = sim_drv_window(size); /* mapped, although the call was refused */
+            }
+        }
     }
     simDrvPlan plan;
     memset(&plan, 0, sizeof(plan));
@@ -301,6 +311,10 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, int de
             .seq = seq,
         };
         rc = sim_drv_check(&rq, &plan);
+        /* inline fault: the runtime's record of a mapping the driver refused */
+        if (rc != ACL_SUCCESS && !mode.v1 && !driver_pins && aclsim_fault(ACLSIM_FAULT_REFUSED_REGISTRATION_RECORDED)) {
+            g_refused_base = p;
+        }
     }
     /* inline fault: opens a window inside the model's hold of reg_lock */
     if (rc == ACL_SUCCESS && aclsim_fault(ACLSIM_FAULT_REGISTER_RACE)) {
@@ -313,6 +327,9 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, int de
         free(mrec);
         free(prec);
         return rc;
+    }
+    if (g_refused_base == p) {
+        g_refused_base = 0;
     }
     uintptr_t dev = 0;
     if (via_driver) {
@@ -503,7 +520,7 @@ static uintptr_t lookup_devptr(uintptr_t p, int device, uintptr_t *base)
         }
     }
     /* inline fault: the pinned records and the ring of removed ones still answer */
-    if (aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
+    if (aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED) || aclsim_fault(ACLSIM_FAULT_PINNED_UPGRADE_HALF_APPLIED)) {
         simRecord **pinned = record_link(&g_pinned, p, device);
         if (pinned != NULL && (*pinned)->dev != 0) {
             return (*pinned)->dev;
@@ -577,6 +594,11 @@ static int recently_removed(uintptr_t p)
  * driver call (api_impl.cc:2638-2641), unless a switch says otherwise. */
 static aclError unregister_unknown(uintptr_t p)
 {
+    /* inline fault: the refused registration's record sends the call to the driver, which has no node */
+    if (g_refused_base != 0 && g_refused_base == p && aclsim_fault(ACLSIM_FAULT_REFUSED_REGISTRATION_RECORDED)) {
+        g_refused_base = 0;
+        return sim_drv_missing_code();
+    }
     /* inline fault: needs the ring of removed records */
     if (aclsim_fault(ACLSIM_FAULT_DOUBLE_UNREGISTER_OK) && recently_removed(p)) {
         return ACL_SUCCESS;
@@ -702,6 +724,9 @@ void sim_reg_memory_freed(const void *base, uint64_t size)
     /* inline fault: drops the records and nodes of the freed memory */
     int drop = aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES); /* freeing unregisters, another legal choice */
     pthread_mutex_lock(&reg_lock);
+    if (g_refused_base != 0 && overlaps(g_refused_base, 1, b, size)) {
+        g_refused_base = 0; /* the faulty record goes with its memory */
+    }
     simRecord **lists[2] = {&g_mapped, &g_pinned};
     for (int l = 0; l < 2; l++) {
         simRecord **link = lists[l];

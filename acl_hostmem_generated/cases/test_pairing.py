@@ -1,4 +1,4 @@
-# Generated from spec 3e6d0fb3158fa9a9 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec bc842cf3782f577d by codegen; do not edit. Regenerate: python -m codegen generate
 """Pairing and lifecycle cases: allocate/free and register/unregister pairs and their misuse."""
 
 from __future__ import annotations
@@ -180,6 +180,36 @@ def test_HM_PAIR_OVERLAP_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str
     acl.run('pairing:overlap_register', expect=expect, **params)
 
 
+@pytest.mark.acl_rule('HM-PAIR-OVERLAP-REGISTER-V1')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(({'first': 'v1', 'overlap': 'interior'}, None), id='first=v1,overlap=interior'),
+        pytest.param(({'first': 'v1', 'overlap': 'tail'}, None), id='first=v1,overlap=tail'),
+        pytest.param(({'first': 'v2_mapped', 'overlap': 'interior'}, None), id='first=v2_mapped,overlap=interior'),
+        pytest.param(({'first': 'v2_mapped', 'overlap': 'tail'}, None), id='first=v2_mapped,overlap=tail'),
+    ],
+)
+def test_HM_PAIR_OVERLAP_REGISTER_V1(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """A V1 registration that starts inside a registered range fails"""
+    params, expect = case
+    acl.run('pairing:overlap_register_v1', expect=expect, **params)
+
+
+@pytest.mark.acl_rule('HM-PAIR-REFUSED-NO-RECORD')
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(({'flag': 'iomemory'}, {'code': 'ACL_ERROR_HOST_MEMORY_NOT_REGISTERED', 'value': 507911, 'provenance': 'runtime-source', 'severity': 'recommended', 'decides': True}), id='flag=iomemory'),
+        pytest.param(({'flag': 'readonly'}, {'code': 'ACL_ERROR_HOST_MEMORY_NOT_REGISTERED', 'value': 507911, 'provenance': 'runtime-source', 'severity': 'recommended', 'decides': True}), id='flag=readonly'),
+    ],
+)
+def test_HM_PAIR_REFUSED_NO_RECORD(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+    """A registration the driver refused leaves nothing to unregister"""
+    params, expect = case
+    acl.run('pairing:refused_leaves_no_record', expect=expect, **params)
+
+
 @pytest.mark.acl_rule('HM-PAIR-GETDEVPTR-AFTER-UNREG')
 @pytest.mark.parametrize(
     "case",
@@ -258,6 +288,12 @@ def test_HM_PAIR_V2_PINNED_MAPPED(acl: Any, case: tuple[dict[str, Any], dict[str
 def test_HM_PAIR_V2_PINNED_THEN_MAPPED(acl: Any) -> None:
     """A range registered PINNED cannot be registered again as MAPPED"""
     acl.run('pairing:v2_pinned_then_mapped', expect={'code': 'ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED', 'value': 507910, 'provenance': 'documented', 'severity': 'mandatory', 'decides': True})
+
+
+@pytest.mark.acl_rule('HM-PAIR-V2-PINNED-THEN-MAPPED-KEEPS')
+def test_HM_PAIR_V2_PINNED_THEN_MAPPED_KEEPS(acl: Any) -> None:
+    """A refused MAPPED registration of a PINNED-only range leaves it PINNED-only"""
+    acl.run('pairing:v2_pinned_then_mapped_keeps', expect=None)
 
 
 @pytest.mark.acl_rule('HM-PAIR-UNREG-PINNED-ONLY')

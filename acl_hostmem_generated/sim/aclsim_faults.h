@@ -1,4 +1,4 @@
-/* Generated from spec 3e6d0fb3158fa9a9 by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec bc842cf3782f577d by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The simulator's fault switches, from spec/faults.yaml. Enable with
  * ACLSIM_FAULTS=name[,name...]; each breaks the rules named in its comment. */
 #ifndef ACLSIM_FAULTS_GENERATED_H
@@ -24,84 +24,87 @@ typedef enum {
     ACLSIM_FAULT_UNREGISTER_UNKNOWN_OK = 16, /* HM-PAIR-UNREG-UNKNOWN: Unregistering a pointer that was never registered reports success. */
     ACLSIM_FAULT_DOUBLE_REGISTER_OK = 17, /* HM-PAIR-DOUBLE-REGISTER, HM-PAIR-DOUBLE-REGISTER-V1: Registering exactly the same range twice with the same mapping succeeds the second time, with either registration call. */
     ACLSIM_FAULT_OVERLAP_REGISTER_OK = 18, /* HM-PAIR-OVERLAP-REGISTER: A range that overlaps a registered range without being identical to it registers anyway. */
-    ACLSIM_FAULT_DEVPTR_AFTER_UNREGISTER = 19, /* HM-PAIR-GETDEVPTR-AFTER-UNREG: aclrtHostUnregister forgets the range but aclrtHostGetDevicePointer still answers its old device address. */
-    ACLSIM_FAULT_STALE_REGISTRATION_STUCK = 20, /* HM-PAIR-FREE-REGISTERED: A registration whose memory was freed can no longer be unregistered (not registered) yet still blocks registering the address again. */
-    ACLSIM_FAULT_PINNED_MAPS = 21, /* HM-PAIR-V2-PINNED-NO-MAPPED: A PINNED-only registration also gets a device address, so aclrtHostGetDevicePointer succeeds for it. */
-    ACLSIM_FAULT_PINNED_MAPPED_UNMAPPED = 22, /* HM-PAIR-V2-PINNED-MAPPED: A registration with PINNED set gets no device address even when MAPPED is set too. */
-    ACLSIM_FAULT_PINNED_THEN_MAPPED_OK = 23, /* HM-PAIR-V2-PINNED-THEN-MAPPED: A MAPPED registration of a range that is registered PINNED-only succeeds. */
-    ACLSIM_FAULT_UNREGISTER_PINNED_FAILS = 24, /* HM-PAIR-UNREG-PINNED-ONLY: aclrtHostUnregister does not find PINNED-only registrations and answers not registered. */
-    ACLSIM_FAULT_REGISTER_RACE = 25, /* HM-PAIR-CONCURRENT-REGISTER: The overlap check and the insertion run under separate lock holds with a short sleep between them, so racing registrations of one range can all win. */
-    ACLSIM_FAULT_EXHAUSTION_LEAK = 26, /* HM-PAIR-EXHAUSTION: Released blocks never return their bytes to the ACLSIM_HOST_MEM_LIMIT budget, so allocation keeps failing after frees. */
-    ACLSIM_FAULT_HUGE_SIZE_WRAPS = 27, /* HM-PAIR-HUGE-SIZE: The allocation size is rounded up to 32 bytes in 64-bit arithmetic that wraps, and a size limit is not checked, so the largest sizes get a tiny block. */
-    ACLSIM_FAULT_UNREGISTER_FAILS = 28, /* HM-PAIR-REG-UNREG: Unregistering a valid MAPPED registration answers ACL_ERROR_HOST_MEMORY_NOT_REGISTERED and leaves it in place. */
-    ACLSIM_FAULT_PAGEABLE_REJECTED = 29, /* HM-REG-PAGEABLE: Memory that aclrtMallocHost did not hand out cannot be registered even on a kernel newer than 5.10. */
-    ACLSIM_FAULT_LEGACY_KERNEL_ACCEPTS = 30, /* HM-REG-KERNEL-LEGACY: On an emulated 5.10 kernel, pageable memory registers anyway. */
-    ACLSIM_FAULT_RESERVED_READONLY_OK = 31, /* HM-REG-RESERVED-TYPES: The reserved READONLY registration type and flag are accepted as if they were MAPPED. */
-    ACLSIM_FAULT_RESERVED_IOMEMORY_OK = 32, /* HM-REG-RESERVED-IOMEMORY: The reserved IOMEMORY registration type and flag are accepted as if they were MAPPED. */
-    ACLSIM_FAULT_REGISTER_PARTIAL_PAGE_REJECTED = 33, /* HM-REG-ALLOC-BASE: A registration whose size is not a multiple of the page size is refused. */
-    ACLSIM_FAULT_REGISTER_PAST_END_OK = 34, /* HM-REG-PAST-END: Registration does not check that the range is mapped memory of the process. */
-    ACLSIM_FAULT_DEVSYNC_FREE_LEAKS = 35, /* HM-PAIR-MALLOC-FREE: aclrtFreeHostWithDevSync reports success but keeps the block allocated, so the backend's live counters never give it back. */
-    ACLSIM_FAULT_VA_FLAG_IGNORED = 36, /* HM-VA-IDENTITY: Memory allocated with VA_FLAG=1 gets a device address from the window instead of its own host address. */
-    ACLSIM_FAULT_VA_FLAG_EVERYWHERE = 37, /* HM-VA-UNSUPPORTED: VA_FLAG=1 is accepted on every product family, including those without VA identity support. */
-    ACLSIM_FAULT_DEVPTR_MISMATCH = 38, /* HM-VA-DEVPTR-CONSISTENT: aclrtHostGetDevicePointer answers an address one page past the one the registration gave. */
-    ACLSIM_FAULT_DEVPTR_INTERIOR_BASE = 39, /* HM-VA-DEVPTR-INTERIOR: aclrtHostGetDevicePointer of a pointer inside a registered range answers the base's device address, without the offset. */
-    ACLSIM_FAULT_MALLOC_SYNCS = 40, /* HM-SYNC-MALLOC-NO-IMPLICIT: aclrtMallocHost waits for every stream of the current device before allocating. */
-    ACLSIM_FAULT_MALLOC_CFG_SYNCS = 41, /* HM-SYNC-MALLOC-CFG-NO-IMPLICIT: aclrtMallocHostWithCfg waits for every stream of the current device before allocating. */
-    ACLSIM_FAULT_FREE_SYNCS = 42, /* HM-SYNC-FREE-NO-IMPLICIT: aclrtFreeHost waits for every stream of the current device before releasing. */
-    ACLSIM_FAULT_DEVSYNC_NO_WAIT = 43, /* HM-SYNC-DEVSYNC-WAITS, HM-SYNC-DEVSYNC-ALL-STREAMS: aclrtFreeHostWithDevSync releases at once; tasks still queued then read poison instead of the data. */
-    ACLSIM_FAULT_DEVSYNC_ONE_STREAM = 44, /* HM-SYNC-DEVSYNC-ALL-STREAMS: aclrtFreeHostWithDevSync waits only for the oldest stream of the current device. */
-    ACLSIM_FAULT_DEVSYNC_ALL_DEVICES = 45, /* HM-SYNC-DEVSYNC-CURRENT-DEVICE: aclrtFreeHostWithDevSync waits for the streams of every device, not only the current one. */
-    ACLSIM_FAULT_MALLOC_SIZE0_OK = 46, /* HM-INVAL-MALLOC-HOST: aclrtMallocHost with size 0 succeeds and hands out a one-granule block. */
-    ACLSIM_FAULT_CFG_ATTRS_NULL_OK = 47, /* HM-INVAL-MALLOC-CFG: aclrtMallocHostWithCfg with attrs NULL treats the configuration as empty and succeeds. */
-    ACLSIM_FAULT_CFG_OTHER_DEVICE_OK = 48, /* HM-INVAL-CFG-OTHER-DEVICE: aclrtMallocHostWithCfg ignores the DEVICE_ID attribute, so one naming another device succeeds. */
-    ACLSIM_FAULT_FREE_NULL_OK = 49, /* HM-INVAL-FREE-HOST: aclrtFreeHost(NULL) reports success. */
-    ACLSIM_FAULT_DEVSYNC_NULL_OK = 50, /* HM-INVAL-FREE-DEVSYNC: aclrtFreeHostWithDevSync(NULL) reports success. */
-    ACLSIM_FAULT_REGISTER_TYPE_WRONG_CODE = 51, /* HM-INVAL-REGISTER: An aclrtHostRegister type outside the enumeration answers ACL_ERROR_INVALID_PARAM instead of ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
-    ACLSIM_FAULT_V2_FLAG_UNCHECKED = 52, /* HM-INVAL-REGISTER-V2: aclrtHostRegisterV2 treats flag 0 and unknown bits as MAPPED. */
-    ACLSIM_FAULT_GETDEVPTR_FLAG_IGNORED = 53, /* HM-INVAL-GETDEVPTR: aclrtHostGetDevicePointer ignores a non-zero flag. */
-    ACLSIM_FAULT_UNREGISTER_NULL_OK = 54, /* HM-INVAL-UNREGISTER: aclrtHostUnregister(NULL) reports success. */
-    ACLSIM_FAULT_CAP_BAD_HAC_OK = 55, /* HM-INVAL-CAPABILITIES: aclrtHostMemMapCapabilities answers SUPPORTED for a HAC type past the end of the enumeration. */
-    ACLSIM_FAULT_NO_DEVICE_OK = 56, /* HM-CTX-NO-DEVICE: Host-memory calls from a thread without a current context act on device 0 instead of failing. */
-    ACLSIM_FAULT_FREE_NEEDS_CONTEXT = 57, /* HM-CTX-FREE-WITHOUT-CONTEXT: aclrtFreeHost from a thread without a current context fails with ACL_ERROR_RT_CONTEXT_NULL. */
-    ACLSIM_FAULT_FOREIGN_DEVICE_UNREGISTER_LIES = 58, /* HM-CTX-OTHER-DEVICE: Unregistering under a device other than the one registered on reports success but keeps the registration. */
-    ACLSIM_FAULT_CAP_OUT_OF_RANGE = 59, /* HM-CAP-QUERY-ALL: The capability answer for SDMA is 7, outside the aclrtHostMemMapCapability enumeration. */
-    ACLSIM_FAULT_CAP_FLAKY = 60, /* HM-CAP-STABLE: The capability answer for AIC flips on every call. */
-    ACLSIM_FAULT_CAP_NONE = 61, /* HM-CAP-CONSISTENT: Every HAC type answers NOT_SUPPORTED although registration works on the product. */
-    ACLSIM_FAULT_PROD_REGISTER_MISSING = 62, /* HM-PROD-SUPPORT: aclrtHostRegisterV2 answers ACL_ERROR_RT_FEATURE_NOT_SUPPORT on a product that supports it. */
-    ACLSIM_FAULT_PROD_REGISTER_EXTRA = 63, /* HM-PROD-SUPPORT: aclrtHostRegister succeeds on a product that does not support it. */
-    ACLSIM_FAULT_CRASH_IN_REGISTER = 64, /* HM-PAIR-REG-UNREG: aclrtHostRegister raises SIGSEGV where it would register (arguments it refuses are still refused). */
-    ACLSIM_FAULT_HANG_IN_FREE = 65, /* HM-SYNC-FREE-NO-IMPLICIT: aclrtFreeHost deadlocks (blocks forever) when a stream of the current device has pending tasks. */
-    ACLSIM_FAULT_HANG_IN_MALLOC = 66, /* HM-SYNC-MALLOC-NO-IMPLICIT, HM-PAIR-MALLOC-FREE: aclrtMallocHost blocks forever. */
-    ACLSIM_FAULT_REREGISTER_STALE_DEVPTR = 67, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: For a range of host memory registered again after its registration ended, aclrtHostGetDevicePointer answers the device address of the range's first registration until the memory is freed. */
-    ACLSIM_FAULT_DEVSYNC_SKIPS_OLD_STREAMS = 68, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: aclrtFreeHostWithDevSync waits only for the streams created after the device's previous aclrtFreeHostWithDevSync. */
-    ACLSIM_FAULT_UNREGISTER_FREED_LEAVES_MAPPING = 69, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: Unregistering a range whose host memory was freed while it was registered ends the registration but leaves the driver's mapping behind, so registering memory at those addresses later (a new allocation in the same place) fails as already registered. */
-    ACLSIM_FAULT_ALLOC_CROWDED_OVERLAP = 70, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: Once 8 host blocks are live, a new small block of two or more granules books one granule too few, so the next block overlaps it. */
-    ACLSIM_FAULT_UNREGISTER_DROPS_NEWER = 71, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: aclrtHostUnregister also removes every registration made after the one it ends. */
-    ACLSIM_FAULT_CAP_GLITCH_AFTER_UNREGISTER = 72, /* HM-EXPLORE-ALL: The first aclrtHostMemMapCapabilities query after an aclrtHostUnregister answers NOT_SUPPORTED whatever the HAC type. */
-    ACLSIM_FAULT_THREAD_STALE_DEVPTR_CACHE = 73, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: Each thread caches the last device address aclrtHostGetDevicePointer answered it; only that thread's own aclrtHostUnregister clears the cache, so a registration another thread removed still answers. */
-    ACLSIM_FAULT_REGISTER_ROUNDS_2M = 74, /* HM-REG-NEIGHBOURS: A registration of aclrtMallocHost memory covers 2 MiB from its pointer in the driver's overlap check, so registering a neighbouring buffer fails with ACL_ERROR_RT_DRV_INTERNAL_ERROR. */
-    ACLSIM_FAULT_PROT_READ_REGISTERS = 75, /* HM-REG-PROT-READ: Pageable memory the process may only read registers anyway, as if the driver pinned it without asking for write access. */
-    ACLSIM_FAULT_SECOND_DEVICE_V2_OK = 76, /* HM-REG-SECOND-DEVICE: The runtime keeps its registration records per device, so aclrtHostRegisterV2 of a range registered under another device succeeds. */
-    ACLSIM_FAULT_FORK_INHERITS = 77, /* HM-FORK-NOT-INHERITED: Memory from aclrtMallocHost is inherited by a forked child, as if the driver mapped it without VM_DONTCOPY. */
-    ACLSIM_FAULT_ALIGN_BETWEEN_POINTS = 78, /* HM-ALIGN-MALLOC: aclrtMallocHost blocks of 8193 to 16383 bytes start 16 bytes past a 64-byte boundary, a size class no fixed matrix point falls in. */
-    ACLSIM_FAULT_CONTENT_BETWEEN_POINTS = 79, /* HM-CONTENT-RW-FULL: Host blocks of 262145 to 524287 bytes share their last 4 KiB with the next block of that size class, which no fixed matrix point falls in. */
-    ACLSIM_FAULT_VA_BETWEEN_POINTS = 80, /* HM-VA-IDENTITY: VA_FLAG=1 blocks of 16385 to 32767 bytes get a device address from the window instead of their own host address. */
-    ACLSIM_FAULT_DEVSYNC_GIVES_UP = 81, /* HM-SYNC-DEVSYNC-WAITS, HM-SYNC-DEVSYNC-ALL-STREAMS: aclrtFreeHostWithDevSync waits at most one second for the device's streams, then frees the memory anyway. */
-    ACLSIM_FAULT_CAP_NONE_SECOND_DEVICE = 82, /* HM-CAP-CONSISTENT: Device 1 answers NOT_SUPPORTED for every HAC type although registration works on it. */
-    ACLSIM_FAULT_CAP_SUPPORTED_WITHOUT_REGISTRATION = 83, /* HM-CAP-CONSISTENT: On a product family without registration, the AIC capability answer is SUPPORTED. */
-    ACLSIM_FAULT_LEGAL_ALT_CODES = 84, /* : Every refusal whose code the docs do not give answers another failure code (ACL_ERROR_INVALID_PARAM and ACL_ERROR_RT_PARAM_INVALID swap; FEATURE_NOT_SUPPORT, INVALID_DEVICEID, MEMORY_ALLOCATION and the registration codes of partial overlaps and interior pointers become ACL_ERROR_RT_PARAM_INVALID; a racing registration gets ACL_ERROR_RT_DRV_INTERNAL_ERROR). */
-    ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED = 85, /* : Where no refusal is promised the call succeeds instead - a second or foreign host free is a no-op, reserved READONLY and IOMEMORY register as MAPPED, unaligned, read-only and past-the-end ranges register their whole pages, an overlapping V2 range registers, an interior unregister removes the containing range, PINNED-only memory and unregistered ranges answer a device pointer. */
-    ACLSIM_FAULT_LEGAL_OTHER_CHOICES = 86, /* : Choices the source makes where the docs are silent go the other way - aclrtMallocHostWithCfg synchronises the device first, aclrtFreeHostWithDevSync waits for every device, aclrtFreeHost needs a current context, a repeated configuration attribute keeps its first value, the AIC capability answer alternates, a registration is per process so any device may remove it, freeing memory removes its registrations, and a forked child inherits aclrtMallocHost memory. */
-    ACLSIM_FAULT_LEGAL_DRIVER_PIN_REGISTER = 87, /* : The driver supports pinned registration, as newer drivers do - registrations live in the driver per device, an interior pointer resolves to the base's device address plus its offset, unregistering under another device is refused as not registered, and a range registered under one device registers under another. */
-    ACLSIM_FAULT_LEGAL_SRC_PINNED_ON_PINNED = 88, /* : The runtime source's side of the conflict - aclrtHostRegisterV2 with PINNED on memory that is already page-locked is recorded in the runtime's registry and succeeds. */
-    ACLSIM_FAULT_LEGAL_SRC_DEVICE_ID = 89, /* : The runtime source's side of the conflict - aclrtMallocHostWithCfg refuses every DEVICE_ID attribute, also one naming the current device, with ACL_ERROR_RT_PARAM_INVALID. */
-    ACLSIM_FAULT_LEGAL_SRC_TRAINING_REGISTERS = 90, /* : The runtime source's side of the conflict - the Atlas training series has the host-register feature, so the registration calls work there. */
-    ACLSIM_FAULT_LEGAL_MIN_ALIGNMENT = 91, /* : Host allocations are exactly as aligned as promised and no more - every pointer is 64 bytes past a 128-byte boundary, so none is ever page-aligned. */
-    ACLSIM_FAULT_LEGAL_PAGE_ALIGNMENT = 92, /* : Host allocations are more aligned than promised - every pointer starts a page of its own. */
-    ACLSIM_FAULT_LEGAL_RC_FORM = 93, /* : The product runs in RC form - aclrtGetRunMode answers ACL_DEVICE and host allocations are plain memory 32 bytes past a 64-byte boundary, which the docs allow there. */
-    ACLSIM_FAULT_LEGAL_PUBLIC_DRIVER = 94, /* : Where the docs and the public driver's source disagree, the driver's side - a V1 registration of a range registered already answers ACL_ERROR_RT_DRV_INTERNAL_ERROR instead of 507910; on the svm v2 driver a registration covers whole host pages from its pointer (2 MiB for VA_FLAG=1 memory) and pageable memory must be host-page aligned; on kernels 5.10 and older pageable memory registers; on the svm v3 driver freeing memory that is still registered fails and keeps it. */
-    ACLSIM_FAULT_LEGAL_DRV_MALLOC_FALLBACK = 95, /* : The svm v2 driver could not reserve its SVM range (an ASan build, a host that cannot map 8 TiB) and hands out plain malloc memory, 16 bytes past a 64-byte boundary. */
-    ACLSIM_FAULT_COUNT = 96
+    ACLSIM_FAULT_V1_OVERLAP_BASE_ONLY = 19, /* HM-PAIR-OVERLAP-REGISTER-V1: The driver checks a V1 registration for an overlap on its base pointer only, so aclrtHostRegister of a range that starts inside a registered range succeeds and maps those pages a second time. */
+    ACLSIM_FAULT_REFUSED_REGISTRATION_RECORDED = 20, /* HM-PAIR-REFUSED-NO-RECORD: The runtime records a V2 registration the driver refused, so aclrtHostUnregister of its pointer goes to the driver, which has no such node (507899 on the svm v2 driver), instead of answering not registered. */
+    ACLSIM_FAULT_PINNED_UPGRADE_HALF_APPLIED = 21, /* HM-PAIR-V2-PINNED-THEN-MAPPED-KEEPS: A PINNED|MAPPED registration of a range registered PINNED-only is refused, but the range is mapped all the same, so aclrtHostGetDevicePointer then answers a device address for it. */
+    ACLSIM_FAULT_DEVPTR_AFTER_UNREGISTER = 22, /* HM-PAIR-GETDEVPTR-AFTER-UNREG: aclrtHostUnregister forgets the range but aclrtHostGetDevicePointer still answers its old device address. */
+    ACLSIM_FAULT_STALE_REGISTRATION_STUCK = 23, /* HM-PAIR-FREE-REGISTERED: A registration whose memory was freed can no longer be unregistered (not registered) yet still blocks registering the address again. */
+    ACLSIM_FAULT_PINNED_MAPS = 24, /* HM-PAIR-V2-PINNED-NO-MAPPED: A PINNED-only registration also gets a device address, so aclrtHostGetDevicePointer succeeds for it. */
+    ACLSIM_FAULT_PINNED_MAPPED_UNMAPPED = 25, /* HM-PAIR-V2-PINNED-MAPPED: A registration with PINNED set gets no device address even when MAPPED is set too. */
+    ACLSIM_FAULT_PINNED_THEN_MAPPED_OK = 26, /* HM-PAIR-V2-PINNED-THEN-MAPPED: A MAPPED registration of a range that is registered PINNED-only succeeds. */
+    ACLSIM_FAULT_UNREGISTER_PINNED_FAILS = 27, /* HM-PAIR-UNREG-PINNED-ONLY: aclrtHostUnregister does not find PINNED-only registrations and answers not registered. */
+    ACLSIM_FAULT_REGISTER_RACE = 28, /* HM-PAIR-CONCURRENT-REGISTER: The overlap check and the insertion run under separate lock holds with a short sleep between them, so racing registrations of one range can all win. */
+    ACLSIM_FAULT_EXHAUSTION_LEAK = 29, /* HM-PAIR-EXHAUSTION: Released blocks never return their bytes to the ACLSIM_HOST_MEM_LIMIT budget, so allocation keeps failing after frees. */
+    ACLSIM_FAULT_HUGE_SIZE_WRAPS = 30, /* HM-PAIR-HUGE-SIZE: The allocation size is rounded up to 32 bytes in 64-bit arithmetic that wraps, and a size limit is not checked, so the largest sizes get a tiny block. */
+    ACLSIM_FAULT_UNREGISTER_FAILS = 31, /* HM-PAIR-REG-UNREG: Unregistering a valid MAPPED registration answers ACL_ERROR_HOST_MEMORY_NOT_REGISTERED and leaves it in place. */
+    ACLSIM_FAULT_PAGEABLE_REJECTED = 32, /* HM-REG-PAGEABLE: Memory that aclrtMallocHost did not hand out cannot be registered even on a kernel newer than 5.10. */
+    ACLSIM_FAULT_LEGACY_KERNEL_ACCEPTS = 33, /* HM-REG-KERNEL-LEGACY: On an emulated 5.10 kernel, pageable memory registers anyway. */
+    ACLSIM_FAULT_RESERVED_READONLY_OK = 34, /* HM-REG-RESERVED-TYPES: The reserved READONLY registration type and flag are accepted as if they were MAPPED. */
+    ACLSIM_FAULT_RESERVED_IOMEMORY_OK = 35, /* HM-REG-RESERVED-IOMEMORY: The reserved IOMEMORY registration type and flag are accepted as if they were MAPPED. */
+    ACLSIM_FAULT_REGISTER_PARTIAL_PAGE_REJECTED = 36, /* HM-REG-ALLOC-BASE: A registration whose size is not a multiple of the page size is refused. */
+    ACLSIM_FAULT_REGISTER_PAST_END_OK = 37, /* HM-REG-PAST-END: Registration does not check that the range is mapped memory of the process. */
+    ACLSIM_FAULT_DEVSYNC_FREE_LEAKS = 38, /* HM-PAIR-MALLOC-FREE: aclrtFreeHostWithDevSync reports success but keeps the block allocated, so the backend's live counters never give it back. */
+    ACLSIM_FAULT_VA_FLAG_IGNORED = 39, /* HM-VA-IDENTITY: Memory allocated with VA_FLAG=1 gets a device address from the window instead of its own host address. */
+    ACLSIM_FAULT_VA_FLAG_EVERYWHERE = 40, /* HM-VA-UNSUPPORTED: VA_FLAG=1 is accepted on every product family, including those without VA identity support. */
+    ACLSIM_FAULT_DEVPTR_MISMATCH = 41, /* HM-VA-DEVPTR-CONSISTENT: aclrtHostGetDevicePointer answers an address one page past the one the registration gave. */
+    ACLSIM_FAULT_DEVPTR_INTERIOR_BASE = 42, /* HM-VA-DEVPTR-INTERIOR: aclrtHostGetDevicePointer of a pointer inside a registered range answers the base's device address, without the offset. */
+    ACLSIM_FAULT_MALLOC_SYNCS = 43, /* HM-SYNC-MALLOC-NO-IMPLICIT: aclrtMallocHost waits for every stream of the current device before allocating. */
+    ACLSIM_FAULT_MALLOC_CFG_SYNCS = 44, /* HM-SYNC-MALLOC-CFG-NO-IMPLICIT: aclrtMallocHostWithCfg waits for every stream of the current device before allocating. */
+    ACLSIM_FAULT_FREE_SYNCS = 45, /* HM-SYNC-FREE-NO-IMPLICIT: aclrtFreeHost waits for every stream of the current device before releasing. */
+    ACLSIM_FAULT_DEVSYNC_NO_WAIT = 46, /* HM-SYNC-DEVSYNC-WAITS, HM-SYNC-DEVSYNC-ALL-STREAMS: aclrtFreeHostWithDevSync releases at once; tasks still queued then read poison instead of the data. */
+    ACLSIM_FAULT_DEVSYNC_ONE_STREAM = 47, /* HM-SYNC-DEVSYNC-ALL-STREAMS: aclrtFreeHostWithDevSync waits only for the oldest stream of the current device. */
+    ACLSIM_FAULT_DEVSYNC_ALL_DEVICES = 48, /* HM-SYNC-DEVSYNC-CURRENT-DEVICE: aclrtFreeHostWithDevSync waits for the streams of every device, not only the current one. */
+    ACLSIM_FAULT_MALLOC_SIZE0_OK = 49, /* HM-INVAL-MALLOC-HOST: aclrtMallocHost with size 0 succeeds and hands out a one-granule block. */
+    ACLSIM_FAULT_CFG_ATTRS_NULL_OK = 50, /* HM-INVAL-MALLOC-CFG: aclrtMallocHostWithCfg with attrs NULL treats the configuration as empty and succeeds. */
+    ACLSIM_FAULT_CFG_OTHER_DEVICE_OK = 51, /* HM-INVAL-CFG-OTHER-DEVICE: aclrtMallocHostWithCfg ignores the DEVICE_ID attribute, so one naming another device succeeds. */
+    ACLSIM_FAULT_FREE_NULL_OK = 52, /* HM-INVAL-FREE-HOST: aclrtFreeHost(NULL) reports success. */
+    ACLSIM_FAULT_DEVSYNC_NULL_OK = 53, /* HM-INVAL-FREE-DEVSYNC: aclrtFreeHostWithDevSync(NULL) reports success. */
+    ACLSIM_FAULT_REGISTER_TYPE_WRONG_CODE = 54, /* HM-INVAL-REGISTER: An aclrtHostRegister type outside the enumeration answers ACL_ERROR_INVALID_PARAM instead of ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
+    ACLSIM_FAULT_V2_FLAG_UNCHECKED = 55, /* HM-INVAL-REGISTER-V2: aclrtHostRegisterV2 treats flag 0 and unknown bits as MAPPED. */
+    ACLSIM_FAULT_GETDEVPTR_FLAG_IGNORED = 56, /* HM-INVAL-GETDEVPTR: aclrtHostGetDevicePointer ignores a non-zero flag. */
+    ACLSIM_FAULT_UNREGISTER_NULL_OK = 57, /* HM-INVAL-UNREGISTER: aclrtHostUnregister(NULL) reports success. */
+    ACLSIM_FAULT_CAP_BAD_HAC_OK = 58, /* HM-INVAL-CAPABILITIES: aclrtHostMemMapCapabilities answers SUPPORTED for a HAC type past the end of the enumeration. */
+    ACLSIM_FAULT_NO_DEVICE_OK = 59, /* HM-CTX-NO-DEVICE: Host-memory calls from a thread without a current context act on device 0 instead of failing. */
+    ACLSIM_FAULT_FREE_NEEDS_CONTEXT = 60, /* HM-CTX-FREE-WITHOUT-CONTEXT: aclrtFreeHost from a thread without a current context fails with ACL_ERROR_RT_CONTEXT_NULL. */
+    ACLSIM_FAULT_FOREIGN_DEVICE_UNREGISTER_LIES = 61, /* HM-CTX-OTHER-DEVICE: Unregistering under a device other than the one registered on reports success but keeps the registration. */
+    ACLSIM_FAULT_CAP_OUT_OF_RANGE = 62, /* HM-CAP-QUERY-ALL: The capability answer for SDMA is 7, outside the aclrtHostMemMapCapability enumeration. */
+    ACLSIM_FAULT_CAP_FLAKY = 63, /* HM-CAP-STABLE: The capability answer for AIC flips on every call. */
+    ACLSIM_FAULT_CAP_NONE = 64, /* HM-CAP-CONSISTENT: Every HAC type answers NOT_SUPPORTED although registration works on the product. */
+    ACLSIM_FAULT_PROD_REGISTER_MISSING = 65, /* HM-PROD-SUPPORT: aclrtHostRegisterV2 answers ACL_ERROR_RT_FEATURE_NOT_SUPPORT on a product that supports it. */
+    ACLSIM_FAULT_PROD_REGISTER_EXTRA = 66, /* HM-PROD-SUPPORT: aclrtHostRegister succeeds on a product that does not support it. */
+    ACLSIM_FAULT_CRASH_IN_REGISTER = 67, /* HM-PAIR-REG-UNREG: aclrtHostRegister raises SIGSEGV where it would register (arguments it refuses are still refused). */
+    ACLSIM_FAULT_HANG_IN_FREE = 68, /* HM-SYNC-FREE-NO-IMPLICIT: aclrtFreeHost deadlocks (blocks forever) when a stream of the current device has pending tasks. */
+    ACLSIM_FAULT_HANG_IN_MALLOC = 69, /* HM-SYNC-MALLOC-NO-IMPLICIT, HM-PAIR-MALLOC-FREE: aclrtMallocHost blocks forever. */
+    ACLSIM_FAULT_REREGISTER_STALE_DEVPTR = 70, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: For a range of host memory registered again after its registration ended, aclrtHostGetDevicePointer answers the device address of the range's first registration until the memory is freed. */
+    ACLSIM_FAULT_DEVSYNC_SKIPS_OLD_STREAMS = 71, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: aclrtFreeHostWithDevSync waits only for the streams created after the device's previous aclrtFreeHostWithDevSync. */
+    ACLSIM_FAULT_UNREGISTER_FREED_LEAVES_MAPPING = 72, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: Unregistering a range whose host memory was freed while it was registered ends the registration but leaves the driver's mapping behind, so registering memory at those addresses later (a new allocation in the same place) fails as already registered. */
+    ACLSIM_FAULT_ALLOC_CROWDED_OVERLAP = 73, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: Once 8 host blocks are live, a new small block of two or more granules books one granule too few, so the next block overlaps it. */
+    ACLSIM_FAULT_UNREGISTER_DROPS_NEWER = 74, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: aclrtHostUnregister also removes every registration made after the one it ends. */
+    ACLSIM_FAULT_CAP_GLITCH_AFTER_UNREGISTER = 75, /* HM-EXPLORE-ALL: The first aclrtHostMemMapCapabilities query after an aclrtHostUnregister answers NOT_SUPPORTED whatever the HAC type. */
+    ACLSIM_FAULT_THREAD_STALE_DEVPTR_CACHE = 76, /* HM-EXPLORE-DOCUMENTED, HM-EXPLORE-ALL: Each thread caches the last device address aclrtHostGetDevicePointer answered it; only that thread's own aclrtHostUnregister clears the cache, so a registration another thread removed still answers. */
+    ACLSIM_FAULT_REGISTER_ROUNDS_2M = 77, /* HM-REG-NEIGHBOURS: A registration of aclrtMallocHost memory covers 2 MiB from its pointer in the driver's overlap check, so registering a neighbouring buffer fails with ACL_ERROR_RT_DRV_INTERNAL_ERROR. */
+    ACLSIM_FAULT_PROT_READ_REGISTERS = 78, /* HM-REG-PROT-READ: Pageable memory the process may only read registers anyway, as if the driver pinned it without asking for write access. */
+    ACLSIM_FAULT_SECOND_DEVICE_V2_OK = 79, /* HM-REG-SECOND-DEVICE: The runtime keeps its registration records per device, so aclrtHostRegisterV2 of a range registered under another device succeeds. */
+    ACLSIM_FAULT_FORK_INHERITS = 80, /* HM-FORK-NOT-INHERITED: Memory from aclrtMallocHost is inherited by a forked child, as if the driver mapped it without VM_DONTCOPY. */
+    ACLSIM_FAULT_ALIGN_BETWEEN_POINTS = 81, /* HM-ALIGN-MALLOC: aclrtMallocHost blocks of 8193 to 16383 bytes start 16 bytes past a 64-byte boundary, a size class no fixed matrix point falls in. */
+    ACLSIM_FAULT_CONTENT_BETWEEN_POINTS = 82, /* HM-CONTENT-RW-FULL: Host blocks of 262145 to 524287 bytes share their last 4 KiB with the next block of that size class, which no fixed matrix point falls in. */
+    ACLSIM_FAULT_VA_BETWEEN_POINTS = 83, /* HM-VA-IDENTITY: VA_FLAG=1 blocks of 16385 to 32767 bytes get a device address from the window instead of their own host address. */
+    ACLSIM_FAULT_DEVSYNC_GIVES_UP = 84, /* HM-SYNC-DEVSYNC-WAITS, HM-SYNC-DEVSYNC-ALL-STREAMS: aclrtFreeHostWithDevSync waits at most one second for the device's streams, then frees the memory anyway. */
+    ACLSIM_FAULT_CAP_NONE_SECOND_DEVICE = 85, /* HM-CAP-CONSISTENT: Device 1 answers NOT_SUPPORTED for every HAC type although registration works on it. */
+    ACLSIM_FAULT_CAP_SUPPORTED_WITHOUT_REGISTRATION = 86, /* HM-CAP-CONSISTENT: On a product family without registration, the AIC capability answer is SUPPORTED. */
+    ACLSIM_FAULT_LEGAL_ALT_CODES = 87, /* : Every refusal whose code the docs do not give answers another failure code (ACL_ERROR_INVALID_PARAM and ACL_ERROR_RT_PARAM_INVALID swap; FEATURE_NOT_SUPPORT, INVALID_DEVICEID, MEMORY_ALLOCATION and the registration codes of partial overlaps and interior pointers become ACL_ERROR_RT_PARAM_INVALID; a racing registration gets ACL_ERROR_RT_DRV_INTERNAL_ERROR). */
+    ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED = 88, /* : Where no refusal is promised the call succeeds instead - a second or foreign host free is a no-op, reserved READONLY and IOMEMORY register as MAPPED, unaligned, read-only and past-the-end ranges register their whole pages, an overlapping V2 range registers, an interior unregister removes the containing range, PINNED-only memory and unregistered ranges answer a device pointer. */
+    ACLSIM_FAULT_LEGAL_OTHER_CHOICES = 89, /* : Choices the source makes where the docs are silent go the other way - aclrtMallocHostWithCfg synchronises the device first, aclrtFreeHostWithDevSync waits for every device, aclrtFreeHost needs a current context, a repeated configuration attribute keeps its first value, the AIC capability answer alternates, a registration is per process so any device may remove it, freeing memory removes its registrations, and a forked child inherits aclrtMallocHost memory. */
+    ACLSIM_FAULT_LEGAL_DRIVER_PIN_REGISTER = 90, /* : The driver supports pinned registration, as newer drivers do - registrations live in the driver per device, an interior pointer resolves to the base's device address plus its offset, unregistering under another device is refused as not registered, and a range registered under one device registers under another. */
+    ACLSIM_FAULT_LEGAL_SRC_PINNED_ON_PINNED = 91, /* : The runtime source's side of the conflict - aclrtHostRegisterV2 with PINNED on memory that is already page-locked is recorded in the runtime's registry and succeeds. */
+    ACLSIM_FAULT_LEGAL_SRC_DEVICE_ID = 92, /* : The runtime source's side of the conflict - aclrtMallocHostWithCfg refuses every DEVICE_ID attribute, also one naming the current device, with ACL_ERROR_RT_PARAM_INVALID. */
+    ACLSIM_FAULT_LEGAL_SRC_TRAINING_REGISTERS = 93, /* : The runtime source's side of the conflict - the Atlas training series has the host-register feature, so the registration calls work there. */
+    ACLSIM_FAULT_LEGAL_MIN_ALIGNMENT = 94, /* : Host allocations are exactly as aligned as promised and no more - every pointer is 64 bytes past a 128-byte boundary, so none is ever page-aligned. */
+    ACLSIM_FAULT_LEGAL_PAGE_ALIGNMENT = 95, /* : Host allocations are more aligned than promised - every pointer starts a page of its own. */
+    ACLSIM_FAULT_LEGAL_RC_FORM = 96, /* : The product runs in RC form - aclrtGetRunMode answers ACL_DEVICE and host allocations are plain memory 32 bytes past a 64-byte boundary, which the docs allow there. */
+    ACLSIM_FAULT_LEGAL_PUBLIC_DRIVER = 97, /* : Where the docs and the public driver's source disagree, the driver's side - a V1 registration of a range registered already answers ACL_ERROR_RT_DRV_INTERNAL_ERROR instead of 507910; on the svm v2 driver a registration covers whole host pages from its pointer (2 MiB for VA_FLAG=1 memory) and pageable memory must be host-page aligned; on kernels 5.10 and older pageable memory registers; on the svm v3 driver freeing memory that is still registered fails and keeps it. */
+    ACLSIM_FAULT_LEGAL_DRV_MALLOC_FALLBACK = 98, /* : The svm v2 driver could not reserve its SVM range (an ASan build, a host that cannot map 8 TiB) and hands out plain malloc memory, 16 bytes past a 64-byte boundary. */
+    ACLSIM_FAULT_COUNT = 99
 } aclsimFaultId;
 
 static const char *const aclsimFaultNames[ACLSIM_FAULT_COUNT] = {
@@ -124,6 +127,9 @@ static const char *const aclsimFaultNames[ACLSIM_FAULT_COUNT] = {
     "unregister_unknown_ok",
     "double_register_ok",
     "overlap_register_ok",
+    "v1_overlap_base_only",
+    "refused_registration_recorded",
+    "pinned_upgrade_half_applied",
     "devptr_after_unregister",
     "stale_registration_stuck",
     "pinned_maps",

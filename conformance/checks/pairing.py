@@ -216,6 +216,44 @@ def overlap_register(ctx: AclContext, *, overlap: str, expect: ExpectEntry | Non
     succeeded(code, "aclrtHostGetDevicePointer of the first range after the refused overlap")
 
 
+V1_OVERLAPS = {
+    # (offset in pages, length in pages) of the V1 range; the first covers pages 1-2 of 4, so each
+    # starts inside it, past its base: the case a check of the base pointer alone lets through.
+    "interior": (2, 1),
+    "tail": (2, 2),
+}
+
+
+def overlap_register_v1(ctx: AclContext, *, first: str, overlap: str, expect: ExpectEntry | None) -> None:
+    """aclrtHostRegister of a range starting inside a registered one fails, whatever its code."""
+    page = ctx.page
+    block = ctx.pinned_pages(4)
+    _set_up_registration(ctx, first, block + page, 2 * page, f"registration of pages 1-2 ({first})")
+    offset, length = V1_OVERLAPS[overlap]
+    code = _register_raw(ctx, "v1", block + offset * page, length * page)
+    ctx.observe("code", code)
+    failed(ctx, code, expect, f"aclrtHostRegister of a range starting inside a registered one ({overlap})")
+
+
+REFUSED_FLAGS = {"iomemory": acl.ACL_HOST_REG_IOMEMORY, "readonly": acl.ACL_HOST_REG_READONLY}
+
+
+def refused_leaves_no_record(ctx: AclContext, *, flag: str, expect: ExpectEntry | None) -> None:
+    """After the driver refused a registration, unregistering its pointer fails as not registered."""
+    page = ctx.pinned_pages(1)
+    code = ctx.lib.aclrtHostRegisterV2(page, ctx.page, REFUSED_FLAGS[flag], raw=True)
+    ctx.observe("register_code", code)
+    if code == 0:
+        ctx.track_registration(page)
+        skip(f"NOT_APPLICABLE: aclrtHostRegisterV2({flag.upper()}) of aclrtMallocHost memory registered, so "
+             "there is no refused registration to look for (nothing promises the refusal)")
+    code = ctx.lib.aclrtHostUnregister(page, raw=True)
+    if code == 0:
+        ctx.forget_registration(page)
+    ctx.observe("code", code)
+    failed(ctx, code, expect, f"aclrtHostUnregister after aclrtHostRegisterV2({flag.upper()}) was refused")
+
+
 def devptr_after_unregister(ctx: AclContext, *, api: str, expect: ExpectEntry | None) -> None:
     """No device pointer for a range after it was unregistered."""
     page = ctx.pinned_pages(1)
@@ -377,6 +415,26 @@ def v2_pinned_then_mapped(ctx: AclContext, *, expect: ExpectEntry | None) -> Non
     _pin_pageable(ctx, page, "aclrtHostRegisterV2(PINNED) of pageable memory")
     code = ctx.lib.aclrtHostRegisterV2(page, ctx.page, acl.ACL_HOST_REG_MAPPED, raw=True)
     failed(ctx, code, expect, "aclrtHostRegisterV2(MAPPED) of a range registered PINNED-only")
+
+
+def v2_pinned_then_mapped_keeps(ctx: AclContext, *, expect: ExpectEntry | None) -> None:
+    """A refused PINNED|MAPPED call on a PINNED-only range leaves it as it was, and it unregisters."""
+    page = ctx.pageable_pages(1)
+    _pin_pageable(ctx, page, "aclrtHostRegisterV2(PINNED) of pageable memory")
+    before, dev_before = ctx.lib.aclrtHostGetDevicePointer(page, 0, raw=True)
+    ctx.observe("devptr_code_before", before)
+    code = ctx.lib.aclrtHostRegisterV2(page, ctx.page, V2_FLAGS["pinned_mapped"], raw=True)
+    ctx.observe("code", code)
+    with ctx.relying_on("HM-PAIR-V2-PINNED-THEN-MAPPED", "the PINNED|MAPPED registration of the PINNED-only range"):
+        holds(code != 0, "aclrtHostRegisterV2(PINNED|MAPPED) of a range registered PINNED-only succeeded")
+    after, dev_after = ctx.lib.aclrtHostGetDevicePointer(page, 0, raw=True)
+    ctx.observe("devptr_code_after", after)
+    holds(after == before and (after != 0 or dev_after == dev_before),
+          f"after the refused PINNED|MAPPED call aclrtHostGetDevicePointer answers {describe(after)}"
+          f"{f' ({dev_after:#x})' if after == 0 else ''}, before it {describe(before)}"
+          f"{f' ({dev_before:#x})' if before == 0 else ''}: the refused call changed the registration")
+    with ctx.relying_on("register_pinned", "aclrtHostUnregister of the PINNED-only registration"):
+        _unregister(ctx, page, "aclrtHostUnregister of the PINNED-only registration")
 
 
 def unregister_pinned_only(ctx: AclContext, *, expect: ExpectEntry | None) -> None:
