@@ -115,6 +115,22 @@ PROOFS: dict[str, str] = {
         rc = register(ffi.cast("char *", p) + PAGE, 4 * PAGE)[0]
         print("VIOLATED" if rc == SUCCESS else "intact")
     """,
+    "v1_overlap_base_only": """
+        init()
+        p = malloc_host(1 << 20); expect(register(p, 2 * PAGE)[0], SUCCESS, "first range")
+        rc = register(ffi.cast("char *", p) + PAGE, 2 * PAGE)[0]  # starts inside the first
+        print("VIOLATED" if rc == SUCCESS else "intact")
+    """,
+    "refused_registration_recorded": """
+        init(); p = malloc_host(1 << 20)
+        expect(lib.aclrtHostRegisterV2(p, PAGE, REG_IOMEMORY) != SUCCESS, True, "IOMEMORY of RAM refused")
+        print("VIOLATED" if lib.aclrtHostUnregister(p) != NOT_REGISTERED else "intact")
+    """,
+    "pinned_upgrade_half_applied": """
+        init(); q = pageable(PAGE); expect(lib.aclrtHostRegisterV2(q, PAGE, REG_PINNED), SUCCESS)
+        expect(lib.aclrtHostRegisterV2(q, PAGE, REG_PINNED | REG_MAPPED) != SUCCESS, True, "upgrade refused")
+        print("VIOLATED" if devptr(q)[0] == SUCCESS else "intact")
+    """,
     "devptr_after_unregister": """
         init()
         p = malloc_host(1 << 20); register(p, PAGE); lib.aclrtHostUnregister(p)

@@ -293,6 +293,21 @@ def test_v2_overlapping_registrations(run_sim, side):
     """, side=side)
 
 
+@pytest.mark.parametrize("soc,inside", [(V2, "RT_DRV_INTERNAL_ERROR"), (V3, "SUCCESS")])
+def test_v1_range_starting_inside_a_node_under_the_lenient_variant(run_sim, soc, inside):
+    """src/sdk_driver/svm/v2/master/pmaster/svm_master_remote_map.c:2083-2088 refuse a range
+    that starts inside a node whatever else the library leaves open, so legal_accept_unpromised,
+    which lets an overlapping V2 range register, does not let a V1 one through
+    (HM-PAIR-OVERLAP-REGISTER-V1); the v3 PCIe path still lets a range inside a node pass
+    (src/ascend_hal/svm/v3/api/master/svm_register_pcie_th.c:393-396)."""
+    sim(run_sim, soc, f"""
+        init(); p = malloc_host(8 * PAGE); a = ffi.cast("char *", p)
+        expect(register(a, 2 * PAGE)[0], SUCCESS)
+        expect(register(a + PAGE, PAGE)[0], {inside}, "inside")
+        expect(register(a + PAGE, 2 * PAGE)[0], RT_DRV_INTERNAL_ERROR, "starts inside, runs past the end")
+    """, faults="legal_accept_unpromised")
+
+
 @pytest.mark.parametrize("page,side", [(4096, "docs"), (4096, "driver"), (65536, "docs"), (65536, "driver")])
 def test_v2_registration_covers_whole_pages(run_sim, page, side):
     """src/sdk_driver/svm/v2/master/pmaster/svm_master_remote_map.c:2079 rounds the size up to the
