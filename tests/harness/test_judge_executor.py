@@ -260,7 +260,7 @@ def _collected(*args: str) -> list[str]:
 def test_shuffle_orders_cases_and_is_recorded(tmp_path):
     plain, seven, again, eight = (_collected(), _collected("--acl-shuffle", "7"), _collected("--acl-shuffle", "7"),
                                   _collected("--acl-shuffle", "8"))
-    assert len(plain) == 254 and sorted(seven) == sorted(plain)
+    assert len(plain) == 261 and sorted(seven) == sorted(plain)
     assert seven == again and seven != plain and seven != eight  # one seed, one order
     done = subprocess.run([sys.executable, "-m", "conformance", "run", "--acl-lib", str(SIM), "--acl-shuffle", "7",
                            "--acl-rule", "HM-PAIR-DOUBLE-FREE", "--no-html", "-n", "1", "--acl-report-dir",
