@@ -1,4 +1,4 @@
-# Generated from spec bc842cf3782f577d by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 865cde43375ffa8e by codegen; do not edit. Regenerate: python -m codegen generate
 """The shape of catalog.json, generated from the spec's vocabularies and the catalog's writer.
 
 Read-only TypedDicts rather than classes: the catalog stays one JSON document that the kit,
