@@ -3,9 +3,12 @@
 pytest would print a letter per case, some 65 lines of traceback per failing case and its own
 count ("13 failed" where the kit says "8 fail, 5 blocked"). In the reporting process this
 plugin quiets pytest's terminal reporter and prints instead a progress line with an ETA at each
-tenth of the cases, and one line per case that did not pass (outcome, case id, the message's
-first line) as it ends. The count and the root causes follow from ``run``, read from
-summary.json, so that every number the console shows is the summary's. The full story of a
+tenth of the cases and, once summary.json is written, one line per case that did not pass
+(outcome, case id, the message's first line). The lines come from the summary, not from each
+case as it ends: a case's outcome can still change when the run's root causes are attributed
+(a FAIL that another rule's failure explains becomes BLOCKED). The count and the root causes
+follow from ``run``, read from the same summary, so every number the console shows is the
+summary's. The full story of a
 case is in the reports and ``acl-conformance explain CASE``.
 """
 
@@ -42,8 +45,7 @@ class Console:
         self.state = state
         self.stream = stream
         self.progress: PercentProgress | None = None
-        self.printed: set[str] = set()
-        self.done = 0
+        self.counted: set[str] = set()
 
     def _write(self, line: str) -> None:
         reporter = self.state.config.pluginmanager.getplugin("terminalreporter")
@@ -71,17 +73,13 @@ class Console:
             dsession.terminal = None
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        """After the kit's reporter took the case's result: its line if it did not pass, and progress."""
+        """After the kit's reporter took the case's result: the progress line, at each tenth of the cases."""
         if report.when not in ("teardown", "???"):
             return
         ids = case_id_from_nodeid(report.nodeid, self.state.rules)
-        result = self.state.results.get(ids[0]) if ids else None
-        if result is None:
+        if ids is None or ids[0] not in self.state.results or ids[0] in self.counted:
             return
-        self.done += 1
-        if shown(result.outcome.value) and result.case_id not in self.printed:
-            self.printed.add(result.case_id)
-            self._write(case_line(result.case_id, result.outcome.value, result.message))
+        self.counted.add(ids[0])
         self._step()
 
     def _step(self) -> None:
@@ -89,19 +87,19 @@ class Console:
             if not self.state.collected:
                 return
             self.progress = PercentProgress("run", len(self.state.collected))
-        line = self.progress.line(self.done)
+        line = self.progress.line(len(self.counted))
         if line:
             self._write(line)
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self) -> None:
-        """The cases the summary counts that ended without a report (the deadline, a lost worker)."""
+        """One line per case of the summary that did not pass: the cases that failed on their own first,
+        then those blocked by another rule's failure (each in the summary's order)."""
         summary = self.state.config.stash.get(SUMMARY, None)
         if summary is None:
             return
-        for case_id, outcome, message in _cases(summary):
-            if shown(outcome) and case_id not in self.printed:
-                self.printed.add(case_id)
+        for case_id, outcome, message in sorted(_cases(summary), key=lambda case: case[1] == "BLOCKED"):
+            if shown(outcome):
                 self._write(case_line(case_id, outcome, message))
 
 
