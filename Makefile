@@ -7,7 +7,7 @@ JOBS ?= auto## parallel workers of a run (a number or auto)
 EXPECTATIONS ?=## expectations (waivers) files for certify, space-separated
 BASELINE ?=## previous bundle or run: history for certify, baseline for gate
 CANDIDATE ?=## the run gate compares with BASELINE
-FAIL_ON ?=## gate: classes that fail it (default regression,coverage-loss; python -m conformance gate --help lists them)
+FAIL_ON ?=## gate: classes that fail it (default of the gate: regression,coverage-loss,waiver-change; python -m conformance gate --help lists them)
 SIGN ?=## certify: Ed25519 private key (PEM) to sign the bundle's manifest with
 EXPLORE_STEPS ?=## conformance: actions per explorer case (default of the run: 2000)
 EXPLORE_SEED ?=## conformance, explore-nightly: seed of the explorer (default of the run: 0; nightly: the date)
@@ -24,7 +24,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help setup node generate check-generated lint sim sim-asan test conformance explore-nightly selftest selftest-releases certify gate merge bench clean
+.PHONY: help prereqs setup node generate check-generated lint sim sim-asan test docs-check conformance explore-nightly selftest selftest-releases certify gate merge bench clean
 
 help: ## list the targets and variables
 	@echo "Targets:"
@@ -32,6 +32,16 @@ help: ## list the targets and variables
 	@echo "Variables (make TARGET NAME=value):"
 	@grep -E '^[A-Z_]+ \?=.*## ' $(MAKEFILE_LIST) | sed -E 's/^([A-Z_]+) \?= ?([^#]*)## (.*)/  \1|\3 (default: \2)/' \
 		| awk -F"|" "{printf \"%-16s %s\\n\", \$$1, \$$2}" | sed -E 's/ \(default: \)/ (default: none)/'
+
+# What make test needs beyond Python: checked first, in one line, so that a missing one does not
+# fail a test minutes into the run (Chromium opens the HTML report in the browser tests).
+PREREQS := cc make node npm
+prereqs: ## check that the tools make test needs are installed (one line naming what is missing)
+	@missing=""; for tool in $(PREREQS); do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null \
+		|| missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then echo "make test needs:$$missing (see README.md, Install); nothing was run"; exit 2; fi; \
+	echo "prerequisites: ok ($(PREREQS) chromium)"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -67,7 +77,7 @@ node: $(NODE_STAMP) ## install the pinned Allure 3 renderer into allure/node_mod
 # Three workers on two cores: many tests wait on a run's subprocesses (its judge, probe and
 # executor starting, a hang's timeout), so a third keeps both cores busy; the same tree took
 # 256 s under -n 2, 206 s under -n 3 and 228 s under -n 4.
-test: $(STAMP) $(NODE_STAMP) check-generated lint sim sim-asan ## run every test (unit, simulator, harness, certification, self-test)
+test: prereqs $(STAMP) $(NODE_STAMP) check-generated lint sim sim-asan ## run every test (unit, simulator, harness, certification, the docs' commands, self-test)
 	$(PY) -m pytest -n 3 --durations=15 tests
 	ACLSIM_LIB=build/sim-asan/libascendcl.so $(PY) -m pytest -n 2 -q tests/sim
 	$(PY) -m conformance selftest
@@ -84,6 +94,9 @@ explore-nightly: $(STAMP) $(NODE_STAMP) ## the suite with a long explorer budget
 	$(MAKE) -C sim
 	$(PY) -m conformance run --acl-lib $(ACL_LIB) -n $(JOBS) --acl-timeout 120 --acl-explore-steps $(NIGHTLY_STEPS) \
 		--acl-explore-seed $(or $(EXPLORE_SEED),$(shell date +%Y%m%d))
+
+docs-check: $(STAMP) $(NODE_STAMP) sim ## run the commands marked in README.md and docs/ and check their documented outcome (part of make test)
+	$(PY) -m pytest -n 2 -q tests/docs
 
 selftest: $(STAMP) sim ## prove the suite: no false alarm on the faithful simulator, every fault caught
 	$(PY) -m conformance selftest

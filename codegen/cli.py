@@ -21,6 +21,7 @@ from .load import load_spec, read_documents
 from .model import Spec
 from .release_diff import EXIT_BAD_INPUT, ReleaseDiffError, build_report, render, write_atomically
 from .render import OUTPUT_PACKAGE, render_all
+from .validate import Document
 from .writer import OutputRefused, stale_report, write_tree
 
 EXIT_STALE = 1
@@ -67,6 +68,17 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def unproven_rules(spec: Spec, rules_doc: Document) -> list[str]:
+    """A line per mandatory rule that no simulator fault breaks (``violates``): nothing shows its cases can
+    fail, and the self-test will count it as unproven. A warning, not an error: the fault is written next."""
+    proven = {rule for fault in spec.faults if not fault.legal for rule in fault.violates}
+    index = {raw["id"]: i for i, raw in enumerate(rules_doc.data["rules"])}
+    return [f"{rules_doc.where(['rules', index[rule.id], 'id'])}: {rule.id} is mandatory and no fault in "
+            "spec/faults.yaml violates it: add one (and its switch in sim/) so that the self-test can show its "
+            "cases fail" for rule in spec.rules if rule.severity == "mandatory" and rule.id not in proven
+            and rule.id in index]
+
+
 def cmd_lint(args: argparse.Namespace) -> int:
     """Validate the spec only; with --reference/--runtime-git/--driver-git also check every citation against them."""
     spec = _load(args.spec, args.checks)
@@ -80,6 +92,8 @@ def cmd_lint(args: argparse.Namespace) -> int:
     if args.checks is None:
         print("note: the rules' check: names were not checked against the check procedures (pass --checks DIR)",
               file=sys.stderr)
+    for warning in unproven_rules(spec, read_documents(args.spec)["rules"]):
+        print(f"warning: {warning}", file=sys.stderr)
     by_provenance = Counter(r.provenance for r in spec.rules)
     print(f"spec {spec.spec_hash} is valid: {len(spec.interfaces)} interfaces, {len(spec.rules)} rules "
           f"({', '.join(f'{n} {p}' for p, n in sorted(by_provenance.items()))}), "

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .checkrefs import check_functions, signature_problem
+from .checkrefs import check_functions, observed_names, signature_problem
 from .ctypes_lp64 import TypeTable
 from .errors import SpecIssue
 from .model import BUILTIN_TYPES
@@ -265,6 +265,13 @@ class Hardening:
         problem = signature_problem(signature, keys | {"expect"})
         if problem:
             self.report("rules", base + ["check"], f"{problem} ({module}:{signature.line})")
+        recorded = observed_names(rule["family"], checks_dir).get(rule["check"], frozenset())
+        declared = {entry["name"] for entry in self.docs["observations"].data["observations"].get(rule["id"], [])}
+        undeclared = sorted(recorded - declared)
+        if undeclared:
+            self.report("rules", base + ["check"], f"{rule['check']} ({module}:{signature.line}) records "
+                        f"{', '.join(repr(n) for n in undeclared)}, which spec/observations.yaml does not declare "
+                        f"for {rule['id']}: declare it there (every case of the rule would end ERROR at run time)")
 
 
 def hardening_issues(docs: dict[str, Document], checks_dir: Path | None = None) -> list[SpecIssue]:

@@ -55,6 +55,7 @@ from .docsections import (
 )
 from .evidence import DOCS_PATH, KINDS, Citation
 from .gitread import GitError, GitRepo, map_line
+from .load import spec_hash
 from .yamlload import format_path, load_yaml
 
 EXIT_BAD_INPUT = 2
@@ -860,6 +861,7 @@ def build_report(spec_dir: Path, old_given: str, new_given: str, runtime_git: Pa
         "old": old.describe(),
         "new": new.describe(),
         "spec": str(spec_dir),
+        "spec_hash": spec_hash(spec_dir),
         "driver_git": driver is not None,
         "scope": {"functions": spec.functions, "types": spec.types, "flags": spec.flags,
                   "flag_prefixes": flag_prefixes(spec.flags)},
@@ -974,6 +976,16 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+#: The line of a report that names the spec it was made from; a report whose spec hash is not the spec's is stale.
+SPEC_HASH_LINE = "Made from the spec with hash "
+
+
+def report_spec_hash(markdown: str) -> str | None:
+    """The spec hash a Markdown report says it was made from, or None (a report older than the line)."""
+    match = re.search(re.escape(SPEC_HASH_LINE) + r"`([0-9a-f]+)`", markdown)
+    return match.group(1) if match else None
+
+
 def _md_head(report: dict[str, Any], old: str, new: str) -> str:
     o, n = report["old"], report["new"]
     rows = [("revision", o["label"], n["label"]), ("release in the spec", o["release"] or "-", n["release"] or "-"),
@@ -985,7 +997,7 @@ def _md_head(report: dict[str, Any], old: str, new: str) -> str:
     lines = [f"# Release diff: {old} → {new}", "",
              f"Made by `python -m codegen release-diff {o['given']} {n['given']} --runtime-git <hicann/runtime>"
              f"{driver}` from `{report['spec']}/` (see docs/releases/README.md). OLD is the left column, NEW the "
-             "right.", "",
+             "right.", "", f"{SPEC_HASH_LINE}`{report['spec_hash']}`.", "",
              "| | OLD | NEW |", "| --- | --- | --- |"]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]
     lines += ["", f"Interfaces: {', '.join(scope['functions'])}.", "",

@@ -1,9 +1,11 @@
 """``verify``: what the run printed and the files it kept agree with the outcomes in summary.json.
 
-``run.log`` holds pytest's short summary: one ``FAILED`` or ``ERROR`` line per case that did not
-pass. A case it lists as failed must not be PASS or NOT_APPLICABLE in the summary (a summary
-rewritten after the run shows up here). Every folder under ``artifacts/`` must belong to a
-case of the summary.
+``run.log`` holds the run's console: one line per case that did not pass, its outcome first
+(:mod:`conformance.results.caseline`), or, from a run told ``-v`` (and from older bundles),
+pytest's short summary: one ``FAILED`` or ``ERROR`` line per such case. A case it lists must
+have that outcome in the summary, and a case pytest listed as failed must not be PASS or
+NOT_APPLICABLE there (a summary rewritten after the run shows up here). Every folder under
+``artifacts/`` must belong to a case of the summary.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pathlib import Path
 
 from acl_hostmem_generated.catalog_types import Catalog
 
+from ..results.caseline import parse_case_line
 from ..results.files import ARTIFACTS_DIR, artifact_folder_name
 from ..results.identity import case_id_from_nodeid
 from ..results.untrusted import UntrustedFileError, as_object, read_text
@@ -43,6 +46,11 @@ def check_run_log(bundle: Path, summary: Mapping[str, object], catalog: Catalog)
         except UntrustedFileError as exc:
             return [f"run.log: {exc}"]
         for line in text.splitlines():
+            printed = parse_case_line(line)
+            if printed and printed[1] in outcomes and printed[0] != outcomes[printed[1]]:
+                problems.append(f"run.log: the run printed {printed[1]} as {printed[0]}, but summary.json says "
+                                f"{outcomes[printed[1]]}")
+                continue
             word, _, rest = line.partition(" ")
             if word not in ("FAILED", "ERROR") or "::" not in rest:
                 continue

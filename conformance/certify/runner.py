@@ -41,7 +41,7 @@ from ..results.expectations import ExpectationError, load_expectations
 from ..results.history import carry_history, check_history, run_dir
 from ..results.signing import SIGNATURE, sign_manifest
 from ..results.summary import env_family, load_catalog_file, load_json, load_own_summary
-from ..results.terminal import format_duration
+from ..results.terminal import PERCENT_STEP, format_duration, percent_of
 from ..results.untrusted import UntrustedFileError, as_object
 from ..session.command import expectation_paths, option_arguments, watchdog_grace
 from ..session.containment import refuse_tracing
@@ -56,8 +56,7 @@ from .verify import check_integrity, verify
 DEFAULT_OUT = Path("reports") / "certification"
 #: How long rendering the HTML report and the summary may take after the run's watchdog.
 RENDER_MARGIN_S = 300.0
-PROGRESS_STEP = 10  # percent of the cases between two progress lines
-_PERCENT = re.compile(r"\[\s*(\d{1,3})%\]\s*$")
+PROGRESS_STEP = PERCENT_STEP  # percent of the cases between two progress lines
 
 
 class CertifyError(RuntimeError):
@@ -161,9 +160,9 @@ def follow(command: list[str], log: Path, env: dict[str, str], limit: float | No
 def _progress(out: TextIO, line: str, started: float, shown: int) -> int:
     """Log one line of the run's output; print a progress line when another tenth of the cases is done."""
     out.write(line)
-    match = _PERCENT.search(line.rstrip("\n"))
-    if match and int(match.group(1)) >= shown + PROGRESS_STEP:
-        shown = int(match.group(1))
+    percent = percent_of(line)
+    if percent is not None and percent >= shown + PROGRESS_STEP:
+        shown = percent
         elapsed = time.monotonic() - started
         left = elapsed * (100 - shown) / shown if shown else None
         eta = f", ETA {format_duration(left)}" if left and shown < 100 else ""

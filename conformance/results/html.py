@@ -1,13 +1,15 @@
 """Render the HTML report with the Allure 3 command line, offline.
 
 The npm package ``allure`` is pinned in ``allure/package.json`` and ``package-lock.json``;
-``allure/allurerc.mjs`` configures it (report name with the verdict, epic/feature/story
-grouping, categories by the ``category`` label, history for trends, one self-contained HTML
-file). The renderer lives in a *renderer home*: the clone's ``allure/`` folder (``make node``
-installs it), or, for an installed kit, a per-user cache folder that ``acl-conformance report``
-fills with ``npm ci``. A run renders only with a renderer already installed, so that an
-offline server never waits on npm. The page Allure writes loads an analytics script from an
-outside host: :func:`strip_analytics` removes it, so the report opens with no outside request.
+``allure/allurerc.mjs`` configures it (report name with the verdict, epic/feature/story grouping,
+categories by the ``category`` label, history for trends, one self-contained HTML file,
+``allure.html``); the report's ``index.html`` is the kit's own first screen (:mod:`.landing`:
+verdict, counts, root causes), which links into it. The renderer lives in a *renderer home*: the
+clone's ``allure/`` folder (``make node`` installs it), or, for an installed kit, a per-user cache
+folder that ``acl-conformance report`` fills with ``npm ci``. A run renders only with a renderer
+already installed, so that an offline server never waits on npm. The page Allure writes loads an
+analytics script from an outside host: :func:`strip_analytics` removes it, so the report opens with
+no outside request.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..harness.resources import cache_dir, shipped_dir, source_checkout
-from .untrusted import as_object
+from .landing import ALLURE_PAGE, allure_case_ids, landing_html
+from .untrusted import UntrustedFileError, as_object, present, read_json
 
 ALLURE_CLI = Path("node_modules") / "allure" / "cli.js"
 TITLE = "ACL host-memory conformance"
@@ -104,7 +107,8 @@ def trim_history(path: Path, limit: int) -> None:
 
 def render(results_dir: Path, report_dir: Path, summary: Mapping[str, object] | None = None, *,
            cli: Path | None = None, history_limit: int = 20, timeout: float = 600) -> Path:
-    """Render ``results_dir`` into ``report_dir/allure-report/index.html``; returns that path.
+    """Render ``results_dir`` into ``report_dir/allure-report/``; returns its ``index.html``, the kit's first
+    screen (:mod:`.landing`), which links into Allure's page, ``allure.html`` beside it.
 
     ``cli`` defaults to the installed renderer, installing it first when it is missing.
     """
@@ -128,9 +132,19 @@ def render(results_dir: Path, report_dir: Path, summary: Mapping[str, object] | 
     index = output / "index.html"
     if proc.returncode != 0 or not index.is_file():
         raise ReportError(f"allure generate failed ({proc.returncode}):\n{(proc.stdout + proc.stderr)[-2000:]}")
-    index.write_text(strip_analytics(index.read_text(encoding="utf-8")), encoding="utf-8")
+    (output / ALLURE_PAGE).write_text(strip_analytics(index.read_text(encoding="utf-8")), encoding="utf-8")
+    index.write_text(landing_html(summary, _allure_ids(output)), encoding="utf-8")
     trim_history(history, history_limit)
     return index
+
+
+def _allure_ids(output: Path) -> dict[str, str]:
+    """Case ID -> its result's id on Allure's page (empty when Allure wrote no test-results.json)."""
+    results = output / "test-results.json"
+    try:
+        return allure_case_ids(read_json(results, root=output)) if present(results) else {}
+    except UntrustedFileError:
+        return {}
 
 
 def render_installed(results_dir: Path, report_dir: Path, summary: Mapping[str, object] | None = None, *,

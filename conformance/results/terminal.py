@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -75,3 +76,42 @@ class Progress:
         line = f"[{self.done}/{self.total}] {label} ({tail})"
         print(line, file=self.stream, flush=True)
         return line
+
+
+#: Percent of the cases between two progress lines of a run.
+PERCENT_STEP = 10
+
+
+@dataclass
+class PercentProgress:
+    """``<label>: 30% of the cases run (12s elapsed, ETA 28s)`` at each tenth of a run's cases; ``run``
+    prints it, and ``certify`` (which runs ``run``) reads the percent back with :func:`percent_of`."""
+
+    label: str
+    total: int
+    started: float = field(default_factory=time.monotonic)
+    shown: int = 0
+
+    def line(self, done: int) -> str | None:
+        """The line to print now that ``done`` cases have run, or None within the same tenth."""
+        if self.total <= 0:
+            return None
+        percent = min(100, done * 100 // self.total)
+        if percent < self.shown + PERCENT_STEP and not (percent == 100 and self.shown < 100):
+            return None
+        self.shown = percent
+        elapsed = time.monotonic() - self.started
+        left = elapsed * (100 - percent) / percent if percent else None
+        eta = f", ETA {format_duration(left)}" if left is not None and left >= 1 and percent < 100 else ""
+        return f"{self.label}: {percent:3d}% of the cases run ({format_duration(elapsed)} elapsed{eta})"
+
+
+def percent_of(line: str) -> int | None:
+    """The percent a :class:`PercentProgress` line (or pytest's ``[ 30%]`` progress) says, else None."""
+    text = line.rstrip("\n")
+    match = _PERCENT_LINE.search(text) or _PYTEST_PERCENT.search(text)
+    return int(match.group(1)) if match else None
+
+
+_PERCENT_LINE = re.compile(r"^[a-z]+: +(\d{1,3})% of the cases run \(")
+_PYTEST_PERCENT = re.compile(r"\[\s*(\d{1,3})%\]\s*$")

@@ -21,6 +21,7 @@ from pathlib import Path
 from ..harness.options import DEFAULT_DEADLINE, OPTIONS, OptionError, env_value, seconds
 from ..harness.resources import generated_dir, suite_dir
 from ..results.terminal import Style
+from .console import CONSOLE_FLAG
 from .containment import become_subreaper, kill_tree, refuse_tracing
 from .deadline import ENV_AT as DEADLINE_AT
 from .preflight import SETUP_EXIT_CODES, STALE_REPORTS, Problem, SetupError
@@ -141,12 +142,20 @@ def suite_pytest(report_dir: Path, workers: int | str, options: Sequence[str], e
     return command
 
 
+def verbose(extra: Sequence[str]) -> bool:
+    """Whether pytest's own arguments ask for detail (-v, -vv, --verbose): then pytest reports as it
+    would, and ``run`` shows the command line it runs."""
+    return any(arg == "--verbose" or (arg.startswith("-v") and set(arg[1:]) == {"v"}) for arg in extra)
+
+
 def pytest_command(args: argparse.Namespace, extra: Sequence[str], report_dir: Path) -> list[str]:
-    """The pytest command line that ``run`` executes (at least one xdist worker)."""
+    """The pytest command line that ``run`` executes (at least one xdist worker); without -v, with the
+    kit's console (progress, one line per case that did not pass) instead of pytest's report."""
     workers = str(args.numprocesses)
     if workers in ("0", ""):
         workers = "1"
-    return suite_pytest(report_dir, workers, option_arguments(args, skip=("acl_report_dir",)), extra)
+    options = option_arguments(args, skip=("acl_report_dir",))
+    return suite_pytest(report_dir, workers, options if verbose(extra) else [*options, CONSOLE_FLAG], extra)
 
 
 def expectation_paths(args: argparse.Namespace) -> list[Path]:
@@ -278,7 +287,8 @@ def _run_locked(args: argparse.Namespace, extra: list[str], report_dir: Path, de
     clear_previous(report_dir)
     command = pytest_command(args, extra, report_dir)
     style = Style.for_stream(sys.stdout)
-    print(style.dim("+ " + " ".join(command)), flush=True)
+    if verbose(extra):
+        print(style.dim("+ " + " ".join(command)), flush=True)
     env = {**os.environ, RUN_COMMAND_ENV: os.environ.get(RUN_COMMAND_ENV) or json.dumps(invoked_command()),
            DEADLINE_AT: str(time.time() + deadline),  # the run's deadline counts from here
            HELD_ENV: str(report_dir)}

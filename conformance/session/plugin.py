@@ -49,6 +49,7 @@ from ..results.outcomes import (
     exception_kind,
 )
 from .backstop import Backstop
+from .console import CONSOLE_FLAG, Console, console_requested, quiet_pytest
 from .containment import refuse_tracing
 from .crashes import crashed_case
 from .deadline import JUDGE_BACKSTOP_S, RunDeadline
@@ -86,8 +87,11 @@ if TYPE_CHECKING:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """Declare the --acl-* options."""
+    """Declare the --acl-* options, and the console ``run`` asks for."""
     add_options(parser)
+    parser.getgroup("acl").addoption(CONSOLE_FLAG, action="store_true", dest="acl_console",
+                                     help="print progress and one line per case that did not pass, "
+                                          "not pytest's report (run passes it unless told -v)")
 
 
 def _role(config: pytest.Config) -> str:
@@ -152,6 +156,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[STATE] = state
     if state.reporter:
         config.pluginmanager.register(Reporter(state), "acl-conformance-reporter")
+        if console_requested(config):
+            quiet_pytest(config)
+            config.pluginmanager.register(Console(state), "acl-console")
     if state.role == "controller" and getattr(config.option, "maxworkerrestart", None) is None:
         config.option.maxworkerrestart = "1000000"  # every crashed case gets a fresh worker
     if config.pluginmanager.hasplugin("allure_pytest"):
@@ -476,7 +483,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
     """One line per run: where summary.json is and the verdict."""
     summary = config.stash.get(SUMMARY, None)
-    if summary is None:
+    if summary is None or console_requested(config):  # run prints the summary's count itself
         return
     totals = ", ".join(f"{n} {k.lower()}" for k, n in summary["totals"].items() if n)
     path = config.stash[STATE].settings.report_dir / "summary.json"
