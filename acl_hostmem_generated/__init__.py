@@ -1,2 +1,2 @@
-# Generated from spec 3e6d0fb3158fa9a9 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 154d9379851c3fed by codegen; do not edit. Regenerate: python -m codegen generate
 """Code generated from spec/ by codegen; never edit by hand."""

@@ -1,4 +1,4 @@
-# Generated from spec 3e6d0fb3158fa9a9 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 154d9379851c3fed by codegen; do not edit. Regenerate: python -m codegen generate
 """The shape of catalog.json, generated from the spec's vocabularies and the catalog's writer.
 
 Read-only TypedDicts rather than classes: the catalog stays one JSON document that the kit,
@@ -136,6 +136,7 @@ class ReleaseEntry(TypedDict):
 
     name: ReadOnly[str]
     tag: ReadOnly[str]
+    branch: ReadOnly[str]
     commit: ReadOnly[str]
     docs: ReadOnly[str]
     date: ReadOnly[str]

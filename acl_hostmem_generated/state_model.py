@@ -1,4 +1,4 @@
-# Generated from spec 3e6d0fb3158fa9a9 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 154d9379851c3fed by codegen; do not edit. Regenerate: python -m codegen generate
 """The state model of the host-memory interfaces, generated from spec/state_model.yaml.
 
 :func:`predict` answers, for one call and the facts of the abstract state it meets, the
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-SPEC_HASH = '3e6d0fb3158fa9a9'
+SPEC_HASH = '154d9379851c3fed'
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-# Generated from spec 3e6d0fb3158fa9a9 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 154d9379851c3fed by codegen; do not edit. Regenerate: python -m codegen generate
 """What the calls acquire and the order teardown gives it back in, from spec/interfaces.yaml.
 
 The harness's case context, the explorer's examples and a finding's replay script release

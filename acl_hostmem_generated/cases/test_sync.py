@@ -1,4 +1,4 @@
-# Generated from spec 3e6d0fb3158fa9a9 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 154d9379851c3fed by codegen; do not edit. Regenerate: python -m codegen generate
 """Synchronisation cases: which calls wait for the device and which return at once."""
 
 from __future__ import annotations
