@@ -291,9 +291,10 @@ def resolve_revision(given: str, spec: SpecView, runtime: GitRepo, driver: GitRe
     tag = ""
     if given == "pinned":
         commit = _need_commit(runtime, spec.runtime_commit, "the pinned commit (sources.runtime)")
-    elif _RELEASE_NAME.fullmatch(given) or _release_by(spec, "branch", given):
-        release = _release_by(spec, "name", given) or _release_by(spec, "branch", given)
-        if release is None:
+    elif (found := _release_by(spec, "name", given) or _release_by(spec, "branch", given)) or \
+            (_RELEASE_NAME.fullmatch(given) and runtime.commit(given) is None):
+        release = found
+        if release is None:  # a release's name, neither in the spec nor a branch of the repository
             known = ", ".join(str(r.get("name")) for r in spec.releases)
             raise ReleaseDiffError(f"unknown release {given!r} (the spec's sources.releases: {known})")
         tag = str(release.get("tag", ""))
