@@ -20,6 +20,11 @@ unexport PYTHONDONTWRITEBYTECODE
 VENV := .venv
 # The generator checks every rule's check: against the kit's procedures only when told where they are.
 CHECKS := --checks conformance/checks
+# Git directories of hicann/runtime and hicann/driver: with them `make lint` checks every citation
+# at its release (the tags, the 9.2.0-beta.2 branch's recorded commit, the pinned commits).
+RUNTIME_GIT ?=## lint: git directory of hicann/runtime (check citations at their releases)
+DRIVER_GIT ?=## lint: git directory of hicann/driver (check driver citations at the pinned commit)
+CITATIONS := $(if $(RUNTIME_GIT),--runtime-git $(RUNTIME_GIT)) $(if $(DRIVER_GIT),--driver-git $(DRIVER_GIT))
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
@@ -58,7 +63,7 @@ check-generated: $(STAMP) ## fail when acl_hostmem_generated/ is stale
 	$(PY) -m codegen check $(CHECKS)
 
 lint: $(STAMP) ## validate the spec, run ruff and the type checker (mypy)
-	$(PY) -m codegen lint $(CHECKS)
+	$(PY) -m codegen lint $(CHECKS) $(CITATIONS)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 

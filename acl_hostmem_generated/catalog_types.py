@@ -1,4 +1,4 @@
-# Generated from spec 865cde43375ffa8e by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec ada914ef3faac5e0 by codegen; do not edit. Regenerate: python -m codegen generate
 """The shape of catalog.json, generated from the spec's vocabularies and the catalog's writer.
 
 Read-only TypedDicts rather than classes: the catalog stays one JSON document that the kit,
@@ -136,6 +136,7 @@ class ReleaseEntry(TypedDict):
 
     name: ReadOnly[str]
     tag: ReadOnly[str]
+    branch: ReadOnly[str]
     commit: ReadOnly[str]
     docs: ReadOnly[str]
     date: ReadOnly[str]

@@ -84,7 +84,8 @@ def cmd_lint(args: argparse.Namespace) -> int:
     spec = _load(args.spec, args.checks)
     if args.reference or args.runtime_git or args.driver_git:
         verifier = CitationVerifier(args.reference, args.runtime_git, spec.sources.runtime_commit,
-                                    args.driver_git, spec.sources.driver_commit)
+                                    args.driver_git, spec.sources.driver_commit,
+                                    {r.branch: r.commit for r in spec.releases if r.branch})
         docs = read_documents(args.spec)
         issues = verifier.run(docs["rules"], docs["interfaces"])
         if issues:
@@ -180,8 +181,8 @@ def build_parser() -> argparse.ArgumentParser:
     diff = add("release-diff", "Report what changed between two runtime revisions for the nine interfaces "
                "(headers, product support, doc lines) and where the spec's citations went.", cmd_release_diff,
                out=False)
-    diff.add_argument("old", metavar="OLD", help="the older revision: a release of the spec (9.0.0), a tag "
-                      "(v9.0.0), 'pinned' (sources.runtime) or a commit")
+    diff.add_argument("old", metavar="OLD", help="the older revision: a release of the spec (9.0.0, "
+                      "9.2.0-beta.2), a tag (v9.0.0), 'pinned' (sources.runtime), a branch or a commit")
     diff.add_argument("new", metavar="NEW", help="the newer revision, in the same forms")
     diff.add_argument("--runtime-git", type=Path, required=True, help="git directory of hicann/runtime")
     diff.add_argument("--driver-git", type=Path, help="git directory of hicann/driver: follow driver citations too")

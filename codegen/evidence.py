@@ -69,7 +69,8 @@ DOC_CITATION = re.compile(
 CODE_CITATION = re.compile(r"^(?P<path>[A-Za-z0-9_][A-Za-z0-9_./-]*):(?P<lines>[0-9]+(-[0-9]+)?)$")
 #: A citation into a release of the runtime repository, docs or source alike: ``v8.5.0:docs/api_docs/x.md:13``.
 #: Release docs may have Chinese file names (``docs/03_api_ref/11-02_主机内存管理.md`` at v9.1.0).
-RELEASE_CITATION = re.compile(r"^(?P<tag>v[0-9]+(\.[0-9]+)*(-[0-9A-Za-z.]+)?):(?P<rest>.+)$")
+#: A branch release is cited by its branch name: ``9.2.0-beta.2:docs/zh/api_ref/x.md:13``.
+RELEASE_CITATION = re.compile(r"^(?P<tag>v?[0-9]+(\.[0-9]+)*(-[0-9A-Za-z.]+)?):(?P<rest>.+)$")
 RELEASE_PATH = re.compile(r"^(?P<path>[A-Za-z0-9_\u4e00-\u9fff][A-Za-z0-9_./\u4e00-\u9fff-]*):"
                           r"(?P<lines>[0-9]+(-[0-9]+)?)$")
 RUNTIME_REPO_URL = "https://github.com/hicann/runtime"
@@ -80,9 +81,35 @@ CODE_KINDS = frozenset({"src", "drv"})
 KINDS = ("doc", "src", "drv")
 
 
+#: A release name: ``X.Y.Z`` with an optional pre-release stage (``9.2.0-beta.2``), or a development
+#: snapshot ``master@<short commit>``.
+RELEASE_NAME = re.compile(r"^(?P<x>[0-9]+)\.(?P<y>[0-9]+)\.(?P<z>[0-9]+)(-(?P<stage>alpha|beta|rc)\.(?P<n>[0-9]+))?$")
+SNAPSHOT_PREFIX = "master@"
+#: Pre-release stages, oldest first; a final release ranks above all of them.
+_STAGES = {"alpha": 0, "beta": 1, "rc": 2}
+_FINAL = len(_STAGES)
+#: A development snapshot is newer than every numbered release the spec knows.
+SNAPSHOT_KEY = (1 << 30,)
+
+
+def release_key(name: str) -> tuple[int, ...]:
+    """A release name as numbers, for ordering: ``9.1.0`` -> ``(9, 1, 0, 3, 0)``, ``9.2.0-beta.2`` ->
+    ``(9, 2, 0, 1, 2)`` (a beta is older than its final), ``master@681ef7610`` above every numbered one.
+    Raises ValueError for a name that is neither."""
+    if name.startswith(SNAPSHOT_PREFIX):
+        return SNAPSHOT_KEY
+    match = RELEASE_NAME.match(name)
+    if match is None:
+        raise ValueError(f"{name!r} is no release name (X.Y.Z, X.Y.Z-beta.N or master@<commit>)")
+    stage = match["stage"]
+    return (int(match["x"]), int(match["y"]), int(match["z"]), _STAGES[stage] if stage else _FINAL,
+            int(match["n"] or 0))
+
+
 @dataclass(frozen=True)
 class Release:
-    """A CANN release the spec knows: its name, tag and commit in hicann/runtime, where its docs live."""
+    """A CANN release the spec knows: its name, its tag or branch and commit in hicann/runtime, where its
+    docs live, and the hicann/driver commit that goes with it where the driver has one."""
 
     name: str
     commit: str
@@ -92,11 +119,18 @@ class Release:
     driver: str = ""
     note: str = ""
     acl_api: str = ""
+    branch: str = ""
+    driver_tag: str = ""
 
     @property
     def key(self) -> tuple[int, ...]:
-        """The release name as numbers, for ordering: ``9.1.0`` -> ``(9, 1, 0)``."""
-        return tuple(int(part) for part in self.name.split("."))
+        """The release name as numbers, for ordering (:func:`release_key`)."""
+        return release_key(self.name)
+
+    @property
+    def ref(self) -> str:
+        """What citations into the release are qualified with: its tag, else its branch ("" for neither)."""
+        return self.tag or self.branch
 
 
 @dataclass(frozen=True)
@@ -119,7 +153,7 @@ class Citation:
     last: int
     says: str
     stance: str = "supports"
-    release: str = ""  # the runtime tag a doc or src citation points into ("" : the pinned commit)
+    release: str = ""  # the runtime tag or branch a doc or src citation points into ("" : the pinned commit)
 
     @classmethod
     def parse(cls, raw: dict[str, str]) -> Citation:

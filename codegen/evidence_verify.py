@@ -72,6 +72,13 @@ def _citation_sites(rules_doc: Document) -> Iterator[tuple[list[str | int], dict
                 yield path + [k], raw
 
 
+def _difference_sites(rules_doc: Document) -> Iterator[tuple[list[str | int], dict[str, str]]]:
+    """(field path, raw citation) of every release's ``differences`` (sources.releases)."""
+    for j, release in enumerate((rules_doc.data.get("sources") or {}).get("releases") or []):
+        for k, raw in enumerate(release.get("differences") or []):
+            yield ["sources", "releases", j, "differences", k], raw
+
+
 def _release_sites(interfaces_doc: Document) -> Iterator[tuple[list[str | int], dict[str, str]]]:
     """(field path, raw citation) of every release citation of interfaces.yaml (since, support_since)."""
     for i, interface in enumerate(interfaces_doc.data["interfaces"]):
@@ -90,9 +97,13 @@ class CitationVerifier:
     """Verifies citations against a reference directory of API pages and/or runtime and driver git dirs."""
 
     def __init__(self, reference: Path | None, runtime_git: Path | None, commit: str,
-                 driver_git: Path | None = None, driver_commit: str = "") -> None:
+                 driver_git: Path | None = None, driver_commit: str = "",
+                 branches: dict[str, str] | None = None) -> None:
         self.reference = reference
         self.repos = {"src": (runtime_git, commit), "drv": (driver_git, driver_commit)}
+        # A release cut on a branch is read at the commit the spec records for it, not at the
+        # branch's head today, which moves on after the spec was checked.
+        self.branches = dict(branches or {})
 
     @cache  # noqa: B019 - one verifier per lint run; the cache dies with it
     def _page(self, page: str) -> list[str] | None:
@@ -116,13 +127,35 @@ class CitationVerifier:
                               capture_output=True, text=True, check=False)
         return proc.returncode == 0
 
+    @cache  # noqa: B019
+    def _has_commit(self, commit: str) -> bool:
+        git_dir = self.repos["src"][0]
+        assert git_dir is not None
+        proc = subprocess.run(["git", "-C", str(git_dir), "cat-file", "-e", f"{commit}^{{commit}}"],
+                              capture_output=True, text=True, check=False)
+        return proc.returncode == 0
+
+    def _release_revision(self, ref: str) -> tuple[str, str | None]:
+        """(the revision a release qualifier is read at, why it cannot be read): a branch release's
+        recorded commit, else the tag."""
+        commit = self.branches.get(ref)
+        if commit:
+            if not self._has_commit(commit):
+                return "", f"hicann/runtime has no commit {commit[:12]} (branch {ref})"
+            return commit, None
+        if not self._has_tag(ref):
+            return "", f"hicann/runtime has no tag {ref}"
+        return f"refs/tags/{ref}", None
+
     def _at_release(self, citation: Citation) -> str | None:
-        """A citation into a release tag of the runtime repository (docs or source): file and lines at the tag."""
+        """A citation into a release of the runtime repository (docs or source): file and lines at the
+        release's tag, or at the commit the spec records for a branch release."""
         if self.repos["src"][0] is None:
             return None
-        if not self._has_tag(citation.release):
-            return f"hicann/runtime has no tag {citation.release}"
-        source = self._source("src", citation.target, citation.release)
+        revision, why_not = self._release_revision(citation.release)
+        if why_not:
+            return why_not
+        source = self._source("src", citation.target, revision)
         if source is None:
             return f"{citation.target} does not exist at hicann/runtime {citation.release}"
         if citation.last > len(source):
@@ -159,8 +192,10 @@ class CitationVerifier:
         return None
 
     def run(self, rules_doc: Document, interfaces_doc: Document | None = None) -> list[SpecIssue]:
-        """Every citation of rules.yaml (and the release citations of interfaces.yaml) that does not hold."""
+        """Every citation of rules.yaml (the releases' differences included, and the release citations of
+        interfaces.yaml) that does not hold."""
         sites = [(rules_doc, path, raw) for path, raw in _citation_sites(rules_doc)]
+        sites += [(rules_doc, path, raw) for path, raw in _difference_sites(rules_doc)]
         if interfaces_doc is not None:
             sites += [(interfaces_doc, path, raw) for path, raw in _release_sites(interfaces_doc)]
         issues = []

@@ -230,7 +230,8 @@ def _teardown(raw: list[dict[str, str]]) -> tuple[TeardownStep, ...]:
 
 def _sources(raw: dict[str, Any]) -> Sources:
     releases = tuple(Release(r["name"], r["commit"], r["docs"], r.get("tag", ""), r.get("date", ""),
-                             r.get("driver", ""), r.get("note", ""), r.get("acl_api", ""))
+                             r.get("driver", ""), r.get("note", ""), r.get("acl_api", ""), r.get("branch", ""),
+                             r.get("driver_tag", ""))
                      for r in raw.get("releases", []))
     return Sources(raw["runtime"]["commit"], raw["docs"]["snapshot"], raw.get("driver", {}).get("commit", ""),
                    releases)

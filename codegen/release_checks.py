@@ -3,9 +3,10 @@
 ``sources.releases`` in rules.yaml lists the CANN releases oldest first; the newest is the
 pinned snapshot every unqualified citation points into. ``since``/``until`` on interfaces,
 product-support cells and rules name a release and cite where that release shows it: a
-citation qualified with the release's tag (``v8.5.0:docs/api_docs/aclrtMallocHost.md:13``),
-or an unqualified one when the release is the pinned snapshot. Every name is checked here;
-the lines themselves are checked by ``lint --runtime-git`` at the tag.
+citation qualified with the release's tag (``v8.5.0:docs/api_docs/aclrtMallocHost.md:13``) or, for a
+release cut on a branch, its branch (``9.2.0-beta.2:docs/zh/api_ref/...``), or an unqualified one
+when the release is the pinned snapshot. Every name is checked here;
+the lines themselves are checked by ``lint --runtime-git`` at the tag or the branch release's commit.
 """
 
 from __future__ import annotations
@@ -13,12 +14,15 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import SpecIssue
-from .evidence import Citation
+from .evidence import SNAPSHOT_PREFIX, Citation, release_key
 from .validate import Document
 
 
 def _key(name: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in name.split("."))
+    try:
+        return release_key(name)
+    except ValueError:  # the schema reports the name; order it first so that one issue is reported
+        return ()
 
 
 class ReleaseChecks:
@@ -123,9 +127,30 @@ class ReleaseChecks:
                 self.report("rules", ["sources", "releases", j, "name"],
                             f"release {release['name']} is not newer than the one before it (oldest first)")
             seen.append(key)
+            name = str(release["name"])
+            if name.startswith(SNAPSHOT_PREFIX) and not str(release["commit"]).startswith(name[len(SNAPSHOT_PREFIX):]):
+                self.report("rules", ["sources", "releases", j, "name"],
+                            f"release {name} names another commit than its own ({str(release['commit'])[:12]})")
+            self._differences(j, release)
+            if j < len(self.releases) - 1 and not (release.get("tag") or release.get("branch")):
+                self.report("rules", ["sources", "releases", j], f"release {name} names neither a tag nor a branch: "
+                                                                 "citations into it cannot be qualified")
         if self.releases and not self.pinned.startswith(str(self.releases[-1]["commit"])):
             self.report("rules", ["sources", "releases", len(self.releases) - 1, "commit"],
                         "the newest release must be the pinned snapshot: its commit is sources.runtime.commit")
+
+    def _differences(self, j: int, release: dict[str, Any]) -> None:
+        """A release's ``differences`` cite its own pages: qualified with its tag or branch."""
+        ref = str(release.get("tag") or release.get("branch") or "")
+        for k, raw in enumerate(release.get("differences") or []):
+            try:
+                citation = Citation.parse(raw)
+            except ValueError:
+                continue  # the evidence lint reports it
+            if citation.kind == "drv" or not ref or citation.release != ref:
+                self.report("rules", ["sources", "releases", j, "differences", k],
+                            f"{citation.ref} does not point into release {release['name']}; cite it as "
+                            f"{ref or '<tag or branch>'}:path:lines")
 
     def _since(self, doc: str, path: list[str | int], claim: dict[str, Any]) -> str:
         """Check one ``{release, evidence}`` claim; returns its release name."""
@@ -141,10 +166,10 @@ class ReleaseChecks:
                 citation = Citation.parse(raw)
             except ValueError:
                 continue  # the evidence lint reports it
-            tag = str(release.get("tag", ""))
-            if citation.kind == "drv" or (citation.release and citation.release != tag) or \
+            ref = str(release.get("tag") or release.get("branch") or "")
+            if citation.kind == "drv" or (citation.release and citation.release != ref) or \
                     (not citation.release and not newest):
-                where = f"tag {tag}" if tag else "the pinned commit"
+                where = (f"tag {ref}" if release.get("tag") else f"branch {ref}") if ref else "the pinned commit"
                 self.report(doc, path + ["evidence", k], f"{citation.ref} does not point into release {name} "
-                                                         f"({where}); cite it as {tag or '<tag>'}:path:lines")
+                                                         f"({where}); cite it as {ref or '<tag>'}:path:lines")
         return name

@@ -62,7 +62,7 @@ EXIT_BAD_INPUT = 2
 HEADERS_DIR = "include/external/acl"
 #: A cited line that git reports as rewritten is still found when a line of the rewrite is this alike.
 SIMILAR = 0.6
-_RELEASE_NAME = re.compile(r"[0-9]+(\.[0-9]+)+")
+_RELEASE_NAME = re.compile(r"[0-9]+(\.[0-9]+)+(-(alpha|beta|rc)\.[0-9]+)?|master@[0-9a-f]{7,40}")
 _TAG_LIKE = re.compile(r"v[0-9][0-9A-Za-z.+-]*")
 _GROUP = "host_memory"
 
@@ -285,14 +285,17 @@ def _release_by(spec: SpecView, key: str, value: str) -> dict[str, Any] | None:
 
 
 def resolve_revision(given: str, spec: SpecView, runtime: GitRepo, driver: GitRepo | None) -> Revision:
-    """A revision from a release name (``9.1.0``), a tag (``v9.1.0``), ``pinned`` or a commit."""
+    """A revision from a release name (``9.1.0``, ``9.2.0-beta.2``), a tag (``v9.1.0``), ``pinned``, a branch
+    or a commit. A release cut on a branch is read at the commit the spec records for it; a branch the spec
+    does not know, at its head."""
     release: dict[str, Any] | None = None
     tag = ""
     if given == "pinned":
         commit = _need_commit(runtime, spec.runtime_commit, "the pinned commit (sources.runtime)")
-    elif _RELEASE_NAME.fullmatch(given):
-        release = _release_by(spec, "name", given)
-        if release is None:
+    elif (found := _release_by(spec, "name", given) or _release_by(spec, "branch", given)) or \
+            (_RELEASE_NAME.fullmatch(given) and runtime.commit(given) is None):
+        release = found
+        if release is None:  # a release's name, neither in the spec nor a branch of the repository
             known = ", ".join(str(r.get("name")) for r in spec.releases)
             raise ReleaseDiffError(f"unknown release {given!r} (the spec's sources.releases: {known})")
         tag = str(release.get("tag", ""))
@@ -306,7 +309,8 @@ def resolve_revision(given: str, spec: SpecView, runtime: GitRepo, driver: GitRe
         commit = _need_commit(runtime, given, repr(given))
     release = release or _release_by(spec, "commit", commit)
     name = str(release.get("name", "")) if release else ""
-    label = tag or ("pinned" if commit == spec.runtime_commit else commit[:12])
+    branch = str(release.get("branch", "")) if release else ""
+    label = tag or branch or ("pinned" if commit == spec.runtime_commit else commit[:12])
     root = docs_root(runtime, commit, str(release.get("docs", "")) if release else "") or docs_root(runtime, commit)
     drv, note = _driver_commit(spec, driver, release, commit, tag)
     return Revision(given, label, name, tag, commit, root, drv, note)
@@ -634,9 +638,15 @@ def _home(cite: SpecCitation, spec: SpecView, follower: Follower) -> tuple[Home 
     runtime = follower.repos["runtime"]
     assert runtime is not None
     if c.release:
-        commit = runtime.commit(f"refs/tags/{c.release}") if runtime.is_tag(c.release) else None
+        branch = _release_by(spec, "branch", c.release)
+        if branch is not None:  # a branch release: read at the commit the spec records for it
+            commit = runtime.commit(str(branch.get("commit", "")))
+            why_not = f"hicann/runtime has no commit {str(branch.get('commit', ''))[:12]} (branch {c.release})"
+        else:
+            commit = runtime.commit(f"refs/tags/{c.release}") if runtime.is_tag(c.release) else None
+            why_not = f"hicann/runtime has no tag {c.release}"
         if commit is None:
-            return None, c.release, f"hicann/runtime has no tag {c.release}"
+            return None, c.release, why_not
         label, path = c.release, c.target
     else:
         commit = runtime.commit(spec.runtime_commit)

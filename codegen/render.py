@@ -8,6 +8,7 @@ or comment, Markdown cell, code span or link), or is an identifier the schema va
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ import jinja2
 
 from .cases import Case, all_cases
 from .escape import c_comment, c_string, md, md_code, md_url, py_docstring, py_literal
-from .evidence import Release
+from .evidence import SNAPSHOT_KEY, Release
 from .model import RULE_FAMILY_DOCS, Spec
 from .pyview import output_cells, py_wrapper
 from .state_model import EXPLORER_FAMILY
@@ -107,8 +108,8 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
         "sources": {"runtime_repo": "hicann/runtime", "runtime_commit": spec.sources.runtime_commit,
                     "docs_snapshot": spec.sources.docs_snapshot, "driver_repo": "hicann/driver",
                     "driver_commit": spec.sources.driver_commit},
-        "releases": [{"name": r.name, "tag": r.tag, "commit": r.commit, "docs": r.docs, "date": r.date,
-                      "acl_api": r.acl_api, "note": r.note} for r in spec.releases],
+        "releases": [{"name": r.name, "tag": r.tag, "branch": r.branch, "commit": r.commit, "docs": r.docs,
+                      "date": r.date, "acl_api": r.acl_api, "note": r.note} for r in spec.releases],
         "matrix_interfaces": dict(spec.matrix_interfaces),
         "setup_promises": dict(spec.setup_promises),
         "promise_calls": dict(spec.promise_calls),
@@ -161,6 +162,8 @@ def render_all(spec: Spec) -> dict[str, str]:
         "model": spec.state_model,
         "code_value": lambda name: spec.error(name).value if name else None,
         "release_c_name": release_c_name,
+        "release_c_key": release_c_key,
+        "snapshot_key": SNAPSHOT_KEY[0],
         "vocabulary": vocabulary(spec),
     }
     files: dict[str, str] = {
@@ -198,8 +201,16 @@ def _promise_codes(spec: Spec) -> dict[str, str]:
 
 
 def release_c_name(name: str) -> str:
-    """The C enumerator of a release: ``9.1.0`` -> ``ACLSIM_REL_9_1_0``."""
-    return "ACLSIM_REL_" + name.replace(".", "_")
+    """The C enumerator of a release: ``9.1.0`` -> ``ACLSIM_REL_9_1_0``, ``9.2.0-beta.2`` ->
+    ``ACLSIM_REL_9_2_0_BETA_2``, ``master@681ef7610`` -> ``ACLSIM_REL_MASTER_681EF7610``."""
+    return "ACLSIM_REL_" + re.sub(r"[^0-9A-Za-z]", "_", name).upper()
+
+
+def release_c_key(release: Release) -> str:
+    """The ordering key of a release as a C initializer of five numbers (a snapshot's is one large number
+    and zeros): ``9.2.0-beta.2`` -> ``{9, 2, 0, 1, 2}``."""
+    parts = list(release.key) + [0] * (5 - len(release.key))
+    return "{" + ", ".join(str(n) for n in parts) + "}"
 
 
 def release_hidden(spec: Spec, release: Release) -> list[str]:

@@ -70,47 +70,102 @@ aclError sim_hostmem_gate(simApi api, int *dev, int need_context)
 }
 
 /* Parses an unsigned decimal/hex env value; returns def when unset or bad. */
-/* The newest known release not newer than the "X.Y.Z[...]" at the start of version; the newest
- * for a string without one (the harness reports such a string as unparsable), the oldest for
- * one older than every release. A patch release (9.0.1) answers as its minor release. */
-static int release_of(const char *version)
+/* Parses "X.Y.Z", "X.Y.RCn" (ordered as X.Y.0) and an optional "-alpha.N"/"-beta.N"/"-rc.N"
+ * into the ordering key of aclsimReleaseKey; 0 when version does not start with one. */
+static int parse_version_key(const char *version, unsigned long key[5])
 {
-    unsigned long want[3] = {0, 0, 0};
+    static const char *const stages[] = {"alpha", "beta", "rc"};
     const char *s = version;
+    key[3] = 3; /* a final release */
+    key[4] = 0;
     for (int i = 0; i < 3; i++) {
         char *end;
         if (i == 2 && (s[0] == 'R' || s[0] == 'r') && (s[1] == 'C' || s[1] == 'c')) {
-            break; /* X.Y.RCn: a candidate of X.Y.0 */
+            key[2] = 0; /* CANN's X.Y.RCn answers as X.Y.0, as the harness judges it */
+            return 1;
         }
         if (*s < '0' || *s > '9') {
-            return ACLSIM_RELEASE_NEWEST;
+            return 0;
         }
-        want[i] = strtoul(s, &end, 10);
+        key[i] = strtoul(s, &end, 10);
         s = end;
         if (i < 2) {
             if (*s != '.') {
-                return ACLSIM_RELEASE_NEWEST;
+                return 0;
             }
             s++;
         }
     }
-    int found = ACLSIM_REL_8_5_0;
+    if (*s == '-') {
+        for (unsigned long k = 0; k < sizeof(stages) / sizeof(stages[0]); k++) {
+            size_t n = strlen(stages[k]);
+            if (strncmp(s + 1, stages[k], n) == 0) {
+                const char *num = s + 1 + n + (s[1 + n] == '.' ? 1 : 0);
+                if (*num >= '0' && *num <= '9') {
+                    key[3] = k;
+                    key[4] = strtoul(num, NULL, 10);
+                }
+                break;
+            }
+        }
+    }
+    return 1;
+}
+
+static int key_cmp(const unsigned long a[5], const unsigned long b[5])
+{
+    for (int i = 0; i < 5; i++) {
+        if (a[i] != b[i]) {
+            return a[i] < b[i] ? -1 : 1;
+        }
+    }
+    return 0;
+}
+
+/* The release the version string names ("9.2.0-beta.2-aclsim", "master@681ef7610-aclsim"), else
+ * the newest known numbered release not newer than its version (9.0.1 answers as 9.0.0, a beta as
+ * the release before it), the newest (a development snapshot) for a version newer than every
+ * numbered release or a string without one (the harness reports such a string as unparsable),
+ * the oldest for one older than every release. The harness judges by the same order. */
+static int release_of(const char *version)
+{
+    int named = -1;
+    size_t best = 0;
     for (int r = 0; r < ACLSIM_RELEASE_COUNT; r++) {
-        unsigned long have[3] = {0, 0, 0};
-        sscanf(aclsimReleaseNames[r], "%lu.%lu.%lu", &have[0], &have[1], &have[2]);
-        int cmp = have[0] != want[0] ? (have[0] < want[0] ? -1 : 1)
-                  : have[1] != want[1] ? (have[1] < want[1] ? -1 : 1)
-                                       : 0; /* the patch level does not change the contract */
-        if (cmp <= 0) {
+        size_t n = strlen(aclsimReleaseNames[r]);
+        if (n > best && strncmp(version, aclsimReleaseNames[r], n) == 0 &&
+            (version[n] == '\0' || version[n] == '-')) {
+            named = r;
+            best = n;
+        }
+    }
+    if (named >= 0) {
+        return named;
+    }
+    unsigned long want[5];
+    if (!parse_version_key(version, want)) {
+        return ACLSIM_RELEASE_NEWEST;
+    }
+    int found = 0, last_numbered = -1;
+    for (int r = 0; r < ACLSIM_RELEASE_COUNT; r++) {
+        if (aclsimReleaseKey[r][0] == ACLSIM_SNAPSHOT_KEY) {
+            continue;
+        }
+        last_numbered = r;
+        if (key_cmp(aclsimReleaseKey[r], want) <= 0) {
             found = r;
         }
+    }
+    if (last_numbered >= 0 && last_numbered != ACLSIM_RELEASE_NEWEST &&
+        key_cmp(want, aclsimReleaseKey[last_numbered]) > 0) {
+        return ACLSIM_RELEASE_NEWEST;
     }
     return found;
 }
 
 const char *sim_version_string(void)
 {
-    static char built[32];
+    static char built[64];
     const char *ver = getenv("ACLSIM_CANN_VERSION");
     if (ver != NULL && *ver != '\0') {
         return ver;

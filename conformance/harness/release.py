@@ -4,10 +4,16 @@ The spec knows a list of releases (catalog ``releases``, oldest first; the newes
 pinned snapshot). The library reports its release through ``aclsysGetVersionStr("runtime")``
 (the text after ``Version=`` in the runtime package's version.info) or, where that call is
 missing or fails, only the ACL API version through ``aclrtGetVersion``; ``--acl-cann-release``
-overrides both. A reported version maps to the newest known release not newer than it, so a
-patch release (9.0.1) is judged by its minor release's contract (9.0.0) and a pre-release
-suffix is ignored (9.2.0-beta.1 is 9.2.0). A version newer than every known release is judged
-against the newest one, and the run says so; one older than the oldest cannot be judged.
+overrides both. Releases carry their real refs: ``9.1.0``, ``9.2.0-beta.2`` (a branch) and the
+pinned development snapshot ``master@681ef7610``, which is newer than every numbered release.
+
+A reported version maps to the newest known numbered release not newer than it, so a patch
+release (9.0.1) is judged by its minor release's contract (9.0.0) and a beta by the newest
+release before it that the spec knows (9.2.0-beta.1, which the spec does not know, by 9.1.0;
+a beta is older than its final). A version newer than every numbered release (9.2.0, 10.0.0)
+is judged against the newest contract, the snapshot, and the run says so when its X.Y is not
+the snapshot's line; a version string that names a known release (``master@681ef7610-aclsim``)
+is that release. One older than the oldest cannot be judged.
 """
 
 from __future__ import annotations
@@ -23,8 +29,16 @@ from .violations import HarnessError
 if TYPE_CHECKING:  # the judge judges releases too, and never needs cffi or the bindings
     from acl_hostmem_generated.acl_bindings import AclLibrary
 
-#: X.Y.Z, or CANN's release-candidate spelling X.Y.RCn (a candidate of X.Y.0).
-_VERSION = re.compile(r"^\s*(\d+)\.(\d+)\.(?:(\d+)|RC\d+)", re.IGNORECASE)
+#: X.Y.Z, or CANN's release-candidate spelling X.Y.RCn (a candidate of X.Y.0), with an optional
+#: pre-release stage (``-beta.2``).
+_VERSION = re.compile(r"^\s*(\d+)\.(\d+)\.(?:(\d+)|RC(\d+))(?:-(alpha|beta|rc)\.?(\d+))?", re.IGNORECASE)
+#: A development snapshot of the runtime's master branch, as the spec names it.
+SNAPSHOT_PREFIX = "master@"
+#: Pre-release stages, oldest first; a final release ranks above all of them.
+_STAGES = {"alpha": 0, "beta": 1, "rc": 2}
+_FINAL = len(_STAGES)
+#: A development snapshot is newer than every numbered release.
+_SNAPSHOT_KEY = (1 << 30,)
 
 
 class ReleaseError(HarnessError):
@@ -65,15 +79,29 @@ class JudgedRelease:
         return f"judged against CANN {self.name} ({said}{newer})"
 
 
-def version_key(text: str) -> tuple[int, int, int] | None:
-    """``"9.2.0-beta.1"`` -> ``(9, 2, 0)``, ``"8.0.RC3"`` -> ``(8, 0, 0)``; None when the text does not
-    start with a version."""
-    match = _VERSION.match(text or "")
-    return (int(match[1]), int(match[2]), int(match[3] or 0)) if match else None
+def version_key(text: str) -> tuple[int, ...] | None:
+    """An ordering key: ``"9.2.0-beta.1"`` < ``"9.2.0-beta.2"`` < ``"9.2.0"`` (a beta is older than its
+    final) < ``"master@681ef7610"`` (a snapshot is newer than every numbered release); CANN's
+    ``"8.0.RC3"`` spelling orders as 8.0.0. None when the text starts with neither."""
+    text = text or ""
+    if text.strip().startswith(SNAPSHOT_PREFIX):
+        return _SNAPSHOT_KEY
+    match = _VERSION.match(text)
+    if match is None:
+        return None
+    # CANN's X.Y.RCn spelling keeps its meaning here: judged by X.Y.0's contract, as before.
+    stage, number = (_STAGES[match[5].lower()], int(match[6])) if match[5] else (_FINAL, 0)
+    return int(match[1]), int(match[2]), int(match[3] or 0), stage, number
 
 
-def _key(name: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in name.split("."))
+def release_key(name: str) -> tuple[int, ...]:
+    """The ordering key of a release name of the catalog (always one version_key understands)."""
+    key = version_key(name)
+    assert key is not None, name  # the generator's lint validated every release name
+    return key
+
+
+_key = release_key
 
 
 def known(catalog: Catalog) -> list[str]:
@@ -99,10 +127,14 @@ def judge_release(catalog: Catalog, reported: str | None, override: str | None =
             raise ReleaseError(f"--acl-cann-release {override!r} is no release the spec knows ({listing})")
         return JudgedRelease(override, reported or "", "override")
     if reported:
+        named = _named_release(names, reported)
+        if named:
+            return JudgedRelease(named, reported, "library")
         key = version_key(reported)
-        if key is None:
-            raise ReleaseError(f"the library reports the version {reported!r}, which is not X.Y.Z (or X.Y.RCn); pass "
-                               f"--acl-cann-release (one of {listing})")
+        if key is None or key == _SNAPSHOT_KEY:
+            raise ReleaseError(f"the library reports the version {reported!r}, which is not X.Y.Z (or X.Y.RCn, "
+                               f"X.Y.Z-beta.N) nor a release the spec knows; pass --acl-cann-release (one of "
+                               f"{listing})")
         return _by_key(names, key, reported, "library")
     if acl_api:
         by_api = [str(r["name"]) for r in catalog["releases"] if r.get("acl_api") == acl_api]
@@ -115,8 +147,21 @@ def judge_release(catalog: Catalog, reported: str | None, override: str | None =
                        f"--acl-cann-release (one of {listing})")
 
 
-def _by_key(names: list[str], key: tuple[int, int, int], reported: str, source: str) -> JudgedRelease:
-    fitting = [name for name in names if _key(name) <= key]
+def _named_release(names: list[str], reported: str) -> str | None:
+    """The known release a version string names exactly (``9.2.0-beta.2``, ``master@681ef7610-aclsim``),
+    the longest when several fit; None for every other string."""
+    text = reported.strip()
+    fitting = [name for name in names if text == name or text.startswith(name + "-")]
+    return max(fitting, key=len) if fitting else None
+
+
+def _by_key(names: list[str], key: tuple[int, ...], reported: str, source: str) -> JudgedRelease:
+    numbered = [name for name in names if _key(name) != _SNAPSHOT_KEY]
+    fitting = [name for name in numbered if _key(name) <= key]
+    if numbered and key > _key(numbered[-1]) and names[-1] not in numbered:
+        # Newer than every numbered release: the development snapshot is the newest contract. It
+        # develops the line after the newest numbered release; another line is "newer than known".
+        return JudgedRelease(names[-1], reported, source, newer_than_known=key[:2] != _key(numbered[-1])[:2])
     if not fitting:
         raise ReleaseError(f"the library reports {reported!r}, older than every release the spec knows "
                            f"({', '.join(names)}); it cannot be judged")

@@ -29,7 +29,7 @@ from acl_hostmem_generated.state_model import EXPLORER_RULES
 
 from ..checks.memory import SAMPLED  # the size parameter's value; pytest's -k matches it in case IDs
 from ..harness.product import Machine, family_for_soc
-from ..harness.release import outside_reason
+from ..harness.release import outside_reason, release_key
 from ..harness.resources import catalog_path, default_sim_lib, suite_dir
 from ..results.outcomes import FAILING_VALUES, OWN_FAILURE_VALUES
 from ..results.summary_model import SummaryRecord, summary_record
@@ -214,10 +214,6 @@ def release_runs(catalog: Catalog, families: list[str] | None) -> list[Run]:
     return runs
 
 
-def _release_key(name: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in name.split("."))
-
-
 def release_fault_runs(catalog: Catalog, fault: FaultEntry, env: dict[str, str],
                        family_id: str, every_release: bool = False) -> list[Run]:
     """The fault on the older releases whose contract holds one of the rules it breaks, there: a
@@ -232,7 +228,7 @@ def release_fault_runs(catalog: Catalog, fault: FaultEntry, env: dict[str, str],
     by_id = {r["id"]: r for r in catalog["rules"]}
     runs = []
     for release in [str(r["name"]) for r in catalog.get("releases") or []][:-1]:
-        if fault.get("since") and _release_key(release) < _release_key(str(fault["since"])):
+        if fault.get("since") and release_key(release) < release_key(str(fault["since"])):
             continue
         inside = tuple(rule_id for rule_id in fault.get("violates", ()) if rule_id in by_id and any(
             outside_reason(by_id[rule_id], release, case, catalog, family["id"]) is None

@@ -16,6 +16,7 @@ from conformance.harness.release import (
     outside_contract,
     outside_reason,
     supported_in,
+    version_key,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,6 +40,12 @@ def case(rule_id: str, param_id: str) -> dict[str, Any]:
     ("9.1.RC1", "9.1.0", False),
     (f"{NAMES[-1]}-beta.1", NAMES[-1], False),
     ("12.0.0", NAMES[-1], True),  # newer than every release: the newest contract, and the run says so
+    ("9.2.0-beta.1", "9.1.0", False),  # a beta the spec does not know: the newest known release before it
+    ("9.2.0-beta.2", "9.2.0-beta.2", False),  # the branch release, by its real name
+    ("9.2.0-beta.2-aclsim", "9.2.0-beta.2", False),
+    ("9.2.0-beta.3", NAMES[-1], False),  # newer than every numbered release: the master snapshot
+    ("9.2.0", NAMES[-1], False),  # its final too: the snapshot develops the 9.2 line
+    (f"{NAMES[-1]}-aclsim", NAMES[-1], False),  # the simulator's own version string names the snapshot
 ])
 def test_a_reported_version_is_judged_by_the_newest_release_not_newer_than_it(reported, name, newer):
     judged = judge_release(CATALOG, reported)
@@ -52,6 +59,7 @@ def test_a_reported_version_is_judged_by_the_newest_release_not_newer_than_it(re
     ("8.0.0", None, ["older than every release", "8.5.0"]),
     ("8.0.RC3", None, ["older than every release", "8.5.0"]),  # CANN's release-candidate spelling
     ("banana", None, ["'banana'", "not X.Y.Z"]),
+    ("master@0123456789", None, ["'master@0123456789'", "nor a release the spec knows"]),  # another snapshot
     (None, None, ["reports no version"]),
     ("9.1.0", "7.0.0", ["'7.0.0'", "is no release the spec knows"]),
 ])
@@ -60,6 +68,17 @@ def test_a_release_that_cannot_be_judged_is_one_line_naming_the_known_releases(r
         judge_release(CATALOG, reported, override)
     message = str(raised.value)
     assert "\n" not in message and all(word in message for word in words), message
+
+
+def test_releases_are_named_by_their_real_refs_and_ordered_beta_final_snapshot():
+    assert NAMES[-1].startswith("master@") and CATALOG["releases"][-1]["commit"].startswith(NAMES[-1][7:])
+    beta2 = next(r for r in CATALOG["releases"] if r["name"] == "9.2.0-beta.2")
+    assert beta2["branch"] == "9.2.0-beta.2" and not beta2["tag"]
+    order = ["9.1.0", "9.2.0-beta.1", "9.2.0-beta.2", "9.2.0", NAMES[-1]]
+    keys = [version_key(name) for name in order]
+    assert all(k is not None for k in keys)
+    assert sorted(keys) == keys and len(set(keys)) == len(keys)  # type: ignore[type-var]
+    assert version_key("9.1.RC1") == version_key("9.1.0")  # CANN's RC spelling keeps its meaning
 
 
 def test_the_override_wins_and_the_acl_api_version_is_the_fallback():

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from conformance.harness.release import release_key
+
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text(encoding="utf-8"))
 NEWEST = CATALOG["releases"][-1]["name"]
@@ -47,7 +49,7 @@ def test_each_release_build_reports_its_release_and_exports_what_it_declares(run
     declared = {name: entry.get("exported_since") for name, entry in CATALOG["interfaces"].items()
                 if entry.get("group") == "host_memory"}
     hidden = sorted(n for n, since in declared.items()
-                    if since and tuple(map(int, since.split("."))) > tuple(map(int, release.split("."))))
+                    if since and release_key(since) > release_key(release))
     run_sim(f"""
         buf = ffi.new("char[]", 128)
         expect(lib.aclsysGetVersionStr(ffi.new("char[]", b"runtime"), buf), SUCCESS)
@@ -153,3 +155,20 @@ def test_product_support_is_narrower_in_older_releases(run_sim):
 
 def test_a_patch_release_answers_as_its_minor_release(run_sim):
     run_sim(DEVPTR_UNREGISTERED + "expect(rc, SUCCESS); assert addr(d) == 0", env={"ACLSIM_CANN_VERSION": "9.0.1"})
+
+
+@pytest.mark.parametrize(("version", "supported"), [
+    ("9.2.0-beta.1", False),  # not a release the spec knows: the newest one before it (9.1.0) answers
+    ("9.2.0-beta.2", True),  # the branch release: the first to list the inference series
+    ("9.2.0-beta.2-aclsim", True),
+    ("9.2.0", True),  # newer than every numbered release: the pinned master snapshot answers
+    (f"{NEWEST}-aclsim", True),
+])
+def test_a_beta_answers_as_the_newest_known_release_before_its_final(run_sim, version, supported):
+    code = """
+        init()
+        out = ffi.new("void **")
+        print("rc", lib.aclrtMallocHost(out, 4096))
+    """
+    result = run_sim(code, env={"ACLSIM_CANN_VERSION": version, "ACLSIM_SOC": "Ascend310P3"})
+    assert ("rc 0" in result.stdout) == supported, (version, result.stdout)
