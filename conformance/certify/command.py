@@ -2,7 +2,8 @@
 
 ``certify`` takes every option of ``run`` (same names, same environment twins) plus where the
 bundles go and a baseline. It checks the set-up first (a mistake exits with its set-up status
-before anything runs), then exits 0 for CERTIFIED, 1 for NOT CERTIFIED and 2 when no verdict
+before anything runs), then exits 0 for CERTIFIED, 1 for NOT CERTIFIED, 6 for NOT CERTIFIED
+because the run is INCONCLUSIVE (nothing failed, something could not be judged), and 2 when no verdict
 could be reached (or the signing key is unusable); ``verify BUNDLE [--trust PUBKEY]`` prints
 one line per problem and exits 1 when there is any, 2 when the trusted key is unusable.
 """
@@ -20,6 +21,7 @@ from ..harness.options import OptionError, settings_from_values
 from ..harness.resources import catalog_path, load_catalog
 from ..results.signing import KeyFileError, load_private_key, load_public_key, signer
 from ..results.terminal import Style
+from ..results.vocabulary import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_PASS, outcome_text
 from ..session.command import EXIT_CODES, check_expectations, configure, invoked_command, report_dir_of
 from ..session.preflight import SetupError, preflight
 from .runner import CertifyError, baseline_problem, certify
@@ -37,9 +39,11 @@ run.log), manifest.json, certificate.md/.html (CERTIFIED or NOT CERTIFIED) and S
 Only a complete run can be certified: selecting cases (-k, -m, --acl-rule, --lf) makes the
 result NOT CERTIFIED. Arguments this command does not know go to pytest.
 
-exit status of certify: 0 CERTIFIED, 1 NOT CERTIFIED, 2 no verdict (bad arguments, the run
-wrote no summary, or the bundle does not verify); the set-up statuses as for run:
-{EXIT_CODES}"""
+exit status of certify: 0 CERTIFIED, 1 NOT CERTIFIED, 6 NOT CERTIFIED because the run is
+INCONCLUSIVE, 2 no verdict (bad arguments, the run wrote no summary, or the bundle does not
+verify); the set-up statuses as for run:
+{EXIT_CODES}
+{outcome_text()}"""
 
 
 def configure_certify(parser: argparse.ArgumentParser) -> None:
@@ -87,7 +91,8 @@ def _setup_problem(args: argparse.Namespace, catalog: Catalog) -> int | None:
 
 
 def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
-    """Certify: exit 0 CERTIFIED, 1 NOT CERTIFIED, 2 no verdict, or a set-up status."""
+    """Certify: exit 0 CERTIFIED, 1 NOT CERTIFIED, 6 NOT CERTIFIED as INCONCLUSIVE, 2 no verdict, or a set-up
+    status."""
     catalog_file = args.catalog or catalog_path()
     catalog = load_catalog(Path(catalog_file))
     try:
@@ -123,13 +128,16 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
             print(f"  {line}", file=sys.stderr)
         return EXIT_NO_VERDICT
     print(f"{style.word(result.assessment.verdict)}: {result.bundle}")
+    print(f"  {result.assessment.reason()}")
     for rule in result.assessment.blocking:
         print(f"  {rule.rule_id}: {rule.why()} ({rule.doc_url or rule.doc_ref})")
     for rule_id in result.assessment.missing_rules:
         print(f"  {rule_id}: no outcome (incomplete run)")
     if not result.html:
         print(f"HTML report not rendered; render it later with: acl-conformance report {result.bundle}")
-    return 0 if result.certified else 1
+    if result.certified:
+        return EXIT_PASS
+    return EXIT_INCONCLUSIVE if result.assessment.inconclusive else EXIT_FAIL
 
 
 def build_verify_parser() -> argparse.ArgumentParser:

@@ -25,11 +25,13 @@ from .outcomes import (
     Outcome,
     count,
     decides,
+    unjudged,
     worst,
 )
 from .rootcause import RootCauseJSON, root_cause_line, root_causes
 from .terminal import Style
 from .untrusted import JSONObject, JSONValue, as_object
+from .vocabulary import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_NOTHING_SELECTED, EXIT_PASS, Verdict
 
 if TYPE_CHECKING:  # only the type checker reads these: the annotations stay strings at run time (and the
     # expectations module, with PyYAML, loads only when a run names expectations files)
@@ -42,8 +44,8 @@ if TYPE_CHECKING:  # only the type checker reads these: the annotations stay str
 SCHEMA = "acl-conformance-summary/3"
 #: The schemas every reader (gate, verify, merge) accepts: only the one this kit writes.
 READABLE_SCHEMAS = frozenset({SCHEMA})
-PARTIAL = "PARTIAL"
-NOTHING_SELECTED = 5  # pytest's own status when no test ran
+PARTIAL = Verdict.PARTIAL.value
+NOTHING_SELECTED = EXIT_NOTHING_SELECTED
 OUTCOME_VALUES = frozenset(o.value for o in Outcome)
 
 
@@ -112,6 +114,7 @@ class SummaryJSON(TypedDict):
     rules: dict[str, RuleSummaryJSON]
     expectations: ExpectationsJSON
     selection: SelectionJSON
+    unjudged_rules: list[str]
     verdict: str
 
 
@@ -201,6 +204,7 @@ def build_summary(catalog: Catalog, results: Mapping[str, CaseResult], *,
         "expectations": {"files": [str(f) for f in expectation_files], "expired": list(expired)},
         "selection": {"partial": partial, "selected_cases": sum(len(r["cases"]) for r in rules_out.values()),
                       "spec_cases": len(catalog_ids)},
+        "unjudged_rules": mandatory_standing(rules_out)[1],
         "verdict": PARTIAL if partial else run_verdict(rules_out),
     }
 
@@ -213,28 +217,50 @@ def summary_verdict(summary: Mapping[str, object]) -> str:
     return run_verdict({rid: rule for rid, rule in rules.items() if isinstance(rule, Mapping)})
 
 
+VERDICT_EXIT = {Verdict.PASS.value: EXIT_PASS, Verdict.FAIL.value: EXIT_FAIL,
+                Verdict.INCONCLUSIVE.value: EXIT_INCONCLUSIVE}
+
+
 def exit_status(summary: SummaryJSON) -> int:
-    """0 when no mandatory rule that ran failed (a PARTIAL run included), 1 otherwise; 5 when nothing ran."""
+    """The exit status of a run's verdict: 0 PASS, 1 FAIL, 6 INCONCLUSIVE; a PARTIAL run takes the status of
+    what its selected mandatory rules decide; 5 when nothing was selected."""
     if (summary.get("selection") or {}).get("partial") and not summary["selection"].get("selected_cases"):
         return NOTHING_SELECTED
-    return 0 if run_verdict(summary.get("rules") or {}) == "PASS" else 1
+    return VERDICT_EXIT[run_verdict(summary.get("rules") or {})]
+
+
+def mandatory_standing(rules: Mapping[str, Mapping[str, object]]) -> tuple[list[str], list[str]]:
+    """The mandatory rules that failed and those that could not be judged, by rule ID, each in order.
+
+    A mandatory rule fails when one of its cases is FAIL or BLOCKED, or ERROR for something the library did
+    (it crashed, a call hung). It is unjudged when it did not fail but one of its cases ended ERROR because
+    the instrument could not observe (:func:`~.outcomes.unjudged`), or when it has no case at all.
+    """
+    failing: list[str] = []
+    unjudged_rules: list[str] = []
+    for rule_id, rule in rules.items():
+        if not decides(rule.get("severity")):
+            continue
+        cases = [c for c in as_object(rule.get("cases")).values()
+                 if isinstance(c, Mapping) and c.get("outcome") in OUTCOME_VALUES]
+        if any(Outcome(c["outcome"]) in FAILING_OUTCOMES and not unjudged(c["outcome"], c.get("category"))
+               for c in cases):
+            failing.append(rule_id)
+        elif not cases or any(unjudged(c["outcome"], c.get("category")) for c in cases):
+            unjudged_rules.append(rule_id)
+    return failing, unjudged_rules
 
 
 def run_verdict(rules: Mapping[str, Mapping[str, object]]) -> str:
-    """The verdict of a run from its rules' case outcomes: FAIL when a mandatory rule fails, else PASS.
+    """The verdict of a run from its rules' case outcomes (:func:`mandatory_standing`): FAIL when a mandatory
+    rule failed, else INCONCLUSIVE when one could not be judged, else PASS.
 
-    A mandatory rule fails when its worst case is FAIL or ERROR, or when it has no case at
-    all. Waivers do not count here (certification judges them); ``verify`` recomputes this.
+    Waivers do not count here (certification judges them); ``verify`` recomputes this.
     """
-    for rule in rules.values():
-        if not decides(rule.get("severity")):
-            continue
-        outcomes = [Outcome(c["outcome"]) for c in as_object(rule.get("cases")).values()
-                    if isinstance(c, Mapping) and c.get("outcome") in OUTCOME_VALUES]
-        outcome = worst(outcomes)
-        if outcome is None or outcome in FAILING_OUTCOMES:
-            return "FAIL"
-    return "PASS"
+    failing, unjudged_rules = mandatory_standing(rules)
+    if failing:
+        return Verdict.FAIL.value
+    return Verdict.INCONCLUSIVE.value if unjudged_rules else Verdict.PASS.value
 
 
 def summary_problem(summary: object) -> str | None:
@@ -342,10 +368,16 @@ def format_summary(summary: SummaryJSON, report_location: str | None = None, sty
     verdict = str(summary.get("verdict"))
     selection = summary.get("selection") or {}
     note = ""
+    decided = run_verdict(summary.get("rules") or {})
     if selection.get("partial"):
-        failing = run_verdict(summary.get("rules") or {}) == "FAIL"
+        said = {Verdict.FAIL.value: "a selected mandatory rule failed",
+                Verdict.INCONCLUSIVE.value: "a selected mandatory rule could not be judged"}
         note = (f" ({selection.get('selected_cases')} of {selection.get('spec_cases')} cases selected; "
-                f"{'a selected mandatory rule failed' if failing else 'nothing selected failed'})")
+                f"{said.get(decided, 'nothing selected failed')})")
+    elif verdict == Verdict.INCONCLUSIVE.value:
+        unjudged_rules = summary.get("unjudged_rules") or []
+        note = (f" (no mandatory rule failed, but {len(unjudged_rules)} could not be judged: their cases ended "
+                "ERROR because the instrument could not observe; this is not a pass)")
     lines.append(f"verdict: {style.word(verdict)}{note}")
     if report_location:
         lines.append(f"report:  {report_location}")

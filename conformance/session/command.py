@@ -21,35 +21,21 @@ from pathlib import Path
 from ..harness.options import DEFAULT_DEADLINE, OPTIONS, OptionError, env_value, seconds
 from ..harness.resources import generated_dir, suite_dir
 from ..results.terminal import Style
+from ..results.vocabulary import EXIT_BAD_COMMAND_LINE, EXIT_NO_SUMMARY, exit_status_text, outcome_text
 from .containment import become_subreaper, kill_tree, refuse_tracing
 from .deadline import ENV_AT as DEADLINE_AT
-from .preflight import SETUP_EXIT_CODES, STALE_REPORTS, Problem, SetupError
+from .preflight import SETUP_EXIT_CODES, STALE_REPORTS, SetupError
 from .reporter import RUN_COMMAND_ENV
 from .reportlock import HELD_ENV, lock_report_dir
 from .seal import SEAL_FD_ENV
 from .seal import emit as emit_seal
 
 PLUGIN = "conformance.session.plugin"
-EXIT_BAD_EXPECTATIONS = 2
-EXIT_BAD_OPTION = 2
-EXIT_NO_SUMMARY = 3
+EXIT_BAD_EXPECTATIONS = EXIT_BAD_COMMAND_LINE
+EXIT_BAD_OPTION = EXIT_BAD_COMMAND_LINE
 DEFAULT_HISTORY_LIMIT = 20
 
-EXIT_CODES = f"""\
-exit status:
-  0   verdict PASS, or PARTIAL with no failing mandatory rule among the selected cases
-  1   verdict FAIL (a mandatory rule failed), or PARTIAL with a failing mandatory rule
-  2   bad command line or expectations file
-  3   the run ended without a summary (pytest itself failed)
-  5   the selection (-k, -m, --acl-rule, --lf) kept no case
-  {Problem.LIBRARY_NOT_FOUND:<3} set-up: the ACL library was not found (--acl-lib, ASCEND_HOME_PATH)
-  {Problem.NOT_AN_ACL_LIBRARY:<3} set-up: the library is not an ACL runtime library
-  {Problem.MISSING_SYMBOLS:<3} set-up: the library lacks ACL entry points the harness needs
-  {Problem.INIT_FAILED:<3} set-up: aclInit or aclrtSetDevice failed
-  {Problem.UNKNOWN_PRODUCT:<3} set-up: unknown --acl-product, or a SoC of no known product family
-  {Problem.UNKNOWN_SIM_FAULT:<3} set-up: ACLSIM_FAULTS names an unknown simulator fault
-  {Problem.UNKNOWN_RULE:<3} set-up: --acl-rule matches no rule of the spec
-"""
+EXIT_CODES = exit_status_text()
 
 RUN_DESCRIPTION = f"""\
 Run the conformance suite against one ACL library and write the reports into
@@ -62,11 +48,12 @@ Run the conformance suite against one ACL library and write the reports into
                      (in a clone: make node; elsewhere: acl-conformance report DIR)
 
 Set-up mistakes (library path, product ID, ACLSIM_FAULTS, failing aclInit) stop the run
-before any case, with one message and their own exit status. Outcomes per case: PASS,
-FAIL, NOT_APPLICABLE, WAIVED, XPASS, ERROR. Select cases with -k (case or rule IDs, e.g.
--k HM-ALIGN-MALLOC), -m (rule family, severity or interface, e.g. -m "sync and mandatory"),
---acl-rule RULE or --lf; the verdict of such a run is PARTIAL. Arguments this command does
-not know go to pytest (e.g. -x, -v). Each option has an environment twin, shown in brackets.
+before any case, with one message and their own exit status.
+{outcome_text()}
+Select cases with -k (case or rule IDs, e.g. -k HM-ALIGN-MALLOC), -m (rule family,
+severity or interface, e.g. -m "sync and mandatory"), --acl-rule RULE or --lf; the verdict
+of such a run is PARTIAL. Arguments this command does not know go to pytest (e.g. -x, -v).
+Each option has an environment twin, shown in brackets.
 
 {EXIT_CODES}"""
 
