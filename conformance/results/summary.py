@@ -7,6 +7,7 @@ so that they can be tested without pytest or a library.
 from __future__ import annotations
 
 import json
+import signal
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict, cast
@@ -31,7 +32,7 @@ from .outcomes import (
 from .rootcause import RootCauseJSON, root_cause_line, root_causes
 from .terminal import Style
 from .untrusted import JSONObject, JSONValue, as_object
-from .vocabulary import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_NOTHING_SELECTED, EXIT_PASS, Verdict
+from .vocabulary import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_NOTHING_SELECTED, EXIT_PASS, Verdict, interrupted_status
 
 if TYPE_CHECKING:  # only the type checker reads these: the annotations stay strings at run time (and the
     # expectations module, with PyYAML, loads only when a run names expectations files)
@@ -45,6 +46,7 @@ SCHEMA = "acl-conformance-summary/3"
 #: The schemas every reader (gate, verify, merge) accepts: only the one this kit writes.
 READABLE_SCHEMAS = frozenset({SCHEMA})
 PARTIAL = Verdict.PARTIAL.value
+INTERRUPTED = Verdict.INTERRUPTED.value
 NOTHING_SELECTED = EXIT_NOTHING_SELECTED
 OUTCOME_VALUES = frozenset(o.value for o in Outcome)
 
@@ -118,7 +120,13 @@ class SummaryJSON(TypedDict):
     verdict: str
 
 
-def _missing_case(case_id: str, rule_id: str) -> CaseResult:
+#: The message of a case an interrupted run did not reach (Allure's "not run" category matches it).
+INTERRUPTED_NOT_RUN = "not run: the run was interrupted before this case ran"
+
+
+def _missing_case(case_id: str, rule_id: str, interrupted: bool = False) -> CaseResult:
+    if interrupted:
+        return CaseResult(case_id, rule_id, Outcome.ERROR, Category.NOT_RUN, INTERRUPTED_NOT_RUN, None, 0.0)
     return CaseResult(case_id, rule_id, Outcome.ERROR, Category.HARNESS_ERROR,
                       "the case was not run (deselected, not collected, or lost)", None, 0.0)
 
@@ -126,13 +134,15 @@ def _missing_case(case_id: str, rule_id: str) -> CaseResult:
 def build_summary(catalog: Catalog, results: Mapping[str, CaseResult], *,
                   environment: Mapping[str, object], command: list[str],
                   expectation_files: Iterable[str] = (), expired: Iterable[WaiverJSON] = (),
-                  selected: Collection[str] | None = None) -> SummaryJSON:
+                  selected: Collection[str] | None = None, interrupted: bool = False) -> SummaryJSON:
     """The ``summary.json`` document: every rule and every case of the catalog, nothing dropped.
 
     ``totals`` and ``by_interface`` count cases; ``by_family`` counts rules (by rule family).
     Cases that were reported but are not in the catalog are kept under their rule. A run that
     selected cases (``selected``: their case IDs) is partial when it left any case of the
-    catalog out: it then lists only the selected cases and rules, and its verdict is PARTIAL.
+    catalog out: it then lists only the selected cases and rules, and its verdict is PARTIAL. An
+    ``interrupted`` run judged nothing: its verdict is INTERRUPTED, it names no root cause and no
+    unjudged rule, and the cases it did not reach are ERROR ``not_run``.
     """
     catalog_ids = [c["case_id"] for rule in catalog["rules"] for c in rule.get("cases", [])]
     partial = selected is not None and not set(catalog_ids) <= set(selected)
@@ -152,7 +162,7 @@ def build_summary(catalog: Catalog, results: Mapping[str, CaseResult], *,
         outcomes: list[Outcome] = []
         ids = list(catalog_cases) + [cid for cid in seen if cid not in catalog_cases]
         for cid in ids:
-            result = seen.get(cid) or _missing_case(cid, rid)
+            result = seen.get(cid) or _missing_case(cid, rid, interrupted)
             outcomes.append(result.outcome)
             params = catalog_cases[cid]["params"] if cid in catalog_cases else None
             for iface in case_interfaces(rule, params):
@@ -199,18 +209,21 @@ def build_summary(catalog: Catalog, results: Mapping[str, CaseResult], *,
         "by_interface": by_interface,
         "by_family": {fam: count(outs) for fam, outs in by_family.items()},
         "findings": findings,
-        "root_causes": root_causes(rules_out),
+        "root_causes": [] if interrupted else root_causes(rules_out),
         "rules": rules_out,
         "expectations": {"files": [str(f) for f in expectation_files], "expired": list(expired)},
         "selection": {"partial": partial, "selected_cases": sum(len(r["cases"]) for r in rules_out.values()),
                       "spec_cases": len(catalog_ids)},
-        "unjudged_rules": mandatory_standing(rules_out)[1],
-        "verdict": PARTIAL if partial else run_verdict(rules_out),
+        "unjudged_rules": [] if interrupted else mandatory_standing(rules_out)[1],
+        "verdict": INTERRUPTED if interrupted else PARTIAL if partial else run_verdict(rules_out),
     }
 
 
 def summary_verdict(summary: Mapping[str, object]) -> str:
-    """The verdict a summary's outcomes call for: PARTIAL for a partial run, else :func:`run_verdict`."""
+    """The verdict a summary's outcomes call for: INTERRUPTED for a run that says it was stopped (it judged
+    nothing, so no outcome can make it more), PARTIAL for a partial run, else :func:`run_verdict`."""
+    if summary.get("verdict") == INTERRUPTED:
+        return INTERRUPTED
     if as_object(summary.get("selection")).get("partial"):
         return PARTIAL
     rules = as_object(summary.get("rules"))
@@ -224,6 +237,8 @@ VERDICT_EXIT = {Verdict.PASS.value: EXIT_PASS, Verdict.FAIL.value: EXIT_FAIL,
 def exit_status(summary: SummaryJSON) -> int:
     """The exit status of a run's verdict: 0 PASS, 1 FAIL, 6 INCONCLUSIVE; a PARTIAL run takes the status of
     what its selected mandatory rules decide; 5 when nothing was selected."""
+    if summary.get("verdict") == INTERRUPTED:
+        return interrupted_status(signal.SIGINT)  # the pytest process knows only its KeyboardInterrupt
     if (summary.get("selection") or {}).get("partial") and not summary["selection"].get("selected_cases"):
         return NOTHING_SELECTED
     return VERDICT_EXIT[run_verdict(summary.get("rules") or {})]

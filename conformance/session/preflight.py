@@ -66,6 +66,10 @@ def check_library_path(lib: Path | None, requested: str | None) -> Path:
                              f"Fix: {SET_ENV_HINT}, or pass --acl-lib /path/to/libascendcl.so.")
         raise SetupError(Problem.LIBRARY_NOT_FOUND, f"ASCEND_HOME_PATH={home} has no lib64/libascendcl.so.\n"
                          f"Fix: {SET_ENV_HINT} to a CANN installation, or pass --acl-lib PATH.")
+    if requested and lib is not None and lib.is_dir():
+        raise SetupError(Problem.LIBRARY_NOT_FOUND, f"--acl-lib {requested} is a directory, not a library file.\n"
+                         f"Fix: pass the library inside it, e.g. --acl-lib {lib / 'lib64' / 'libascendcl.so'}, "
+                         f"or --acl-lib auto after you {SET_ENV_HINT}.")
     if requested:
         raise SetupError(Problem.LIBRARY_NOT_FOUND, f"--acl-lib {requested}: no such file.\n"
                          "Fix: pass the path of libascendcl.so, e.g. $ASCEND_HOME_PATH/lib64/libascendcl.so, "
