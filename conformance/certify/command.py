@@ -11,6 +11,7 @@ one line per problem and exits 1 when there is any, 2 when the trusted key is un
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,8 +22,9 @@ from ..harness.options import OptionError, settings_from_values
 from ..harness.resources import catalog_path, load_catalog
 from ..results.signing import KeyFileError, load_private_key, load_public_key, signer
 from ..results.terminal import Style
-from ..results.vocabulary import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_PASS, outcome_text
+from ..results.vocabulary import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_PASS, Verdict, interrupted_status, outcome_text
 from ..session.command import EXIT_CODES, check_expectations, configure, invoked_command, report_dir_of
+from ..session.interrupt import Interrupted
 from ..session.preflight import SetupError, preflight
 from .runner import CertifyError, baseline_problem, certify
 from .verify import verify as verify_bundle
@@ -119,7 +121,15 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
     try:
         result = certify(args, extra, out_root=out_root, catalog_path=Path(catalog_file),
                          command=invoked_command(), signing_key=key, baseline_trust=trusted)
-    except (CertifyError, ValueError, OSError) as exc:
+    except (Interrupted, KeyboardInterrupt) as stop:
+        signum = stop.signum if isinstance(stop, Interrupted) else signal.SIGINT
+        print(f"certify: {Verdict.INTERRUPTED.value} by {signal.Signals(signum).name}: nothing was certified "
+              "(the run and its staging directory are gone)", file=sys.stderr)
+        return interrupted_status(signum)
+    except CertifyError as exc:
+        print(f"certify: {exc}", file=sys.stderr)
+        return exc.status if exc.status is not None else EXIT_NO_VERDICT
+    except (ValueError, OSError) as exc:
         print(f"certify: {exc}", file=sys.stderr)
         return EXIT_NO_VERDICT
     if result.problems:

@@ -299,10 +299,12 @@ def _run_locked(args: argparse.Namespace, extra: list[str], report_dir: Path, de
     if status in SETUP_EXIT_CODES:
         return status  # the plugin has said what to fix
     if not summary_path.is_file():
+        if status == PYTEST_USAGE_ERROR:  # pytest has said which argument it refused, in its usage text
+            print("error: an argument was refused (above); `acl-conformance run --help` lists the options, and "
+                  "arguments it does not list go to pytest", file=sys.stderr)
+            return EXIT_BAD_COMMAND_LINE
         how = f"was killed by signal {-status}" if status < 0 else f"exited {status}"
         print(f"error: pytest {how} and wrote no {summary_path}", file=sys.stderr)
-        if status == PYTEST_USAGE_ERROR:
-            return EXIT_BAD_COMMAND_LINE  # pytest has said which argument it refused
         # A signal is no exit status of ours (it would read as 256 minus the signal): no summary is 3.
         return status if status > 0 else EXIT_NO_SUMMARY
     from ..results.summary import exit_status, format_summary
