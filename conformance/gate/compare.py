@@ -284,7 +284,7 @@ def _load(run: Path, path: Path, role: str, signature_check: SignatureCheck | No
     problem = summary_problem(summary)
     if problem:
         raise CompareError(f"{role} {path}: {problem}")
-    if summary.get("verdict") == vocabulary.Verdict.INTERRUPTED.value:  # it judged nothing: neither a baseline nor a candidate
+    if summary.get("verdict") == vocabulary.Verdict.INTERRUPTED.value:  # judged nothing: no baseline, no candidate
         raise CompareError(f"{role} {path}: an interrupted run (verdict INTERRUPTED) judged nothing; run it to the end")
     return summary
 

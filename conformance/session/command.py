@@ -202,11 +202,13 @@ def watchdog_grace(deadline: float) -> float:
     return min(WATCHDOG_GRACE_S, max(3.0, deadline / 4))
 
 
-#: How long an interrupted run's pytest may take to write its partial summary before its group is killed.
+#: How long an interrupted run's pytest may take to write its partial summary before its group is killed;
+#: longer when the user asked for that summary (--keep-partial).
 INTERRUPT_GRACE_S = 1.0
+KEEP_PARTIAL_GRACE_S = 5.0
 
 
-def supervise(command: list[str], env: dict[str, str], limit: float) -> int:
+def supervise(command: list[str], env: dict[str, str], limit: float, interrupt_grace: float = INTERRUPT_GRACE_S) -> int:
     """Run ``command`` in its own process group, for at most ``limit`` seconds; its exit status.
 
     The watchdog of a run: ``run`` never loads the library, so a stopped or wedged controller
@@ -214,7 +216,7 @@ def supervise(command: list[str], env: dict[str, str], limit: float) -> int:
     deadline. As a subreaper it also outlives and kills whatever the run left behind: workers
     of a killed controller, executors, the library's helpers. An interrupting signal (Ctrl-C to
     the group or to ``run`` alone, SIGTERM, SIGHUP) is passed on to the group as SIGINT, which
-    gets :data:`INTERRUPT_GRACE_S` to write its partial summary before everything is killed;
+    gets ``interrupt_grace`` seconds to write its partial summary before everything is killed;
     :class:`~.interrupt.Interrupted` is then raised again, the processes contained.
     """
     become_subreaper()
@@ -229,7 +231,7 @@ def supervise(command: list[str], env: dict[str, str], limit: float) -> int:
             except Interrupted:
                 _signal_group(proc.pid, signal.SIGINT)
                 try:
-                    proc.wait(timeout=INTERRUPT_GRACE_S)
+                    proc.wait(timeout=interrupt_grace)
                 except subprocess.TimeoutExpired:
                     pass
                 raise
@@ -291,7 +293,8 @@ def _run_locked(args: argparse.Namespace, extra: list[str], report_dir: Path, de
            DEADLINE_AT: str(time.time() + deadline),  # the run's deadline counts from here
            HELD_ENV: str(report_dir)}
     try:
-        status = supervise(command, env, deadline + watchdog_grace(deadline))
+        status = supervise(command, env, deadline + watchdog_grace(deadline),
+                           KEEP_PARTIAL_GRACE_S if args.keep_partial else INTERRUPT_GRACE_S)
     except Interrupted as stop:
         return end_interrupted(report_dir, stop.signum, previous, keep_partial=args.keep_partial)
     previous.discard()  # this run ended: its reports (or its set-up error) stand
