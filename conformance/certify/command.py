@@ -25,7 +25,7 @@ from ..results.terminal import Style
 from ..results.vocabulary import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_PASS, Verdict, interrupted_status, outcome_text
 from ..session.command import EXIT_CODES, check_expectations, configure, invoked_command, report_dir_of
 from ..session.interrupt import Interrupted
-from ..session.preflight import SetupError, preflight
+from ..session.preflight import Problem, SetupError, preflight
 from .runner import CertifyError, baseline_problem, certify
 from .verify import verify as verify_bundle
 
@@ -118,6 +118,14 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
         return status
     style = Style.for_stream(sys.stdout)
     out_root = args.out_dir or report_dir_of(args) / "certification"
+    try:
+        Path(out_root).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        option = "--out-dir" if args.out_dir else "--acl-report-dir"
+        print(SetupError(Problem.REPORT_DIR_UNWRITABLE, f"the certification directory {out_root} cannot be created "
+                         f"({exc.strerror or exc}).\nFix: pass a writable directory with {option}.").render(),
+              file=sys.stderr)
+        return int(Problem.REPORT_DIR_UNWRITABLE)
     try:
         result = certify(args, extra, out_root=out_root, catalog_path=Path(catalog_file),
                          command=invoked_command(), signing_key=key, baseline_trust=trusted)
