@@ -23,7 +23,7 @@ from ..executor.probe import SET_ENV_HINT
 from ..harness.options import Settings
 from ..harness.problems import Problem
 from ..harness.product import family_by_id, family_for_soc
-from ..harness.release import ReleaseError, judge_release
+from ..harness.release import AmbiguousReleaseError, ReleaseError, judge_release
 from ..harness.resources import default_sim_lib, source_checkout
 from ..harness.sanitizer import asan_runtime_missing
 from .executors import Executor, ExecutorError
@@ -177,6 +177,9 @@ def check_release(facts: Mapping[str, object], override: str | None, catalog: Ca
     """The run can be judged against a release the spec knows (its own exit status when not)."""
     try:
         judge_release(catalog, _text(facts.get("cann_version")), override, _text(facts.get("acl_api")))
+    except AmbiguousReleaseError as exc:
+        raise SetupError(Problem.AMBIGUOUS_RELEASE, f"{exc}.\nFix: name the release the library belongs to with "
+                         "--acl-cann-release (its version.info, or the CANN package it came from).") from exc
     except ReleaseError as exc:
         raise SetupError(Problem.UNKNOWN_RELEASE, f"{exc}.\nFix: certify a library of a release the spec knows, "
                          "or name the release with --acl-cann-release.") from exc
