@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from acl_hostmem_generated.catalog_types import Catalog, RuleEntry
 
+from ..results.coverage import CoverageJSON, coverage, summary_coverage
 from ..results.expectations import certification_problem
 from ..results.outcomes import DECIDING_SEVERITY, FAILING_VALUES, OUTCOME_ORDER, unjudged, worst_value
 from ..results.untrusted import as_list, as_object
@@ -103,6 +104,8 @@ class Assessment:
     missing_rules: list[str]
     expired: list[Mapping[str, object]]
     completeness_checked: bool
+    coverage: CoverageJSON = field(default_factory=lambda: CoverageJSON(mandatory_cases=0, mandatory_judged=0,
+                                                                         unexercised_interfaces=[]))
 
     @property
     def blocking(self) -> list[RuleAssessment]:
@@ -137,10 +140,17 @@ class Assessment:
         deciding = [r for r in self.rules if r.decides]
         if self.verdict == CERTIFIED or any(r.failing_cases or r.unaccepted_waivers for r in deciding):
             return False
-        return bool(self.missing_rules) or any(r.unjudged_cases or r.outcome is None for r in deciding)
+        return (bool(self.missing_rules) or bool(self.coverage["unexercised_interfaces"])
+                or any(r.unjudged_cases or r.outcome is None for r in deciding))
 
     def reason(self) -> str:
-        """Why the verdict is what it is, in one line (the certificate's first lines, certify's console)."""
+        """Why the verdict is what it is, in one line (the certificate's first lines, certify's console),
+        with how many of the run's mandatory cases were judged."""
+        judged = (f" ({self.coverage['mandatory_judged']} of {self.coverage['mandatory_cases']} mandatory cases "
+                  "judged)")
+        return self._why() + judged
+
+    def _why(self) -> str:
         if self.verdict == CERTIFIED:
             return "every mandatory rule passed or does not apply"
         deciding = [r for r in self.rules if r.decides]
@@ -153,6 +163,9 @@ class Assessment:
                              "ended ERROR because the instrument could not observe)")
             if self.missing_rules:
                 parts.append(f"{len(self.missing_rules)} rule(s) have no outcome (an incomplete run)")
+            if self.coverage["unexercised_interfaces"]:
+                parts.append(f"no mandatory case of {', '.join(self.coverage['unexercised_interfaces'])} (exported "
+                             "by the library) lies in the judged release's contract, so nothing of it was judged")
             return "INCONCLUSIVE: no mandatory rule failed, but " + "; ".join(parts or ["a rule has no case"])
         failed = [r for r in deciding if r.failing_cases]
         unaccepted = [r for r in deciding if r.unaccepted_waivers]
@@ -248,6 +261,10 @@ def assess(summary: Mapping[str, object], catalog: Catalog | None = None) -> Ass
     if checked and catalog is not None:
         present = {r.rule_id for r in rules if r.outcome is not None}
         missing = [rid for rid in catalog_rule_ids(catalog) if rid not in present]
-    certified = not any(r.blocking for r in rules) and not missing and bool(rules)
+    # Recomputed from the spec when it is at hand (verify always has it), never taken from the summary then.
+    covered = (coverage(catalog, as_object(summary.get("rules")), as_object(summary.get("environment")))
+               if checked and catalog is not None else summary_coverage(summary))
+    certified = (not any(r.blocking for r in rules) and not missing and bool(rules)
+                 and not covered["unexercised_interfaces"])
     expired = [e for e in as_list(as_object(summary.get("expectations")).get("expired")) if isinstance(e, Mapping)]
-    return Assessment(CERTIFIED if certified else NOT_CERTIFIED, rules, missing, expired, checked)
+    return Assessment(CERTIFIED if certified else NOT_CERTIFIED, rules, missing, expired, checked, covered)

@@ -377,7 +377,10 @@ def check_verdicts(
     severities = {str(r["id"]): r.get("severity") for r in catalog.get("rules", [])}
     judged = {rid: dict(rule, severity=severities.get(rid, rule.get("severity")))
               for rid, rule in _rules(summary).items()}
-    derived = summary_verdict(dict(summary, rules=judged))
+    if summary.get("coverage") != assessment.coverage:  # recomputed from the bundle's spec by assess
+        problems.append(f"summary.json: coverage {str(summary.get('coverage'))[:200]} is not what the outcomes and "
+                        f"the spec give ({assessment.coverage})")
+    derived = summary_verdict(dict(summary, rules=judged, coverage=assessment.coverage))
     if summary.get("verdict") != derived:
         problems.append(f"summary.json: verdict {summary.get('verdict')} does not follow from the outcomes ({derived})")
     return problems

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TypedDict, cast
 from acl_hostmem_generated.catalog_types import Catalog, CitationEntry
 
 from ..harness.untrusted_text import terminal_text
+from .coverage import CoverageJSON, coverage, coverage_line, unexercised_interfaces
 from .identity import case_interfaces
 from .observations import ObservationJSON, case_observations
 from .outcomes import (
@@ -117,6 +118,7 @@ class SummaryJSON(TypedDict):
     expectations: ExpectationsJSON
     selection: SelectionJSON
     unjudged_rules: list[str]
+    coverage: CoverageJSON
     verdict: str
 
 
@@ -188,6 +190,8 @@ def build_summary(catalog: Catalog, results: Mapping[str, CaseResult], *,
         message = ""
         if rule_outcome is None:
             rule_outcome, message = Outcome.ERROR, "no case of this rule was collected or run"
+        elif rule_outcome == Outcome.NOT_APPLICABLE:  # the rule says why, as its cases do (the first one's words)
+            message = next((c["message"] for c in cases.values() if c["message"]), "")
         case_outcomes.extend(outcomes)
         by_family.setdefault(rule.get("family", ""), []).append(rule_outcome)
         entry: RuleSummaryJSON = {
@@ -199,6 +203,7 @@ def build_summary(catalog: Catalog, results: Mapping[str, CaseResult], *,
         if message:
             entry["message"] = message
         rules_out[rid] = entry
+    covered = coverage(catalog, rules_out, environment)
     return {
         "schema": SCHEMA,
         "spec_hash": catalog.get("spec_hash"),
@@ -215,7 +220,9 @@ def build_summary(catalog: Catalog, results: Mapping[str, CaseResult], *,
         "selection": {"partial": partial, "selected_cases": sum(len(r["cases"]) for r in rules_out.values()),
                       "spec_cases": len(catalog_ids)},
         "unjudged_rules": [] if interrupted else mandatory_standing(rules_out)[1],
-        "verdict": INTERRUPTED if interrupted else PARTIAL if partial else run_verdict(rules_out),
+        "coverage": covered,
+        "verdict": (INTERRUPTED if interrupted else PARTIAL if partial
+                    else run_verdict(rules_out, covered["unexercised_interfaces"])),
     }
 
 
@@ -227,7 +234,8 @@ def summary_verdict(summary: Mapping[str, object]) -> str:
     if as_object(summary.get("selection")).get("partial"):
         return PARTIAL
     rules = as_object(summary.get("rules"))
-    return run_verdict({rid: rule for rid, rule in rules.items() if isinstance(rule, Mapping)})
+    return run_verdict({rid: rule for rid, rule in rules.items() if isinstance(rule, Mapping)},
+                       unexercised_interfaces(summary))
 
 
 VERDICT_EXIT = {Verdict.PASS.value: EXIT_PASS, Verdict.FAIL.value: EXIT_FAIL,
@@ -241,7 +249,7 @@ def exit_status(summary: SummaryJSON) -> int:
         return interrupted_status(signal.SIGINT)  # the pytest process knows only its KeyboardInterrupt
     if (summary.get("selection") or {}).get("partial") and not summary["selection"].get("selected_cases"):
         return NOTHING_SELECTED
-    return VERDICT_EXIT[run_verdict(summary.get("rules") or {})]
+    return VERDICT_EXIT[run_verdict(summary.get("rules") or {}, unexercised_interfaces(summary))]
 
 
 def mandatory_standing(rules: Mapping[str, Mapping[str, object]]) -> tuple[list[str], list[str]]:
@@ -266,16 +274,17 @@ def mandatory_standing(rules: Mapping[str, Mapping[str, object]]) -> tuple[list[
     return failing, unjudged_rules
 
 
-def run_verdict(rules: Mapping[str, Mapping[str, object]]) -> str:
+def run_verdict(rules: Mapping[str, Mapping[str, object]], unexercised: Collection[str] = ()) -> str:
     """The verdict of a run from its rules' case outcomes (:func:`mandatory_standing`): FAIL when a mandatory
-    rule failed, else INCONCLUSIVE when one could not be judged, else PASS.
+    rule failed, else INCONCLUSIVE when one could not be judged or an interface the library exports was
+    ``unexercised`` (:mod:`.coverage`), else PASS.
 
     Waivers do not count here (certification judges them); ``verify`` recomputes this.
     """
     failing, unjudged_rules = mandatory_standing(rules)
     if failing:
         return Verdict.FAIL.value
-    return Verdict.INCONCLUSIVE.value if unjudged_rules else Verdict.PASS.value
+    return Verdict.INCONCLUSIVE.value if unjudged_rules or unexercised else Verdict.PASS.value
 
 
 def summary_problem(summary: object) -> str | None:
@@ -363,6 +372,8 @@ def format_summary(summary: SummaryJSON, report_location: str | None = None, sty
     totals = summary.get("totals", {})
     lines.append("")
     lines.append("cases: " + ", ".join(f"{n} {k.lower()}" for k, n in totals.items() if n))
+    if "coverage" in summary:
+        lines.append(coverage_line(summary))
     causes = summary.get("root_causes") or []
     if causes:
         lines.append("root causes (each failing rule once; BLOCKED cases count against the rule that blocked them):")
@@ -391,8 +402,11 @@ def format_summary(summary: SummaryJSON, report_location: str | None = None, sty
                 f"{said.get(decided, 'nothing selected failed')})")
     elif verdict == Verdict.INCONCLUSIVE.value:
         unjudged_rules = summary.get("unjudged_rules") or []
-        note = (f" (no mandatory rule failed, but {len(unjudged_rules)} could not be judged: their cases ended "
-                "ERROR because the instrument could not observe; this is not a pass)")
+        why = [f"{len(unjudged_rules)} could not be judged: their cases ended ERROR because the instrument could "
+               "not observe"] if unjudged_rules else []
+        if unexercised_interfaces(summary):
+            why.append("an interface the library exports had no mandatory case in the judged release's contract")
+        note = f" (no mandatory rule failed, but {'; and '.join(why)}; this is not a pass)"
     lines.append(f"verdict: {style.word(verdict)}{note}")
     if report_location:
         lines.append(f"report:  {report_location}")
