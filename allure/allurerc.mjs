@@ -26,6 +26,7 @@ export default defineConfig({
     { name: "Harness instrument failed", matchers: byCategory("instrument"), groupBy: [{ label: "feature" }] },
     { name: "Outcome contradicted by its observations", matchers: byCategory("inconsistent"), groupBy: [{ label: "feature" }] },
     { name: "Harness error", matchers: byCategory("harness_error"), groupBy: ["status"] },
+    { name: "Not run", matchers: byCategory("not_run"), groupBy: [{ label: "feature" }] },
     { name: "Waived", matchers: byCategory("waived"), groupBy: [{ label: "feature" }] },
     { name: "Not applicable", matchers: byCategory("not_applicable"), groupBy: [{ label: "feature" }], groupByMessage: true },
   ],

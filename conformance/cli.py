@@ -10,6 +10,7 @@ imported only when needed, so a missing or broken one does not break the others.
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .certify import command as certify_command
+from .results.vocabulary import EXIT_BAD_COMMAND_LINE
 from .session import command as run_command
 
 PROG = "acl-conformance"
@@ -218,6 +220,33 @@ def build_parser(names: Sequence[str] | None = None) -> tuple[argparse.ArgumentP
     return parser, loaded
 
 
+def _known_options(parser: argparse.ArgumentParser, name: str) -> list[str]:
+    """The long options the subcommand ``name`` of ``parser`` declares."""
+    for action in parser._actions:  # argparse names its subparsers no other way
+        if isinstance(action, argparse._SubParsersAction) and name in action.choices:
+            return [o for o in action.choices[name]._option_string_actions if o.startswith("--")]
+    return []
+
+
+def misspelt_option(extra: Sequence[str], known: Sequence[str]) -> str | None:
+    """What is wrong with the first argument of ``extra`` that reads as a misspelt option of the kit, or None.
+
+    Arguments the kit does not know go to pytest, which would answer a typo with its usage text and
+    exit 4; an unknown ``--acl-*`` option, or one close to a kit option, is the kit's, so it is said
+    here in one line with the nearest known option.
+    """
+    for arg in extra:
+        if arg == "--":
+            break
+        if not arg.startswith("--"):
+            continue
+        name = arg.split("=", 1)[0]
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.6 if name.startswith("--acl") else 0.85)
+        if name.startswith("--acl") or close:
+            return f"unknown option {name}" + (f" (did you mean {close[0]}?)" if close else "")
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` and run the chosen subcommand; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -234,6 +263,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = loaded[args.command]
     if extra and not command.passthrough:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    typo = misspelt_option(extra, _known_options(parser, args.command))
+    if typo:
+        print(f"{PROG} {args.command}: {typo}; `{PROG} {args.command} --help` lists the options", file=sys.stderr)
+        return EXIT_BAD_COMMAND_LINE
     if "--" in extra:
         extra = [arg for arg in extra if arg != "--"]
     return command.run(args, extra)

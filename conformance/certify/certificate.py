@@ -46,6 +46,7 @@ COLUMN_TITLES = {
     "passed": "passed",
     "not_applicable": "not applicable",
     "failed": "failed",
+    "unjudged": "could not be judged",
     "waived": "waived (not accepted)",
     "waived_accepted": "waived (accepted)",
     "stale": "stale waiver",
@@ -93,6 +94,11 @@ def verdict_heading(verdict: str) -> str:
     return f"## Verdict: **{verdict}**"
 
 
+def reason_line(assessment: Assessment) -> str:
+    """The line under the verdict that says why (``verify`` recomputes it): an INCONCLUSIVE run says so here."""
+    return f"Why: {assessment.reason()}."
+
+
 def fact_lines_markdown(manifest: Mapping[str, object]) -> list[str]:
     """The identity lines of certificate.md, exactly as rendered."""
     return [f"- **{key}:** {_md(value)}" for key, value in facts(manifest)]
@@ -138,14 +144,16 @@ def root_cause_section(summary: SummaryJSON) -> Section:
 
 def sections(assessment: Assessment, summary: SummaryJSON) -> list[Section]:
     """The lists of the certificate after the root causes and the family table, in order."""
-    blocking = [_rule_item(r, r.failing_cases + r.unaccepted_waivers, summary) for r in assessment.blocking]
+    blocking = [_rule_item(r, r.failing_cases + r.unjudged_cases + r.unaccepted_waivers, summary)
+                for r in assessment.blocking]
     accepted = [
         _rule_item(r, r.waived_cases, summary)
         for r in assessment.waived_mandatory
-        if not r.unaccepted_waivers and not r.failing_cases
+        if not r.unaccepted_waivers and not r.failing_cases and not r.unjudged_cases
     ]
     stale = [_rule_item(r, r.stale_cases, summary) for r in assessment.stale]
-    advisory = [_rule_item(r, r.failing_cases + r.waived_cases, summary) for r in assessment.advisory_findings]
+    advisory = [_rule_item(r, r.failing_cases + r.unjudged_cases + r.waived_cases, summary)
+                for r in assessment.advisory_findings]
     conflicts = [_conflict_item(r, summary) for r in assessment.conflicts]
     findings = [(f"{f.get('case_id')} ({f.get('severity')})", "", [str(f.get("message", ""))])
                 for f in summary.get("findings") or [] if isinstance(f, dict)]
@@ -155,7 +163,7 @@ def sections(assessment: Assessment, summary: SummaryJSON) -> list[Section]:
     ]
     missing: list[tuple[str, str, list[str]]] = [(rid, "", []) for rid in assessment.missing_rules]
     return [
-        Section("Failing or waived mandatory rules", "These decide the verdict.", blocking),
+        Section("Failing, unjudged or waived mandatory rules", "These decide the verdict.", blocking),
         Section("Mandatory rules under accepted waivers", "Do not block certification.", accepted),
         Section("Rules without an outcome", "The run is incomplete.", missing),
         Section("Stale waivers (XPASS)", "The waived deviation is gone: remove the expectation.", stale),
@@ -231,6 +239,8 @@ def render_markdown(assessment: Assessment, summary: SummaryJSON, manifest: Mapp
         "",
         verdict_heading(assessment.verdict),
         "",
+        _md(reason_line(assessment)),
+        "",
         POLICY,
         "",
     ]
@@ -281,6 +291,7 @@ def render_html(assessment: Assessment, summary: SummaryJSON, manifest: Mapping[
         f"<style>{_CSS}</style></head><body>",
         "<h1>ACL host-memory conformance certificate</h1>",
         f'<p class="verdict {css_class}">{e(assessment.verdict)}</p>',
+        f'<p class="reason">{e(reason_line(assessment))}</p>',
         f"<p>{e(POLICY)}</p><dl>",
     ]
     out += fact_lines_html(manifest)

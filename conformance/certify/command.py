@@ -2,7 +2,8 @@
 
 ``certify`` takes every option of ``run`` (same names, same environment twins) plus where the
 bundles go and a baseline. It checks the set-up first (a mistake exits with its set-up status
-before anything runs), then exits 0 for CERTIFIED, 1 for NOT CERTIFIED and 2 when no verdict
+before anything runs), then exits 0 for CERTIFIED, 1 for NOT CERTIFIED, 6 for NOT CERTIFIED
+because the run is INCONCLUSIVE (nothing failed, something could not be judged), and 2 when no verdict
 could be reached (or the signing key is unusable); ``verify BUNDLE [--trust PUBKEY]`` prints
 one line per problem and exits 1 when there is any, 2 when the trusted key is unusable.
 """
@@ -10,6 +11,7 @@ one line per problem and exits 1 when there is any, 2 when the trusted key is un
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,8 +22,10 @@ from ..harness.options import OptionError, settings_from_values
 from ..harness.resources import catalog_path, load_catalog
 from ..results.signing import KeyFileError, load_private_key, load_public_key, signer
 from ..results.terminal import Style
+from ..results.vocabulary import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_PASS, Verdict, interrupted_status, outcome_text
 from ..session.command import EXIT_CODES, check_expectations, configure, invoked_command, report_dir_of
-from ..session.preflight import SetupError, preflight
+from ..session.interrupt import Interrupted
+from ..session.preflight import Problem, SetupError, preflight
 from .runner import CertifyError, baseline_problem, certify
 from .verify import verify as verify_bundle
 
@@ -37,9 +41,11 @@ run.log), manifest.json, certificate.md/.html (CERTIFIED or NOT CERTIFIED) and S
 Only a complete run can be certified: selecting cases (-k, -m, --acl-rule, --lf) makes the
 result NOT CERTIFIED. Arguments this command does not know go to pytest.
 
-exit status of certify: 0 CERTIFIED, 1 NOT CERTIFIED, 2 no verdict (bad arguments, the run
-wrote no summary, or the bundle does not verify); the set-up statuses as for run:
-{EXIT_CODES}"""
+exit status of certify: 0 CERTIFIED, 1 NOT CERTIFIED, 6 NOT CERTIFIED because the run is
+INCONCLUSIVE, 2 no verdict (bad arguments, the run wrote no summary, or the bundle does not
+verify); the set-up statuses as for run:
+{EXIT_CODES}
+{outcome_text()}"""
 
 
 def configure_certify(parser: argparse.ArgumentParser) -> None:
@@ -87,7 +93,8 @@ def _setup_problem(args: argparse.Namespace, catalog: Catalog) -> int | None:
 
 
 def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
-    """Certify: exit 0 CERTIFIED, 1 NOT CERTIFIED, 2 no verdict, or a set-up status."""
+    """Certify: exit 0 CERTIFIED, 1 NOT CERTIFIED, 6 NOT CERTIFIED as INCONCLUSIVE, 2 no verdict, or a set-up
+    status."""
     catalog_file = args.catalog or catalog_path()
     catalog = load_catalog(Path(catalog_file))
     try:
@@ -112,9 +119,25 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
     style = Style.for_stream(sys.stdout)
     out_root = args.out_dir or report_dir_of(args) / "certification"
     try:
+        Path(out_root).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        option = "--out-dir" if args.out_dir else "--acl-report-dir"
+        print(SetupError(Problem.REPORT_DIR_UNWRITABLE, f"the certification directory {out_root} cannot be created "
+                         f"({exc.strerror or exc}).\nFix: pass a writable directory with {option}.").render(),
+              file=sys.stderr)
+        return int(Problem.REPORT_DIR_UNWRITABLE)
+    try:
         result = certify(args, extra, out_root=out_root, catalog_path=Path(catalog_file),
                          command=invoked_command(), signing_key=key, baseline_trust=trusted)
-    except (CertifyError, ValueError, OSError) as exc:
+    except (Interrupted, KeyboardInterrupt) as stop:
+        signum = stop.signum if isinstance(stop, Interrupted) else signal.SIGINT
+        print(f"certify: {Verdict.INTERRUPTED.value} by {signal.Signals(signum).name}: nothing was certified "
+              "(the run and its staging directory are gone)", file=sys.stderr)
+        return interrupted_status(signum)
+    except CertifyError as exc:
+        print(f"certify: {exc}", file=sys.stderr)
+        return exc.status if exc.status is not None else EXIT_NO_VERDICT
+    except (ValueError, OSError) as exc:
         print(f"certify: {exc}", file=sys.stderr)
         return EXIT_NO_VERDICT
     if result.problems:
@@ -123,13 +146,16 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
             print(f"  {line}", file=sys.stderr)
         return EXIT_NO_VERDICT
     print(f"{style.word(result.assessment.verdict)}: {result.bundle}")
+    print(f"  {result.assessment.reason()}")
     for rule in result.assessment.blocking:
         print(f"  {rule.rule_id}: {rule.why()} ({rule.doc_url or rule.doc_ref})")
     for rule_id in result.assessment.missing_rules:
         print(f"  {rule_id}: no outcome (incomplete run)")
     if not result.html:
         print(f"HTML report not rendered; render it later with: acl-conformance report {result.bundle}")
-    return 0 if result.certified else 1
+    if result.certified:
+        return EXIT_PASS
+    return EXIT_INCONCLUSIVE if result.assessment.inconclusive else EXIT_FAIL
 
 
 def build_verify_parser() -> argparse.ArgumentParser:

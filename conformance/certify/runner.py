@@ -17,6 +17,7 @@ Exit status: 0 CERTIFIED, 1 NOT CERTIFIED, 2 when no verdict could be reached.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import datetime
 import json
@@ -24,11 +25,12 @@ import os
 import re
 import selectors
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -43,8 +45,11 @@ from ..results.signing import SIGNATURE, sign_manifest
 from ..results.summary import env_family, load_catalog_file, load_json, load_own_summary
 from ..results.terminal import PERCENT_STEP, format_duration, percent_of
 from ..results.untrusted import UntrustedFileError, as_object
+from ..results.vocabulary import EXIT_BAD_COMMAND_LINE, Verdict
 from ..session.command import expectation_paths, option_arguments, watchdog_grace
 from ..session.containment import refuse_tracing
+from ..session.interrupt import Interrupted, interruptions_raised
+from ..session.preflight import SETUP_EXIT_CODES
 from ..session.reporter import RUN_COMMAND_ENV
 from ..session.seal import SEAL_FD_ENV, SEAL_LIMIT, parse, seal_problems
 from .bundle import file_digests, is_bundle, write_sums
@@ -59,8 +64,18 @@ RENDER_MARGIN_S = 300.0
 PROGRESS_STEP = PERCENT_STEP  # percent of the cases between two progress lines
 
 
+#: Exit statuses of the run that certify passes on as they are: the user's mistake, said in the run's words.
+RUN_OWN_STATUSES = SETUP_EXIT_CODES | {EXIT_BAD_COMMAND_LINE}
+INTERRUPTED = Verdict.INTERRUPTED.value
+
+
 class CertifyError(RuntimeError):
-    """No verdict could be reached (the run produced no summary, bad arguments)."""
+    """No verdict could be reached (the run produced no summary, bad arguments); ``status`` is the run's own
+    exit status when it is one the user should see (a set-up mistake or a bad command line), else None."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass(frozen=True)
@@ -126,7 +141,7 @@ def follow(command: list[str], log: Path, env: dict[str, str], limit: float | No
             os.close(seal_w)
         assert proc.stdout is not None
         pending = b""
-        with selectors.DefaultSelector() as selector:
+        with interruptions_raised(), _stopped_on_interruption(proc), selectors.DefaultSelector() as selector:
             selector.register(proc.stdout.fileno(), selectors.EVENT_READ, "out")
             selector.register(seal_r, selectors.EVENT_READ, "seal")
             open_streams = 2
@@ -155,6 +170,37 @@ def follow(command: list[str], log: Path, env: dict[str, str], limit: float | No
         os.close(seal_r)
         proc.stdout.close()
         return proc.wait(), bytes(sealed)
+
+
+#: How long an interrupted certify waits for its run to stop (the run itself contains its processes in ~1 s).
+STOP_WAIT_S = 5.0
+
+
+@contextlib.contextmanager
+def _stopped_on_interruption(proc: subprocess.Popen[bytes]) -> Iterator[None]:
+    """Within the block, an interruption of certify interrupts its run too (a signal to certify alone does
+    not reach it), and waits for it to stop before :class:`Interrupted` goes on."""
+    try:
+        yield
+    except Interrupted:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=STOP_WAIT_S)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        raise
+
+
+def _last_words(log: Path) -> str:
+    """What the run said went wrong: its first ``error:`` line (a set-up mistake, a refused argument), else
+    its last line."""
+    try:
+        lines = [line.strip() for line in log.read_text(encoding="utf-8", errors="replace").splitlines()]
+    except OSError:
+        return ""
+    return next((line for line in lines if "error:" in line), None) or next((line for line in reversed(lines)
+                                                                            if line), "")
 
 
 def _progress(out: TextIO, line: str, started: float, shown: int) -> int:
@@ -250,10 +296,18 @@ def certify(
         env = {**os.environ, RUN_COMMAND_ENV: json.dumps(list(command) or run)}
         returncode, sealed = follow(run, staging / "run.log", env, _run_limit(args))
         if not (staging / "summary.json").is_file():
-            raise CertifyError(f"the run exited {returncode} without a summary.json; see {staging / 'run.log'}")
+            # The staging directory goes with this error: say what the run said, not where its log was.
+            said = _last_words(staging / "run.log")
+            raise CertifyError(f"the run exited {returncode} without a summary.json" + (f": {said}" if said else ""),
+                               returncode if returncode in RUN_OWN_STATUSES else None)
+        if load_json(staging / "summary.json").get("verdict") == INTERRUPTED:
+            raise Interrupted(signal.SIGINT)  # the run was interrupted though certify was not: nothing to seal
         tampered = seal_problems(staging, parse(sealed))
         bundle = package_bundle(staging, out_root, args, list(command) or run, created, catalog_path, copied,
                                 list(extra), signing_key)
+    except (Interrupted, KeyboardInterrupt):  # a Ctrl-C before or after the run raises the latter
+        shutil.rmtree(staging, ignore_errors=True)  # an interrupted run certifies nothing: no partial bundle
+        raise
     except BaseException:
         if staging.exists() and not (staging / "summary.json").is_file():
             shutil.rmtree(staging, ignore_errors=True)

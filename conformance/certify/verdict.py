@@ -3,7 +3,9 @@
 Rules of certification:
 
 - a **mandatory** rule must be PASS or NOT_APPLICABLE: any FAIL, ERROR or BLOCKED case blocks
-  (a BLOCKED case could not reach its own assertion because another rule's promise broke);
+  (a BLOCKED case could not reach its own assertion because another rule's promise broke); an
+  ERROR the instrument caused (it could not observe) blocks as *unjudged*: when nothing else
+  blocks, the run is NOT CERTIFIED because it is INCONCLUSIVE, not because the library failed;
 - a WAIVED case blocks unless its waiver was accepted for certification (``accepted``) and may
   be: it names one rule or case, no wildcard, and its product families;
 - an XPASS case is a stale waiver: reported, never a failure;
@@ -23,8 +25,9 @@ from dataclasses import dataclass, field
 
 from acl_hostmem_generated.catalog_types import Catalog, RuleEntry
 
+from ..results.coverage import CoverageJSON, coverage, summary_coverage
 from ..results.expectations import certification_problem
-from ..results.outcomes import DECIDING_SEVERITY, FAILING_VALUES, OUTCOME_ORDER, worst_value
+from ..results.outcomes import DECIDING_SEVERITY, FAILING_VALUES, OUTCOME_ORDER, unjudged, worst_value
 from ..results.untrusted import as_list, as_object
 
 CERTIFIED = "CERTIFIED"
@@ -54,6 +57,7 @@ class RuleAssessment:
     provenance: str = ""
     evidence: list[Mapping[str, object]] = field(default_factory=list)
     failing_cases: list[str] = field(default_factory=list)
+    unjudged_cases: list[str] = field(default_factory=list)  # ERROR: the instrument could not observe
     waived_cases: list[str] = field(default_factory=list)
     unaccepted_waivers: list[str] = field(default_factory=list)
     stale_cases: list[str] = field(default_factory=list)
@@ -71,13 +75,16 @@ class RuleAssessment:
     @property
     def blocking(self) -> bool:
         """Whether this rule alone makes the run NOT CERTIFIED."""
-        return self.decides and bool(self.failing_cases or self.unaccepted_waivers or self.outcome is None)
+        return self.decides and bool(self.failing_cases or self.unjudged_cases or self.unaccepted_waivers
+                                     or self.outcome is None)
 
     def why(self) -> str:
         """A short reason for a blocking or waived rule."""
         parts = []
         if self.failing_cases:
             parts.append(f"{len(self.failing_cases)} failing case(s)")
+        if self.unjudged_cases:
+            parts.append(f"{len(self.unjudged_cases)} case(s) that could not be judged")
         if self.unaccepted_waivers:
             parts.append(f"{len(self.unaccepted_waivers)} waived case(s) without accepted waiver")
         accepted = len(self.waived_cases) - len(self.unaccepted_waivers)
@@ -97,6 +104,8 @@ class Assessment:
     missing_rules: list[str]
     expired: list[Mapping[str, object]]
     completeness_checked: bool
+    coverage: CoverageJSON = field(default_factory=lambda: CoverageJSON(mandatory_cases=0, mandatory_judged=0,
+                                                                         unexercised_interfaces=[]))
 
     @property
     def blocking(self) -> list[RuleAssessment]:
@@ -116,12 +125,56 @@ class Assessment:
     @property
     def advisory_findings(self) -> list[RuleAssessment]:
         """Recommended/informational rules with failing or waived cases (reported only)."""
-        return [r for r in self.rules if not r.decides and not r.conflict and (r.failing_cases or r.waived_cases)]
+        return [r for r in self.rules
+                if not r.decides and not r.conflict and (r.failing_cases or r.unjudged_cases or r.waived_cases)]
 
     @property
     def conflicts(self) -> list[RuleAssessment]:
         """Advisory rules: where the docs and the runtime source disagree (reported, never deciding)."""
         return [r for r in self.rules if r.conflict]
+
+    @property
+    def inconclusive(self) -> bool:
+        """Whether the run is NOT CERTIFIED only because it could not judge: no mandatory rule failed or has a
+        waiver that is not accepted, but a mandatory case could not be judged or a rule has no outcome."""
+        deciding = [r for r in self.rules if r.decides]
+        if self.verdict == CERTIFIED or any(r.failing_cases or r.unaccepted_waivers for r in deciding):
+            return False
+        return (bool(self.missing_rules) or bool(self.coverage["unexercised_interfaces"])
+                or any(r.unjudged_cases or r.outcome is None for r in deciding))
+
+    def reason(self) -> str:
+        """Why the verdict is what it is, in one line (the certificate's first lines, certify's console),
+        with how many of the run's mandatory cases were judged."""
+        judged = (f" ({self.coverage['mandatory_judged']} of {self.coverage['mandatory_cases']} mandatory cases "
+                  "judged)")
+        return self._why() + judged
+
+    def _why(self) -> str:
+        if self.verdict == CERTIFIED:
+            return "every mandatory rule passed or does not apply"
+        deciding = [r for r in self.rules if r.decides]
+        unjudged_cases = sum(len(r.unjudged_cases) for r in deciding)
+        if self.inconclusive:
+            parts = []
+            if unjudged_cases:
+                parts.append(f"{unjudged_cases} mandatory case(s) of "
+                             f"{sum(1 for r in deciding if r.unjudged_cases)} rule(s) could not be judged (they "
+                             "ended ERROR because the instrument could not observe)")
+            if self.missing_rules:
+                parts.append(f"{len(self.missing_rules)} rule(s) have no outcome (an incomplete run)")
+            if self.coverage["unexercised_interfaces"]:
+                parts.append(f"no mandatory case of {', '.join(self.coverage['unexercised_interfaces'])} (exported "
+                             "by the library) lies in the judged release's contract, so nothing of it was judged")
+            return "INCONCLUSIVE: no mandatory rule failed, but " + "; ".join(parts or ["a rule has no case"])
+        failed = [r for r in deciding if r.failing_cases]
+        unaccepted = [r for r in deciding if r.unaccepted_waivers]
+        parts = [f"{len(failed)} mandatory rule(s) failed"] if failed else []
+        if unaccepted:
+            parts.append(f"{len(unaccepted)} mandatory rule(s) are waived without an accepted waiver")
+        if unjudged_cases:
+            parts.append(f"{unjudged_cases} mandatory case(s) could not be judged")
+        return "; ".join(parts) or "the run could not be certified"
 
     def families(self) -> dict[str, dict[str, int]]:
         """Per rule family: counts of rules by certification column."""
@@ -132,15 +185,19 @@ class Assessment:
         return dict(sorted(table.items()))
 
 
-FAMILY_COLUMNS = ("passed", "not_applicable", "failed", "waived", "waived_accepted", "stale", "advisory_issue")
+FAMILY_COLUMNS = ("passed", "not_applicable", "failed", "unjudged", "waived", "waived_accepted", "stale",
+                  "advisory_issue")
 
 
 def family_column(rule: RuleAssessment) -> str:
     """The column of the per-family table a rule is counted in."""
     if not rule.decides:
-        return "advisory_issue" if rule.failing_cases or rule.waived_cases else _plain_column(rule.outcome)
-    if rule.failing_cases or rule.outcome is None:
+        issue = rule.failing_cases or rule.unjudged_cases or rule.waived_cases
+        return "advisory_issue" if issue else _plain_column(rule.outcome)
+    if rule.failing_cases:
         return "failed"
+    if rule.unjudged_cases or rule.outcome is None:
+        return "unjudged"
     if rule.unaccepted_waivers:
         return "waived"
     if rule.waived_cases:
@@ -176,7 +233,9 @@ def assess_rule(rule_id: str, rule: Mapping[str, object], spec_rule: RuleEntry |
     )
     for case_id, case in sorted(cases.items()):
         outcome = case.get("outcome") if isinstance(case, dict) else None
-        if outcome in FAILING or outcome not in OUTCOMES:
+        if isinstance(case, dict) and unjudged(outcome, case.get("category")):
+            result.unjudged_cases.append(case_id)
+        elif outcome in FAILING or outcome not in OUTCOMES:
             result.failing_cases.append(case_id)
         elif outcome == "WAIVED":
             result.waived_cases.append(case_id)
@@ -202,6 +261,10 @@ def assess(summary: Mapping[str, object], catalog: Catalog | None = None) -> Ass
     if checked and catalog is not None:
         present = {r.rule_id for r in rules if r.outcome is not None}
         missing = [rid for rid in catalog_rule_ids(catalog) if rid not in present]
-    certified = not any(r.blocking for r in rules) and not missing and bool(rules)
+    # Recomputed from the spec when it is at hand (verify always has it), never taken from the summary then.
+    covered = (coverage(catalog, as_object(summary.get("rules")), as_object(summary.get("environment")))
+               if checked and catalog is not None else summary_coverage(summary))
+    certified = (not any(r.blocking for r in rules) and not missing and bool(rules)
+                 and not covered["unexercised_interfaces"])
     expired = [e for e in as_list(as_object(summary.get("expectations")).get("expired")) if isinstance(e, Mapping)]
-    return Assessment(CERTIFIED if certified else NOT_CERTIFIED, rules, missing, expired, checked)
+    return Assessment(CERTIFIED if certified else NOT_CERTIFIED, rules, missing, expired, checked, covered)

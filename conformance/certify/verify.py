@@ -28,6 +28,7 @@ bundle to its signer; see :mod:`conformance.results.signing`.
 from __future__ import annotations
 
 import hashlib
+import html
 from collections.abc import Callable, Mapping, Sized
 from pathlib import Path
 
@@ -36,6 +37,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from acl_hostmem_generated.catalog_types import Catalog
 
 from ..harness.release import ReleaseError, judge_release, outside_contract, outside_reason
+from ..harness.untrusted_text import markdown_text
 from ..results import integrity, untrusted
 from ..results.expectations import ExpectationError, load_expectations
 from ..results.integrity import check_manifest_files, check_sums, load_member
@@ -49,6 +51,7 @@ from .certificate import (
     fact_lines_html,
     fact_lines_markdown,
     facts,
+    reason_line,
     verdict_heading,
     verdict_in_html,
     verdict_in_markdown,
@@ -345,7 +348,8 @@ def check_verdicts(
 ) -> list[str]:
     """Every verdict the bundle shows, machine-readable and visible, follows from the outcomes."""
     problems = []
-    expected = assess(summary, catalog).verdict
+    assessment = assess(summary, catalog)
+    expected = assessment.verdict
     md, page = _text(bundle / "certificate.md"), _text(bundle / "certificate.html")
     written = {
         "certificate.md": verdict_in_markdown(md),
@@ -365,10 +369,18 @@ def check_verdicts(
         shown = "; ".join(visible_verdicts_html(page)) or "none"
         problems.append(f"certificate.html: the visible verdict ({shown}) is not the verdict of the outcomes "
                         f"({expected})")
+    reason = reason_line(assessment)
+    if md and markdown_text(reason) not in md.splitlines()[:8]:
+        problems.append(f"certificate.md: the line under the verdict is not the recomputed reason ({reason})")
+    if page and f'<p class="reason">{html.escape(reason)}</p>' not in page:
+        problems.append(f"certificate.html: the reason under the verdict is not the recomputed one ({reason})")
     severities = {str(r["id"]): r.get("severity") for r in catalog.get("rules", [])}
     judged = {rid: dict(rule, severity=severities.get(rid, rule.get("severity")))
               for rid, rule in _rules(summary).items()}
-    derived = summary_verdict(dict(summary, rules=judged))
+    if summary.get("coverage") != assessment.coverage:  # recomputed from the bundle's spec by assess
+        problems.append(f"summary.json: coverage {str(summary.get('coverage'))[:200]} is not what the outcomes and "
+                        f"the spec give ({assessment.coverage})")
+    derived = summary_verdict(dict(summary, rules=judged, coverage=assessment.coverage))
     if summary.get("verdict") != derived:
         problems.append(f"summary.json: verdict {summary.get('verdict')} does not follow from the outcomes ({derived})")
     return problems

@@ -30,6 +30,7 @@ from ..results import untrusted
 from ..results.outcomes import Outcome
 from ..results.summary import env_family, summary_problem
 from ..results.summary_model import SummaryRecord, summary_record
+from ..results.vocabulary import Verdict
 
 UNKNOWN = "unknown"
 
@@ -134,6 +135,8 @@ def read_one(path: Path, trusted: Ed25519PublicKey | None = None) -> RunRecord |
     problem = summary_problem(summary)
     if problem:  # the shape _reduce relies on: a hostile summary is excluded, not a traceback of the whole merge
         return Excluded(source, f"not a summary.json of a conformance run: {problem}")
+    if summary.get("verdict") == Verdict.INTERRUPTED.value:
+        return Excluded(source, "an interrupted run (verdict INTERRUPTED): it judged nothing")
     try:
         return _reduce(source, summary)
     except (AttributeError, TypeError, KeyError, ValueError) as exc:  # a deeper part of the wrong shape

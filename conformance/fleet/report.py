@@ -27,6 +27,11 @@ def cell_text(cell: Cell) -> str:
     return text
 
 
+def verdicts_text(verdicts: Iterable[str]) -> str:
+    """A column's run verdicts: INCONCLUSIVE (nothing failed, something could not be judged) stays apart from FAIL."""
+    return " / ".join(sorted(verdicts)) or "-"
+
+
 def drift_line(drift: Drift) -> str:
     """One changed observation, for people."""
     return (f"{drift.case_id} {drift.observation} ({drift.provenance}): "
@@ -44,7 +49,8 @@ def render_markdown(matrix: Matrix) -> str:
            "Δn: n observations changed; ~n: runs of the column disagree; (was X): outcome on the previous version; "
            "⊄R: outside the contract of CANN release R the column was judged against (with a count: that many "
            "of its cases).",
-           "", "| rule | " + " | ".join(head) + " |", "|---|" + "---|" * len(head)]
+           "", "| rule | " + " | ".join(head) + " |", "|---|" + "---|" * len(head),
+           "| _run verdict_ | " + " | ".join(markdown_text(verdicts_text(c.verdicts)) for c in matrix.columns) + " |"]
     for row in matrix.rows:
         cells = matrix.cells[row.rule_id]
         # A cell's words are the kit's own (known outcomes and counts only, see Column.outcome).
@@ -110,6 +116,7 @@ def render_html(matrix: Matrix) -> str:
     """matrix.html: one page that works offline (opened from disk, no network)."""
     e = html.escape
     head = "".join(f'<th data-column="{e(c.key)}">{e(c.family)}<br>{e(c.cann_version)}</th>' for c in matrix.columns)
+    verdicts = "".join(f'<th class="verdict">{e(verdicts_text(c.verdicts))}</th>' for c in matrix.columns)
     body = []
     for row in matrix.rows:
         cells = "".join(_cell_html(matrix.cells[row.rule_id][c.key]) for c in matrix.columns)
@@ -129,7 +136,8 @@ def render_html(matrix: Matrix) -> str:
         "(outlined; hover a cell for the changed observations).</p>"
         '<p><label><input type="checkbox" id="only-changes"> only rules with drift or failures</label> '
         '<span id="shown"></span></p>'
-        f'<table id="matrix"><thead><tr><th class="rule">rule</th>{head}</tr></thead>'
+        f'<table id="matrix"><thead><tr><th class="rule">rule</th>{head}</tr>'
+        f'<tr><th class="rule">run verdict</th>{verdicts}</tr></thead>'
         f"<tbody>{''.join(body)}</tbody></table>"
         f'<h2>Behaviour drift</h2><ul id="drift">{drift}</ul>'
         f'<h2>Excluded inputs</h2><ul id="excluded">{excluded}</ul>'

@@ -1,9 +1,9 @@
-"""``compare`` / ``gate`` on the command line: gate a driver release on the differences of two runs.
+"""``gate`` on the command line: gate a driver release on the differences of two runs.
 
-``python -m conformance compare BASELINE CANDIDATE [--fail-on CLASSES] [--allow-different-product]
+``acl-conformance gate BASELINE CANDIDATE [--fail-on CLASSES] [--allow-different-product]
 [--expectations F]... [--markdown F] [--json F]``
 
-The exit status is 1 when a class named in ``--fail-on`` (default ``regression,coverage-loss``)
+The exit status is 1 when a class named in ``--fail-on`` (default: :data:`~.compare.DEFAULT_FAIL_ON`)
 is not empty (for ``drift`` classes: holds drift no expectation accepts), 0 otherwise, and 2
 when the runs cannot be compared: a run or an expectations file that cannot be read, a run
 that is not a summary, runs of different product families, SoCs or specs (unless
@@ -21,6 +21,7 @@ from pathlib import Path
 
 from ..results.expectations import ExpectationError, load_expectations
 from ..results.signing import KeyFileError, check_signature, load_public_key
+from ..results.vocabulary import gate_class_text
 from .compare import DEFAULT_FAIL_ON, GATE_CLASSES, Comparison, compare
 from .drift import DRIFT_CLASSES, accept_known_drift, gating_drift, is_drift_class
 from .report import default_outputs, render_markdown
@@ -59,8 +60,11 @@ def accept_drift(comparison: Comparison, paths: Sequence[Path], today: datetime.
 def build_parser() -> argparse.ArgumentParser:
     """Command-line options of the gate."""
     parser = argparse.ArgumentParser(
-        prog="python -m conformance compare",
+        prog="acl-conformance gate",
         description="Compare two conformance runs and gate a driver release on the differences.",
+        epilog=gate_class_text() + "\nexit status: 0 no gating class is empty, 1 a class of --fail-on is not "
+        "empty, 2 the runs cannot be compared (unreadable, not summaries, different products or specs)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("baseline", type=Path, help="baseline run: bundle, report directory or summary.json")
     parser.add_argument("candidate", type=Path, help="candidate run: bundle, report directory or summary.json")

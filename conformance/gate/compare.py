@@ -3,8 +3,12 @@
 A run is a certification bundle, a report directory holding summary.json, or a
 summary.json file. Every case is classified by its outcome in the two runs:
 
-- ``regression``: passed (PASS, or XPASS) in the baseline, FAIL, ERROR or BLOCKED now; a rule
-  regresses when one of its cases does or its own outcome goes from passed to failing;
+- ``regression``: passed (PASS, or XPASS) in the baseline, FAIL, BLOCKED or an ERROR of the library
+  (a crash, a hang) now; a rule regresses when one of its cases does or its own outcome goes from
+  passed to failing on a case it judged;
+- ``inconclusive``: passed in the baseline, ERROR now because the instrument could not observe
+  (:func:`~conformance.results.outcomes.unjudged`): not a failure of the library, but a check that
+  can no longer judge cannot find one either, so it gates by default;
 - ``fix``: FAIL, ERROR or BLOCKED in the baseline, PASS now;
 - ``new`` / ``new-failure``: only in the candidate (failing: FAIL, ERROR or BLOCKED);
 - ``removed``: only in the baseline;
@@ -37,9 +41,9 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..harness.release import outside_contract
-from ..results import untrusted
+from ..results import untrusted, vocabulary
 from ..results.integrity import bundle_of, check_integrity, integrity_problem
-from ..results.outcomes import FAILING_VALUES, Outcome
+from ..results.outcomes import FAILING_VALUES, Outcome, unjudged
 from ..results.summary import env_family, summary_problem
 from ..results.summary_model import summary_record
 from ..results.untrusted import JSONObject, as_object
@@ -50,11 +54,10 @@ PASSED = frozenset({"PASS", "XPASS"})
 FAILING = FAILING_VALUES
 CODED = frozenset({"FAIL", "ERROR", "WAIVED"})
 EXPECTATION_OUTCOMES = frozenset({"WAIVED", "XPASS"})
-GATE_CLASSES = ("regression", "coverage-loss", "new-failure", "removed", "code-change", "waiver-change")
-# A waiver that newly covers a rule the baseline passed hides a regression: it gates by default too.
-DEFAULT_FAIL_ON = ("regression", "coverage-loss", "waiver-change")
-REPORTED_CLASSES = ("regression", "coverage-loss", "fix", "new", "new-failure", "removed", "code-change",
-                    "waiver-change", "entered-contract", "left-contract", "other")
+# The classes, what gates by default, and their order are the kit's vocabulary (results/vocabulary.py).
+GATE_CLASSES = vocabulary.GATING_CLASSES
+DEFAULT_FAIL_ON = vocabulary.DEFAULT_FAIL_ON
+REPORTED_CLASSES = tuple(c.name for c in vocabulary.GATE_CLASSES)
 #: The facts of the identity two runs must share to be compared.
 PRODUCT_FACTS = ("family", "soc", "spec_hash")
 
@@ -74,6 +77,7 @@ class ComparedCase:
     outcome: str
     code: str | None
     outside: bool = False  # NOT_APPLICABLE because the judged release's contract does not hold it
+    unjudged: bool = False  # ERROR because the instrument could not observe (not the library's failure)
 
 
 @dataclass
@@ -160,7 +164,8 @@ def flatten(summary: Mapping[str, object]) -> dict[str, ComparedCase]:
     """Every case of a summary by case ID."""
     return {case.case_id: ComparedCase(case.case_id, rule.rule_id, rule.family, rule.severity, case.outcome.value,
                                        case.observed_code,
-                                       case.outcome is Outcome.NOT_APPLICABLE and outside_contract(case.message))
+                                       case.outcome is Outcome.NOT_APPLICABLE and outside_contract(case.message),
+                                       unjudged(case.outcome.value, case.category))
             for rule, case in summary_record(summary).cases()}
 
 
@@ -183,7 +188,7 @@ def change_classes(old: ComparedCase | None, new: ComparedCase | None) -> list[s
         return ["code-change"] if old.outcome in CODED and old.code != new.code else []
     found = []
     if old.outcome in PASSED and new.outcome in FAILING:
-        found.append("regression")
+        found.append("inconclusive" if new.unjudged else "regression")
     elif old.outcome in FAILING and new.outcome == "PASS":
         found.append("fix")
     if (old.outcome in EXPECTATION_OUTCOMES or new.outcome in EXPECTATION_OUTCOMES) and "regression" not in found:
@@ -230,7 +235,8 @@ def compare_summaries(
             result.classes[name].append(change)
     rules = {c.rule_id for c in result.classes["regression"]}
     old_rules, new_rules = summary_record(baseline).rules, summary_record(candidate).rules
-    for rule_id in set(old_rules) & set(new_rules):
+    judged_failures = {c.rule_id for c in new_cases.values() if c.outcome in FAILING and not c.unjudged}
+    for rule_id in set(old_rules) & set(new_rules) & judged_failures:
         old_outcome, new_outcome = old_rules[rule_id].outcome, new_rules[rule_id].outcome
         if old_outcome and new_outcome and old_outcome.value in PASSED and new_outcome.value in FAILING:
             rules.add(rule_id)
@@ -278,6 +284,8 @@ def _load(run: Path, path: Path, role: str, signature_check: SignatureCheck | No
     problem = summary_problem(summary)
     if problem:
         raise CompareError(f"{role} {path}: {problem}")
+    if summary.get("verdict") == vocabulary.Verdict.INTERRUPTED.value:  # judged nothing: no baseline, no candidate
+        raise CompareError(f"{role} {path}: an interrupted run (verdict INTERRUPTED) judged nothing; run it to the end")
     return summary
 
 

@@ -22,3 +22,27 @@ class Problem(enum.IntEnum):
     UNKNOWN_RULE = 16
     UNKNOWN_RELEASE = 17
     REPORT_DIR_IN_USE = 18
+    REPORT_DIR_UNWRITABLE = 19
+    AMBIGUOUS_RELEASE = 20
+
+    @property
+    def summary(self) -> str:
+        """What the mistake is, in a few words (the exit-status tables of ``--help`` and docs/running.md)."""
+        return _SUMMARIES[self]
+
+
+_SUMMARIES = {
+    Problem.LIBRARY_NOT_FOUND: "the ACL library was not found, or --acl-lib names no file (--acl-lib, "
+                               "ASCEND_HOME_PATH)",
+    Problem.NOT_AN_ACL_LIBRARY: "the library is not an ACL runtime library",
+    Problem.MISSING_SYMBOLS: "the library lacks ACL entry points the harness needs",
+    Problem.INIT_FAILED: "aclInit or aclrtSetDevice failed",
+    Problem.UNKNOWN_PRODUCT: "unknown --acl-product, or a SoC of no known product family",
+    Problem.UNKNOWN_SIM_FAULT: "ACLSIM_FAULTS names an unknown simulator fault",
+    Problem.UNKNOWN_RULE: "--acl-rule matches no rule of the spec",
+    Problem.UNKNOWN_RELEASE: "--acl-cann-release names no release the spec knows",
+    Problem.REPORT_DIR_IN_USE: "another run holds the report directory",
+    Problem.REPORT_DIR_UNWRITABLE: "the report directory cannot be created or written",
+    Problem.AMBIGUOUS_RELEASE: "the library's ACL API version matches several releases; choose one with "
+                               "--acl-cann-release",
+}

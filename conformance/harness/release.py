@@ -4,7 +4,8 @@ The spec knows a list of releases (catalog ``releases``, oldest first; the newes
 pinned snapshot). The library reports its release through ``aclsysGetVersionStr("runtime")``
 (the text after ``Version=`` in the runtime package's version.info) or, where that call is
 missing or fails, only the ACL API version through ``aclrtGetVersion``; ``--acl-cann-release``
-overrides both. Releases carry their real refs: ``9.1.0``, ``9.2.0-beta.2`` (a branch) and the
+overrides both; an ACL API version that several releases share does not say which, so it is a
+set-up error unless ``--acl-cann-release`` chooses. Releases carry their real refs: ``9.1.0``, ``9.2.0-beta.2`` (a branch) and the
 pinned development snapshot ``master@681ef7610``, which is newer than every numbered release.
 
 A reported version maps to the newest known numbered release not newer than it, so a patch
@@ -43,6 +44,10 @@ _SNAPSHOT_KEY = (1 << 30,)
 
 class ReleaseError(HarnessError):
     """The run cannot be judged against any release the spec knows (a set-up error)."""
+
+
+class AmbiguousReleaseError(ReleaseError):
+    """The library's ACL API version is that of several releases, and nothing else says which (a set-up error)."""
 
 
 class ReleaseJSON(TypedDict):
@@ -141,7 +146,12 @@ def judge_release(catalog: Catalog, reported: str | None, override: str | None =
         if not by_api:
             raise ReleaseError(f"aclsysGetVersionStr gave nothing and the ACL API version {acl_api} matches no "
                                f"release the spec knows; pass --acl-cann-release (one of {listing})")
-        # The oldest release with that API version: its contract is the smallest one the library may claim.
+        if len(by_api) > 1:
+            # Judging against the oldest would be a silently weaker contract than the library may owe (a
+            # training-series library of 9.2.0 judged by 9.0.0 runs next to nothing): the user chooses.
+            raise AmbiguousReleaseError(f"aclsysGetVersionStr gave nothing and the ACL API version {acl_api} is that "
+                                        f"of several releases ({', '.join(by_api)}); pass --acl-cann-release with "
+                                        "the library's release")
         return JudgedRelease(by_api[0], f"ACL API {acl_api}", "acl-api")
     raise ReleaseError(f"the library reports no version (aclsysGetVersionStr and aclrtGetVersion fail); pass "
                        f"--acl-cann-release (one of {listing})")

@@ -70,6 +70,7 @@ def categories_json() -> list[dict[str, str | list[str]]]:
         rule(Category.WRONG_ERROR_CODE, ["failed"], traceRegex=r"(?s).*WrongErrorCode.*"),
         rule(Category.SPEC_VIOLATION, ["failed"], traceRegex=r"(?s).*SpecViolation.*"),
         rule(Category.NOT_APPLICABLE, ["skipped"], messageRegex=r"(?s).*NOT_APPLICABLE.*"),
+        rule(Category.NOT_RUN, ["broken", "skipped"], messageRegex=r"(?s)^not run: .*"),
         rule(Category.HARNESS_ERROR, ["broken", "failed", "skipped"]),
     ]
 

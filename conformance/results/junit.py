@@ -2,7 +2,8 @@
 
 The layout is the JUnit XML that Jenkins and GitLab read, written down as our own schema in
 ``junit.xsd`` beside this module: ``<testsuites>`` holds one ``<testsuite>`` per rule family,
-whose ``<properties>`` carry the run's facts and verdict; each ``<testcase>`` has the case ID
+whose ``<properties>`` carry the run's facts and verdict (and, for an INCONCLUSIVE run, each mandatory
+rule it could not judge as ``unjudged_rule``); each ``<testcase>`` has the case ID
 as ``name`` and the rule family as ``classname``. Outcomes map as CI expects:
 
 - PASS, XPASS: a plain test (an XPASS says in its output that the waiver is stale);
@@ -35,6 +36,8 @@ SUITES_NAME = "acl-conformance"
 RUN_PROPERTIES = ("verdict", "spec_hash", "suite_version")
 #: The first properties of every suite: the run's root causes, each failing rule once.
 ROOT_CAUSE_PROPERTY = "root_cause"
+#: A mandatory rule the run could not judge (its verdict then INCONCLUSIVE, not FAIL), one property each.
+UNJUDGED_PROPERTY = "unjudged_rule"
 ENVIRONMENT_PROPERTIES = ("library", "library_sha256", "soc", "product_family", "cann_version", "cann_release",
                           "os_kernel")
 _ELEMENT = {"FAIL": "failure", "ERROR": "error", "BLOCKED": "error", "WAIVED": "skipped", "NOT_APPLICABLE": "skipped"}
@@ -114,6 +117,8 @@ def build_junit(summary: SummaryJSON, catalog: Catalog) -> ET.Element:
                 ET.SubElement(properties, "property", name=ROOT_CAUSE_PROPERTY, value=root_cause_line(cause))
             for name in RUN_PROPERTIES:
                 ET.SubElement(properties, "property", name=name, value=str(summary.get(name) or ""))
+            for rule_id in summary.get("unjudged_rules") or []:  # INCONCLUSIVE: apart from the failures
+                ET.SubElement(properties, "property", name=UNJUDGED_PROPERTY, value=str(rule_id))
             for name in ENVIRONMENT_PROPERTIES:
                 ET.SubElement(properties, "property", name=name, value=str(environment.get(name) or ""))
             suites[family] = (suite, {"tests": 0, "failure": 0, "error": 0, "skipped": 0, "time": 0.0})

@@ -49,6 +49,7 @@ class Category(str, enum.Enum):
     BLOCKED = "blocked"
     INSTRUMENT = "instrument"
     INCONSISTENT = "inconsistent"  # a PASS its own observations contradict (see results/consistency.py)
+    NOT_RUN = "not_run"  # the run ended (interrupted, or lost the case) before the case ran
 
 
 # Worst first: a rule's outcome is the first of these that any of its cases has.
@@ -64,6 +65,13 @@ OWN_FAILURES = frozenset({Outcome.FAIL, Outcome.ERROR})
 OWN_FAILURE_VALUES = frozenset(o.value for o in OWN_FAILURES)
 #: Every outcome, worst first, as strings.
 OUTCOME_ORDER: tuple[str, ...] = tuple(o.value for o in SEVERITY_ORDER)
+#: ERROR categories that say the instrument could not observe, not that the library misbehaved: the
+#: harness failed, the case was not run, the run's deadline came, or a PASS its own observations
+#: contradict. A mandatory case so ended leaves its rule unjudged (verdict INCONCLUSIVE), not failed;
+#: an ERROR of any other category (the library crashed, a call hung) fails it.
+UNOBSERVED = frozenset({Category.INSTRUMENT, Category.HARNESS_ERROR, Category.NOT_RUN, Category.DEADLINE,
+                        Category.INCONSISTENT})
+UNOBSERVED_VALUES = frozenset(c.value for c in UNOBSERVED)
 #: Severities in order of weight; only the first decides a run's verdict and a certification.
 SEVERITIES: tuple[str, ...] = ("mandatory", "recommended", "advisory", "informational")
 DECIDING_SEVERITY = SEVERITIES[0]
@@ -82,6 +90,7 @@ CATEGORY_TITLES: dict[Category, str] = {
     Category.BLOCKED: "Blocked by another rule",
     Category.INSTRUMENT: "Harness instrument failed",
     Category.INCONSISTENT: "Outcome contradicted by its observations",
+    Category.NOT_RUN: "Not run",
 }
 #: Categories a waiver never turns into WAIVED: a call that must return and did not.
 UNWAIVABLE = frozenset({Category.TIMEOUT, Category.INCONSISTENT})
@@ -362,6 +371,12 @@ def worst_value(outcomes: Iterable[str]) -> str | None:
     """:func:`worst` of outcomes given as summary.json's strings; unknown strings are left out."""
     found = worst(Outcome(o) for o in outcomes if o in OUTCOME_ORDER)
     return found.value if found else None
+
+
+def unjudged(outcome: object, category: object) -> bool:
+    """Whether a case of summary.json's ``outcome`` and ``category`` ended without a judgement on the library
+    (ERROR of an :data:`UNOBSERVED` category); any other failing outcome is a judgement against it."""
+    return outcome == Outcome.ERROR.value and category in UNOBSERVED_VALUES
 
 
 def decides(severity: object) -> bool:

@@ -7,6 +7,7 @@ so that they can be tested without pytest or a library.
 from __future__ import annotations
 
 import json
+import signal
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict, cast
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, TypedDict, cast
 from acl_hostmem_generated.catalog_types import Catalog, CitationEntry
 
 from ..harness.untrusted_text import terminal_text
+from .coverage import CoverageJSON, coverage, coverage_line, unexercised_interfaces
 from .identity import case_interfaces
 from .observations import ObservationJSON, case_observations
 from .outcomes import (
@@ -25,11 +27,13 @@ from .outcomes import (
     Outcome,
     count,
     decides,
+    unjudged,
     worst,
 )
 from .rootcause import RootCauseJSON, root_cause_line, root_causes
 from .terminal import Style
 from .untrusted import JSONObject, JSONValue, as_object
+from .vocabulary import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_NOTHING_SELECTED, EXIT_PASS, Verdict, interrupted_status
 
 if TYPE_CHECKING:  # only the type checker reads these: the annotations stay strings at run time (and the
     # expectations module, with PyYAML, loads only when a run names expectations files)
@@ -42,8 +46,9 @@ if TYPE_CHECKING:  # only the type checker reads these: the annotations stay str
 SCHEMA = "acl-conformance-summary/3"
 #: The schemas every reader (gate, verify, merge) accepts: only the one this kit writes.
 READABLE_SCHEMAS = frozenset({SCHEMA})
-PARTIAL = "PARTIAL"
-NOTHING_SELECTED = 5  # pytest's own status when no test ran
+PARTIAL = Verdict.PARTIAL.value
+INTERRUPTED = Verdict.INTERRUPTED.value
+NOTHING_SELECTED = EXIT_NOTHING_SELECTED
 OUTCOME_VALUES = frozenset(o.value for o in Outcome)
 
 
@@ -112,10 +117,18 @@ class SummaryJSON(TypedDict):
     rules: dict[str, RuleSummaryJSON]
     expectations: ExpectationsJSON
     selection: SelectionJSON
+    unjudged_rules: list[str]
+    coverage: CoverageJSON
     verdict: str
 
 
-def _missing_case(case_id: str, rule_id: str) -> CaseResult:
+#: The message of a case an interrupted run did not reach (Allure's "not run" category matches it).
+INTERRUPTED_NOT_RUN = "not run: the run was interrupted before this case ran"
+
+
+def _missing_case(case_id: str, rule_id: str, interrupted: bool = False) -> CaseResult:
+    if interrupted:
+        return CaseResult(case_id, rule_id, Outcome.ERROR, Category.NOT_RUN, INTERRUPTED_NOT_RUN, None, 0.0)
     return CaseResult(case_id, rule_id, Outcome.ERROR, Category.HARNESS_ERROR,
                       "the case was not run (deselected, not collected, or lost)", None, 0.0)
 
@@ -123,13 +136,15 @@ def _missing_case(case_id: str, rule_id: str) -> CaseResult:
 def build_summary(catalog: Catalog, results: Mapping[str, CaseResult], *,
                   environment: Mapping[str, object], command: list[str],
                   expectation_files: Iterable[str] = (), expired: Iterable[WaiverJSON] = (),
-                  selected: Collection[str] | None = None) -> SummaryJSON:
+                  selected: Collection[str] | None = None, interrupted: bool = False) -> SummaryJSON:
     """The ``summary.json`` document: every rule and every case of the catalog, nothing dropped.
 
     ``totals`` and ``by_interface`` count cases; ``by_family`` counts rules (by rule family).
     Cases that were reported but are not in the catalog are kept under their rule. A run that
     selected cases (``selected``: their case IDs) is partial when it left any case of the
-    catalog out: it then lists only the selected cases and rules, and its verdict is PARTIAL.
+    catalog out: it then lists only the selected cases and rules, and its verdict is PARTIAL. An
+    ``interrupted`` run judged nothing: its verdict is INTERRUPTED, it names no root cause and no
+    unjudged rule, and the cases it did not reach are ERROR ``not_run``.
     """
     catalog_ids = [c["case_id"] for rule in catalog["rules"] for c in rule.get("cases", [])]
     partial = selected is not None and not set(catalog_ids) <= set(selected)
@@ -149,7 +164,7 @@ def build_summary(catalog: Catalog, results: Mapping[str, CaseResult], *,
         outcomes: list[Outcome] = []
         ids = list(catalog_cases) + [cid for cid in seen if cid not in catalog_cases]
         for cid in ids:
-            result = seen.get(cid) or _missing_case(cid, rid)
+            result = seen.get(cid) or _missing_case(cid, rid, interrupted)
             outcomes.append(result.outcome)
             params = catalog_cases[cid]["params"] if cid in catalog_cases else None
             for iface in case_interfaces(rule, params):
@@ -175,6 +190,8 @@ def build_summary(catalog: Catalog, results: Mapping[str, CaseResult], *,
         message = ""
         if rule_outcome is None:
             rule_outcome, message = Outcome.ERROR, "no case of this rule was collected or run"
+        elif rule_outcome == Outcome.NOT_APPLICABLE:  # the rule says why, as its cases do (the first one's words)
+            message = next((c["message"] for c in cases.values() if c["message"]), "")
         case_outcomes.extend(outcomes)
         by_family.setdefault(rule.get("family", ""), []).append(rule_outcome)
         entry: RuleSummaryJSON = {
@@ -186,6 +203,7 @@ def build_summary(catalog: Catalog, results: Mapping[str, CaseResult], *,
         if message:
             entry["message"] = message
         rules_out[rid] = entry
+    covered = coverage(catalog, rules_out, environment)
     return {
         "schema": SCHEMA,
         "spec_hash": catalog.get("spec_hash"),
@@ -196,45 +214,77 @@ def build_summary(catalog: Catalog, results: Mapping[str, CaseResult], *,
         "by_interface": by_interface,
         "by_family": {fam: count(outs) for fam, outs in by_family.items()},
         "findings": findings,
-        "root_causes": root_causes(rules_out),
+        "root_causes": [] if interrupted else root_causes(rules_out),
         "rules": rules_out,
         "expectations": {"files": [str(f) for f in expectation_files], "expired": list(expired)},
         "selection": {"partial": partial, "selected_cases": sum(len(r["cases"]) for r in rules_out.values()),
                       "spec_cases": len(catalog_ids)},
-        "verdict": PARTIAL if partial else run_verdict(rules_out),
+        "unjudged_rules": [] if interrupted else mandatory_standing(rules_out)[1],
+        "coverage": covered,
+        "verdict": (INTERRUPTED if interrupted else PARTIAL if partial
+                    else run_verdict(rules_out, covered["unexercised_interfaces"])),
     }
 
 
 def summary_verdict(summary: Mapping[str, object]) -> str:
-    """The verdict a summary's outcomes call for: PARTIAL for a partial run, else :func:`run_verdict`."""
+    """The verdict a summary's outcomes call for: INTERRUPTED for a run that says it was stopped (it judged
+    nothing, so no outcome can make it more), PARTIAL for a partial run, else :func:`run_verdict`."""
+    if summary.get("verdict") == INTERRUPTED:
+        return INTERRUPTED
     if as_object(summary.get("selection")).get("partial"):
         return PARTIAL
     rules = as_object(summary.get("rules"))
-    return run_verdict({rid: rule for rid, rule in rules.items() if isinstance(rule, Mapping)})
+    return run_verdict({rid: rule for rid, rule in rules.items() if isinstance(rule, Mapping)},
+                       unexercised_interfaces(summary))
+
+
+VERDICT_EXIT = {Verdict.PASS.value: EXIT_PASS, Verdict.FAIL.value: EXIT_FAIL,
+                Verdict.INCONCLUSIVE.value: EXIT_INCONCLUSIVE}
 
 
 def exit_status(summary: SummaryJSON) -> int:
-    """0 when no mandatory rule that ran failed (a PARTIAL run included), 1 otherwise; 5 when nothing ran."""
+    """The exit status of a run's verdict: 0 PASS, 1 FAIL, 6 INCONCLUSIVE; a PARTIAL run takes the status of
+    what its selected mandatory rules decide; 5 when nothing was selected."""
+    if summary.get("verdict") == INTERRUPTED:
+        return interrupted_status(signal.SIGINT)  # the pytest process knows only its KeyboardInterrupt
     if (summary.get("selection") or {}).get("partial") and not summary["selection"].get("selected_cases"):
         return NOTHING_SELECTED
-    return 0 if run_verdict(summary.get("rules") or {}) == "PASS" else 1
+    return VERDICT_EXIT[run_verdict(summary.get("rules") or {}, unexercised_interfaces(summary))]
 
 
-def run_verdict(rules: Mapping[str, Mapping[str, object]]) -> str:
-    """The verdict of a run from its rules' case outcomes: FAIL when a mandatory rule fails, else PASS.
+def mandatory_standing(rules: Mapping[str, Mapping[str, object]]) -> tuple[list[str], list[str]]:
+    """The mandatory rules that failed and those that could not be judged, by rule ID, each in order.
 
-    A mandatory rule fails when its worst case is FAIL or ERROR, or when it has no case at
-    all. Waivers do not count here (certification judges them); ``verify`` recomputes this.
+    A mandatory rule fails when one of its cases is FAIL or BLOCKED, or ERROR for something the library did
+    (it crashed, a call hung). It is unjudged when it did not fail but one of its cases ended ERROR because
+    the instrument could not observe (:func:`~.outcomes.unjudged`), or when it has no case at all.
     """
-    for rule in rules.values():
+    failing: list[str] = []
+    unjudged_rules: list[str] = []
+    for rule_id, rule in rules.items():
         if not decides(rule.get("severity")):
             continue
-        outcomes = [Outcome(c["outcome"]) for c in as_object(rule.get("cases")).values()
-                    if isinstance(c, Mapping) and c.get("outcome") in OUTCOME_VALUES]
-        outcome = worst(outcomes)
-        if outcome is None or outcome in FAILING_OUTCOMES:
-            return "FAIL"
-    return "PASS"
+        cases = [c for c in as_object(rule.get("cases")).values()
+                 if isinstance(c, Mapping) and c.get("outcome") in OUTCOME_VALUES]
+        if any(Outcome(c["outcome"]) in FAILING_OUTCOMES and not unjudged(c["outcome"], c.get("category"))
+               for c in cases):
+            failing.append(rule_id)
+        elif not cases or any(unjudged(c["outcome"], c.get("category")) for c in cases):
+            unjudged_rules.append(rule_id)
+    return failing, unjudged_rules
+
+
+def run_verdict(rules: Mapping[str, Mapping[str, object]], unexercised: Collection[str] = ()) -> str:
+    """The verdict of a run from its rules' case outcomes (:func:`mandatory_standing`): FAIL when a mandatory
+    rule failed, else INCONCLUSIVE when one could not be judged or an interface the library exports was
+    ``unexercised`` (:mod:`.coverage`), else PASS.
+
+    Waivers do not count here (certification judges them); ``verify`` recomputes this.
+    """
+    failing, unjudged_rules = mandatory_standing(rules)
+    if failing:
+        return Verdict.FAIL.value
+    return Verdict.INCONCLUSIVE.value if unjudged_rules or unexercised else Verdict.PASS.value
 
 
 def summary_problem(summary: object) -> str | None:
@@ -322,6 +372,8 @@ def format_summary(summary: SummaryJSON, report_location: str | None = None, sty
     totals = summary.get("totals", {})
     lines.append("")
     lines.append("cases: " + ", ".join(f"{n} {k.lower()}" for k, n in totals.items() if n))
+    if "coverage" in summary:
+        lines.append(coverage_line(summary))
     causes = summary.get("root_causes") or []
     if causes:
         lines.append("root causes (each failing rule once; BLOCKED cases count against the rule that blocked them):")
@@ -342,10 +394,19 @@ def format_summary(summary: SummaryJSON, report_location: str | None = None, sty
     verdict = str(summary.get("verdict"))
     selection = summary.get("selection") or {}
     note = ""
+    decided = run_verdict(summary.get("rules") or {})
     if selection.get("partial"):
-        failing = run_verdict(summary.get("rules") or {}) == "FAIL"
+        said = {Verdict.FAIL.value: "a selected mandatory rule failed",
+                Verdict.INCONCLUSIVE.value: "a selected mandatory rule could not be judged"}
         note = (f" ({selection.get('selected_cases')} of {selection.get('spec_cases')} cases selected; "
-                f"{'a selected mandatory rule failed' if failing else 'nothing selected failed'})")
+                f"{said.get(decided, 'nothing selected failed')})")
+    elif verdict == Verdict.INCONCLUSIVE.value:
+        unjudged_rules = summary.get("unjudged_rules") or []
+        why = [f"{len(unjudged_rules)} could not be judged: their cases ended ERROR because the instrument could "
+               "not observe"] if unjudged_rules else []
+        if unexercised_interfaces(summary):
+            why.append("an interface the library exports had no mandatory case in the judged release's contract")
+        note = f" (no mandatory rule failed, but {'; and '.join(why)}; this is not a pass)"
     lines.append(f"verdict: {style.word(verdict)}{note}")
     if report_location:
         lines.append(f"report:  {report_location}")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -21,36 +20,24 @@ from pathlib import Path
 from ..harness.options import DEFAULT_DEADLINE, OPTIONS, OptionError, env_value, seconds
 from ..harness.resources import generated_dir, suite_dir
 from ..results.terminal import Style
+from ..results.vocabulary import EXIT_BAD_COMMAND_LINE, EXIT_NO_SUMMARY, exit_status_text, outcome_text
 from .console import CONSOLE_FLAG
 from .containment import become_subreaper, kill_tree, refuse_tracing
 from .deadline import ENV_AT as DEADLINE_AT
-from .preflight import SETUP_EXIT_CODES, STALE_REPORTS, Problem, SetupError
+from .interrupt import Interrupted, PreviousReports, end_interrupted, interruptions_raised
+from .preflight import SETUP_EXIT_CODES, Problem, SetupError
 from .reporter import RUN_COMMAND_ENV
 from .reportlock import HELD_ENV, lock_report_dir
 from .seal import SEAL_FD_ENV
 from .seal import emit as emit_seal
 
 PLUGIN = "conformance.session.plugin"
-EXIT_BAD_EXPECTATIONS = 2
-EXIT_BAD_OPTION = 2
-EXIT_NO_SUMMARY = 3
+EXIT_BAD_EXPECTATIONS = EXIT_BAD_COMMAND_LINE
+EXIT_BAD_OPTION = EXIT_BAD_COMMAND_LINE
 DEFAULT_HISTORY_LIMIT = 20
+PYTEST_USAGE_ERROR = 4  # pytest's status for a command line it refuses
 
-EXIT_CODES = f"""\
-exit status:
-  0   verdict PASS, or PARTIAL with no failing mandatory rule among the selected cases
-  1   verdict FAIL (a mandatory rule failed), or PARTIAL with a failing mandatory rule
-  2   bad command line or expectations file
-  3   the run ended without a summary (pytest itself failed)
-  5   the selection (-k, -m, --acl-rule, --lf) kept no case
-  {Problem.LIBRARY_NOT_FOUND:<3} set-up: the ACL library was not found (--acl-lib, ASCEND_HOME_PATH)
-  {Problem.NOT_AN_ACL_LIBRARY:<3} set-up: the library is not an ACL runtime library
-  {Problem.MISSING_SYMBOLS:<3} set-up: the library lacks ACL entry points the harness needs
-  {Problem.INIT_FAILED:<3} set-up: aclInit or aclrtSetDevice failed
-  {Problem.UNKNOWN_PRODUCT:<3} set-up: unknown --acl-product, or a SoC of no known product family
-  {Problem.UNKNOWN_SIM_FAULT:<3} set-up: ACLSIM_FAULTS names an unknown simulator fault
-  {Problem.UNKNOWN_RULE:<3} set-up: --acl-rule matches no rule of the spec
-"""
+EXIT_CODES = exit_status_text()
 
 RUN_DESCRIPTION = f"""\
 Run the conformance suite against one ACL library and write the reports into
@@ -63,11 +50,12 @@ Run the conformance suite against one ACL library and write the reports into
                      (in a clone: make node; elsewhere: acl-conformance report DIR)
 
 Set-up mistakes (library path, product ID, ACLSIM_FAULTS, failing aclInit) stop the run
-before any case, with one message and their own exit status. Outcomes per case: PASS,
-FAIL, NOT_APPLICABLE, WAIVED, XPASS, ERROR. Select cases with -k (case or rule IDs, e.g.
--k HM-ALIGN-MALLOC), -m (rule family, severity or interface, e.g. -m "sync and mandatory"),
---acl-rule RULE or --lf; the verdict of such a run is PARTIAL. Arguments this command does
-not know go to pytest (e.g. -x, -v). Each option has an environment twin, shown in brackets.
+before any case, with one message and their own exit status.
+{outcome_text()}
+Select cases with -k (case or rule IDs, e.g. -k HM-ALIGN-MALLOC), -m (rule family,
+severity or interface, e.g. -m "sync and mandatory"), --acl-rule RULE or --lf; the verdict
+of such a run is PARTIAL. Arguments this command does not know go to pytest (e.g. -x, -v).
+Each option has an environment twin, shown in brackets.
 
 {EXIT_CODES}"""
 
@@ -91,6 +79,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         default=int(_env_default("ACL_HISTORY_LIMIT", str(DEFAULT_HISTORY_LIMIT))),
                         help="runs kept in the report's trend history, history.jsonl (default: %(default)s) "
                              "[ACL_HISTORY_LIMIT]")
+    parser.add_argument("--keep-partial", action="store_true", default=bool(os.environ.get("ACL_KEEP_PARTIAL")),
+                        help="when the run is interrupted, keep its partial summary.json (verdict INTERRUPTED, the "
+                             "cases that did not run marked not_run) in place of the previous reports "
+                             "[ACL_KEEP_PARTIAL]")
     parser.add_argument("--screenshot", metavar="PNG", help="also save a headless-Chromium screenshot of the report")
 
 
@@ -184,16 +176,6 @@ def report_dir_of(args: argparse.Namespace) -> Path:
     return Path(args.acl_report_dir or os.environ.get("ACL_REPORT_DIR") or "reports").resolve()
 
 
-def clear_previous(report_dir: Path) -> None:
-    """Remove an earlier run's results (its verdict must never pass for this run's)."""
-    report_dir.mkdir(parents=True, exist_ok=True)
-    for folder in ("allure-results", "artifacts"):
-        if (report_dir / folder).is_dir():
-            shutil.rmtree(report_dir / folder)
-    for name in STALE_REPORTS:
-        (report_dir / name).unlink(missing_ok=True)
-
-
 def render_html(args: argparse.Namespace, report_dir: Path, summary: dict[str, object]) -> str | None:
     """Render the HTML report when the renderer is installed; returns its path, or None with one line said."""
     from ..results.html import ReportError, render_installed, screenshot
@@ -229,35 +211,56 @@ def watchdog_grace(deadline: float) -> float:
     return min(WATCHDOG_GRACE_S, max(3.0, deadline / 4))
 
 
-def supervise(command: list[str], env: dict[str, str], limit: float) -> int:
+#: How long an interrupted run's pytest may take to write its partial summary before its group is killed;
+#: longer when the user asked for that summary (--keep-partial).
+INTERRUPT_GRACE_S = 1.0
+KEEP_PARTIAL_GRACE_S = 5.0
+
+
+def supervise(command: list[str], env: dict[str, str], limit: float, interrupt_grace: float = INTERRUPT_GRACE_S) -> int:
     """Run ``command`` in its own process group, for at most ``limit`` seconds; its exit status.
 
     The watchdog of a run: ``run`` never loads the library, so a stopped or wedged controller
     (a daemon of the library may SIGSTOP it) cannot stop it from ending the run at the
     deadline. As a subreaper it also outlives and kills whatever the run left behind: workers
-    of a killed controller, executors, the library's helpers. A Ctrl-C is passed on to the group.
+    of a killed controller, executors, the library's helpers. An interrupting signal (Ctrl-C to
+    the group or to ``run`` alone, SIGTERM, SIGHUP) is passed on to the group as SIGINT, which
+    gets ``interrupt_grace`` seconds to write its partial summary before everything is killed;
+    :class:`~.interrupt.Interrupted` is then raised again, the processes contained.
     """
     become_subreaper()
     refuse_tracing()
     fd = os.environ.get(SEAL_FD_ENV, "")
     keep = (int(fd),) if fd.isdigit() else ()
-    proc = subprocess.Popen(command, env=env, start_new_session=True, pass_fds=keep)
+    with interruptions_raised():
+        proc = subprocess.Popen(command, env=env, start_new_session=True, pass_fds=keep)
+        try:
+            try:
+                return proc.wait(timeout=limit)
+            except Interrupted:
+                _signal_group(proc.pid, signal.SIGINT)
+                try:
+                    proc.wait(timeout=interrupt_grace)
+                except subprocess.TimeoutExpired:
+                    pass
+                raise
+        except subprocess.TimeoutExpired:
+            print(f"error: the run did not end within {limit:.0f} s of its start (its deadline and a grace); "
+                  "it was killed", file=sys.stderr, flush=True)
+            _signal_group(proc.pid, signal.SIGKILL)
+            return proc.wait()
+        finally:
+            if proc.returncode is None:
+                _signal_group(proc.pid, signal.SIGKILL)
+                proc.wait()
+            kill_tree(None)
+
+
+def _signal_group(pgid: int, signum: int) -> None:
     try:
-        try:
-            return proc.wait(timeout=limit)
-        except KeyboardInterrupt:
-            os.killpg(proc.pid, signal.SIGINT)
-            return proc.wait(timeout=WATCHDOG_GRACE_S)  # the run's own Ctrl-C handling writes its reports
-    except subprocess.TimeoutExpired:
-        print(f"error: the run did not end within {limit:.0f} s of its start (its deadline and a grace); "
-              "it was killed", file=sys.stderr, flush=True)
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        return proc.wait()
-    finally:
-        kill_tree(proc.pid if proc.returncode is None else None)
+        os.killpg(pgid, signum)
+    except ProcessLookupError:
+        pass
 
 
 def run_suite(args: argparse.Namespace, extra: list[str]) -> int:
@@ -284,7 +287,14 @@ def run_suite(args: argparse.Namespace, extra: list[str]) -> int:
 
 def _run_locked(args: argparse.Namespace, extra: list[str], report_dir: Path, deadline: float) -> int:
     """The run itself, with the report directory's lock held."""
-    clear_previous(report_dir)
+    previous = PreviousReports(report_dir)
+    try:
+        previous.set_aside()
+    except OSError as exc:
+        print(SetupError(Problem.REPORT_DIR_UNWRITABLE, f"the previous reports of {report_dir} cannot be moved "
+                         f"aside ({exc}).\nFix: make the directory writable, or pass another --acl-report-dir."
+                         ).render(), file=sys.stderr)
+        return int(Problem.REPORT_DIR_UNWRITABLE)
     command = pytest_command(args, extra, report_dir)
     style = Style.for_stream(sys.stdout)
     if verbose(extra):
@@ -292,11 +302,20 @@ def _run_locked(args: argparse.Namespace, extra: list[str], report_dir: Path, de
     env = {**os.environ, RUN_COMMAND_ENV: os.environ.get(RUN_COMMAND_ENV) or json.dumps(invoked_command()),
            DEADLINE_AT: str(time.time() + deadline),  # the run's deadline counts from here
            HELD_ENV: str(report_dir)}
-    status = supervise(command, env, deadline + watchdog_grace(deadline))
+    try:
+        status = supervise(command, env, deadline + watchdog_grace(deadline),
+                           KEEP_PARTIAL_GRACE_S if args.keep_partial else INTERRUPT_GRACE_S)
+    except Interrupted as stop:
+        return end_interrupted(report_dir, stop.signum, previous, keep_partial=args.keep_partial)
+    previous.discard()  # this run ended: its reports (or its set-up error) stand
     summary_path = report_dir / "summary.json"
     if status in SETUP_EXIT_CODES:
         return status  # the plugin has said what to fix
     if not summary_path.is_file():
+        if status == PYTEST_USAGE_ERROR:  # pytest has said which argument it refused, in its usage text
+            print("error: an argument was refused (above); `acl-conformance run --help` lists the options, and "
+                  "arguments it does not list go to pytest", file=sys.stderr)
+            return EXIT_BAD_COMMAND_LINE
         how = f"was killed by signal {-status}" if status < 0 else f"exited {status}"
         print(f"error: pytest {how} and wrote no {summary_path}", file=sys.stderr)
         # A signal is no exit status of ours (it would read as 256 minus the signal): no summary is 3.

@@ -475,7 +475,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         state.executor.stop()
         state.executor = None
     if state.reporter and not session.config.option.collectonly:
-        write_reports(state)
+        write_reports(state, interrupted=exitstatus == pytest.ExitCode.INTERRUPTED)
     if state.owns_run_dir:
         remove_run_dir(state.run_dir)
 

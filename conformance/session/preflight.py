@@ -23,7 +23,7 @@ from ..executor.probe import SET_ENV_HINT
 from ..harness.options import Settings
 from ..harness.problems import Problem
 from ..harness.product import family_by_id, family_for_soc
-from ..harness.release import ReleaseError, judge_release
+from ..harness.release import AmbiguousReleaseError, ReleaseError, judge_release
 from ..harness.resources import default_sim_lib, source_checkout
 from ..harness.sanitizer import asan_runtime_missing
 from .executors import Executor, ExecutorError
@@ -66,6 +66,10 @@ def check_library_path(lib: Path | None, requested: str | None) -> Path:
                              f"Fix: {SET_ENV_HINT}, or pass --acl-lib /path/to/libascendcl.so.")
         raise SetupError(Problem.LIBRARY_NOT_FOUND, f"ASCEND_HOME_PATH={home} has no lib64/libascendcl.so.\n"
                          f"Fix: {SET_ENV_HINT} to a CANN installation, or pass --acl-lib PATH.")
+    if requested and lib is not None and lib.is_dir():
+        raise SetupError(Problem.LIBRARY_NOT_FOUND, f"--acl-lib {requested} is a directory, not a library file.\n"
+                         f"Fix: pass the library inside it, e.g. --acl-lib {lib / 'lib64' / 'libascendcl.so'}, "
+                         f"or --acl-lib auto after you {SET_ENV_HINT}.")
     if requested:
         raise SetupError(Problem.LIBRARY_NOT_FOUND, f"--acl-lib {requested}: no such file.\n"
                          "Fix: pass the path of libascendcl.so, e.g. $ASCEND_HOME_PATH/lib64/libascendcl.so, "
@@ -173,6 +177,9 @@ def check_release(facts: Mapping[str, object], override: str | None, catalog: Ca
     """The run can be judged against a release the spec knows (its own exit status when not)."""
     try:
         judge_release(catalog, _text(facts.get("cann_version")), override, _text(facts.get("acl_api")))
+    except AmbiguousReleaseError as exc:
+        raise SetupError(Problem.AMBIGUOUS_RELEASE, f"{exc}.\nFix: name the release the library belongs to with "
+                         "--acl-cann-release (its version.info, or the CANN package it came from).") from exc
     except ReleaseError as exc:
         raise SetupError(Problem.UNKNOWN_RELEASE, f"{exc}.\nFix: certify a library of a release the spec knows, "
                          "or name the release with --acl-cann-release.") from exc

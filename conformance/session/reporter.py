@@ -139,8 +139,9 @@ def _unstarted_after_deadline(state: RunState) -> None:
             state.results[ids[0]] = deadline_result(ids[0], ids[1], state.deadline)
 
 
-def write_reports(state: RunState) -> None:
-    """Write summary.json (every rule and case of the catalog) and the Allure run files."""
+def write_reports(state: RunState, interrupted: bool = False) -> None:
+    """Write summary.json (every rule and case of the catalog) and the Allure run files; an ``interrupted``
+    run's summary is marked so (verdict INTERRUPTED, the cases it did not reach ``not_run``)."""
     settings = state.settings
     _unstarted_after_deadline(state)
     # The judge's own word that it never mapped the library (its executors did).
@@ -149,7 +150,8 @@ def write_reports(state: RunState) -> None:
     expired = [e.to_json() for e in state.expectations.expired(state.today())] if state.expectations else []
     summary = build_summary(state.catalog, state.results, environment=state.facts,
                             command=run_command_line(), expired=expired,
-                            expectation_files=[str(p) for p in settings.expectations], selected=state.selected)
+                            expectation_files=[str(p) for p in settings.expectations], selected=state.selected,
+                            interrupted=interrupted)
     if state.expectations:
         summary["expectations"]["unused"] = unused_expectations(state.expectations.entries, state.catalog,
                                                                 state.results.values(), state.facts, state.today())

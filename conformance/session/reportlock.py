@@ -37,11 +37,17 @@ class ReportDirLock:
 
 
 def lock_report_dir(report_dir: Path) -> ReportDirLock:
-    """Take the report directory's lock; raises SetupError REPORT_DIR_IN_USE when another run holds it."""
-    report_dir.mkdir(parents=True, exist_ok=True)
+    """Take the report directory's lock; raises SetupError REPORT_DIR_IN_USE when another run holds it,
+    REPORT_DIR_UNWRITABLE when the directory cannot be created or written (e.g. under /proc, or under a file)."""
     path = report_dir / LOCK_NAME
-    # O_NOFOLLOW: the lock file is never a link into somebody else's file.
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        report_dir.mkdir(parents=True, exist_ok=True)
+        # O_NOFOLLOW: the lock file is never a link into somebody else's file.
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError as exc:
+        raise SetupError(Problem.REPORT_DIR_UNWRITABLE,
+                         f"the report directory {report_dir} cannot be created or written ({exc.strerror or exc}).\n"
+                         "Fix: pass a writable directory with --acl-report-dir (or ACL_REPORT_DIR).") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

@@ -116,7 +116,7 @@ def test_certificate_leads_with_the_root_causes(tmp_path, catalog, make_summary)
     md = (bundle / "certificate.md").read_text()
     headings = [line for line in md.splitlines() if line.startswith("## ")]
     assert headings.index("## Root causes") < headings.index("## Rule families") < headings.index(
-        "## Failing or waived mandatory rules")
+        "## Failing, unjudged or waived mandatory rules")
     causes = md.split("## Root causes", 1)[1].split("\n## ", 1)[0]
     assert "HM-PAIR-REG-UNREG (mandatory): 1 failing case(s), blocks 1 case(s) of 1 rule(s)" in causes
     assert "blocked rules: HM-VA-IDENTITY" in causes

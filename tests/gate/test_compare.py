@@ -121,7 +121,7 @@ def test_pass_to_not_applicable_is_coverage_loss_and_fails_the_default_gate(cata
     assert _gate(tmp_path, base, cand) == 1
     report = json.loads((tmp_path / "reports" / "g.json").read_text())
     assert report["gated_by"] == ["coverage-loss"]
-    assert report["fail_on"] == ["regression", "coverage-loss", "waiver-change"]
+    assert report["fail_on"] == ["regression", "inconclusive", "coverage-loss", "waiver-change"]
     assert [c["case_id"] for c in report["classes"]["coverage-loss"]] == [case]
     assert "gating class coverage-loss: 1 case(s)" in capsys.readouterr().out
     assert _gate(tmp_path, base, cand, "--fail-on", "regression") == 0

@@ -11,6 +11,7 @@ import pytest
 
 from conformance.harness.release import (
     JUDGED_AGAINST,
+    AmbiguousReleaseError,
     ReleaseError,
     judge_release,
     outside_contract,
@@ -18,6 +19,7 @@ from conformance.harness.release import (
     supported_in,
     version_key,
 )
+from conformance.session.preflight import Problem, SetupError, check_release
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG: dict[str, Any] = json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text(encoding="utf-8"))
@@ -85,8 +87,8 @@ def test_the_override_wins_and_the_acl_api_version_is_the_fallback():
     judged = judge_release(CATALOG, "9.1.0", override="8.5.0")
     assert judged is not None and (judged.name, judged.source) == ("8.5.0", "override")
     assert "--acl-cann-release" in judged.line()
-    by_api = judge_release(CATALOG, None, acl_api="1.17.0")
-    assert by_api is not None and (by_api.name, by_api.source) == ("9.0.0", "acl-api")  # the oldest with that API
+    by_api = judge_release(CATALOG, None, acl_api="1.16.0")
+    assert by_api is not None and (by_api.name, by_api.source) == ("8.5.0", "acl-api")  # the one with that API
     with pytest.raises(ReleaseError, match="1.99.0"):
         judge_release(CATALOG, None, acl_api="1.99.0")
 
@@ -121,3 +123,16 @@ def test_a_rule_that_left_the_contract_is_outside_from_that_release_on():
     assert outside_reason(retired, "9.0.0") is None
     reason = outside_reason(retired, "9.1.0")
     assert reason is not None and "left the contract in CANN 9.1.0" in reason
+
+
+def test_an_acl_api_version_of_several_releases_is_a_setup_error_naming_them_unless_the_user_chooses():
+    shared = [str(r["name"]) for r in CATALOG["releases"] if r.get("acl_api") == "1.17.0"]
+    assert len(shared) > 1  # the spec's own releases share it: the oldest would be a weaker contract
+    with pytest.raises(AmbiguousReleaseError) as raised:
+        judge_release(CATALOG, None, acl_api="1.17.0")
+    assert all(name in str(raised.value) for name in shared) and "--acl-cann-release" in str(raised.value)
+    chosen = judge_release(CATALOG, None, override=shared[-1], acl_api="1.17.0")
+    assert chosen is not None and (chosen.name, chosen.source) == (shared[-1], "override")
+    with pytest.raises(SetupError) as setup:
+        check_release({"cann_version": None, "acl_api": "1.17.0"}, None, CATALOG)
+    assert setup.value.problem == Problem.AMBIGUOUS_RELEASE and len(setup.value.render().splitlines()) == 2

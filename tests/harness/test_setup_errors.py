@@ -19,6 +19,8 @@ LIBZ = next((p for p in (Path("/lib/x86_64-linux-gnu/libz.so.1"), Path("/usr/lib
 MISTAKES = {
     "missing --acl-lib path": (["--acl-lib", "/nonexistent/libascendcl.so"], {}, Problem.LIBRARY_NOT_FOUND,
                                ["/nonexistent/libascendcl.so", "no such file", "set_env.sh"]),
+    "a directory as --acl-lib": (["--acl-lib", str(LIB.parent)], {}, Problem.LIBRARY_NOT_FOUND,
+                                 [f"--acl-lib {LIB.parent} is a directory", "lib64/libascendcl.so"]),
     "not an ACL library (libz)": (["--acl-lib", str(LIBZ)], {}, Problem.NOT_AN_ACL_LIBRARY,
                                   ["not an ACL runtime library", "aclInit"]),
     "unknown --acl-product": (["--acl-lib", str(LIB), "--acl-product", "atlas_a9"], {}, Problem.UNKNOWN_PRODUCT,
@@ -127,3 +129,44 @@ int aclFinalize(void) {{ return 0; }}
 """)
     assert proc.returncode == Problem.MISSING_SYMBOLS, proc.stdout + proc.stderr
     assert "ARGV NAMES THE KIT" not in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("where", ["/proc/acl-reports", "under a file"])
+def test_an_unwritable_report_directory_is_one_line_and_its_own_status(tmp_path, where):
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    report = tmp_path / "a-file" / "reports" if where == "under a file" else Path(where)
+    for command in (["run", "--acl-report-dir", str(report)], ["certify", "--acl-report-dir", str(report)]):
+        proc = subprocess.run([sys.executable, "-m", "conformance", *command, "--no-html", "-n", "1", "--acl-lib",
+                               str(LIB)], cwd=tmp_path, env=child_env(), capture_output=True, text=True, timeout=120)
+        message = proc.stderr.strip().splitlines()
+        assert proc.returncode == Problem.REPORT_DIR_UNWRITABLE, proc.stdout[-2000:] + proc.stderr[-2000:]
+        assert len(message) == 2 and str(report) in message[0] and "--acl-report-dir" in message[1], proc.stderr
+        assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("command", ["run", "certify"])
+def test_a_misspelt_option_names_the_nearest_one(tmp_path, command):
+    proc = subprocess.run([sys.executable, "-m", "conformance", command, "--acl-lib", str(LIB), "--acl-rle",
+                           "HM-ALIGN-MALLOC"], cwd=tmp_path, env=child_env(), capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 2, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert proc.stderr.strip().splitlines() == [
+        f"acl-conformance {command}: unknown option --acl-rle (did you mean --acl-rule?); "
+        f"`acl-conformance {command} --help` lists the options"]
+    assert proc.stdout == "" and not (tmp_path / "reports").exists()
+
+
+def test_an_argument_pytest_refuses_is_a_bad_command_line_and_certify_says_it(sim_built, tmp_path):
+    run = subprocess.run([sys.executable, "-m", "conformance", "run", "--no-html", "--acl-lib", str(LIB),
+                          "--acl-report-dir", str(tmp_path / "r"), "--frobnicate"], cwd=tmp_path, env=child_env(),
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and "--frobnicate" in run.stderr, run.stderr[-2000:]
+    out = tmp_path / "certification"
+    certify = subprocess.run([sys.executable, "-m", "conformance", "certify", "--no-html", "--acl-lib", str(LIB),
+                              "--out-dir", str(out), "--frobnicate"], cwd=tmp_path, env=child_env(),
+                             capture_output=True, text=True, timeout=120)
+    assert certify.returncode == 2, certify.stderr[-2000:]
+    assert certify.stderr.strip().splitlines() == [
+        "certify: the run exited 2 without a summary.json: python -m pytest: error: unrecognized arguments: "
+        "--frobnicate"]
+    assert ".staging-" not in certify.stderr and list(out.iterdir()) == []
