@@ -5,8 +5,9 @@ pinned snapshot). The library reports its release through ``aclsysGetVersionStr(
 (the text after ``Version=`` in the runtime package's version.info) or, where that call is
 missing or fails, only the ACL API version through ``aclrtGetVersion``; ``--acl-cann-release``
 overrides both; an ACL API version that several releases share does not say which, so it is a
-set-up error unless ``--acl-cann-release`` chooses. Releases carry their real refs: ``9.1.0``, ``9.2.0-beta.2`` (a branch) and the
-pinned development snapshot ``master@681ef7610``, which is newer than every numbered release.
+set-up error unless ``--acl-cann-release`` chooses. Releases carry their real refs: ``9.1.0``,
+``9.2.0-beta.2`` (a branch) and the pinned development snapshot ``master@681ef7610``, which is
+newer than every numbered release.
 
 A reported version maps to the newest known numbered release not newer than it, so a patch
 release (9.0.1) is judged by its minor release's contract (9.0.0) and a beta by the newest
