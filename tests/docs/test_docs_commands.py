@@ -68,7 +68,7 @@ def test_a_marker_without_a_code_block_is_refused(tmp_path: Path) -> None:
     assert [(c.command, c.exit_status) for c in block.commands] == [("one two", 1)]
 
 
-@pytest.mark.parametrize("report", sorted((ROOT / "docs" / "releases").glob("v*.md")), ids=lambda p: p.name)
+@pytest.mark.parametrize("report", sorted((ROOT / "docs" / "releases").glob("*-to-*.md")), ids=lambda p: p.name)
 def test_a_release_report_was_made_from_the_spec_as_it_is(report: Path) -> None:
     made_from = report_spec_hash(report.read_text(encoding="utf-8"))
     current = spec_hash(ROOT / "spec")
