@@ -86,8 +86,8 @@ KINDS = ("doc", "src", "drv")
 RELEASE_NAME = re.compile(r"^(?P<x>[0-9]+)\.(?P<y>[0-9]+)\.(?P<z>[0-9]+)(-(?P<stage>alpha|beta|rc)\.(?P<n>[0-9]+))?$")
 SNAPSHOT_PREFIX = "master@"
 #: Pre-release stages, oldest first; a final release ranks above all of them.
-_STAGES = {"alpha": 0, "beta": 1, "rc": 2}
-_FINAL = len(_STAGES)
+STAGES = {"alpha": 0, "beta": 1, "rc": 2}
+FINAL_STAGE = len(STAGES)
 #: A development snapshot is newer than every numbered release the spec knows.
 SNAPSHOT_KEY = (1 << 30,)
 
@@ -102,7 +102,7 @@ def release_key(name: str) -> tuple[int, ...]:
     if match is None:
         raise ValueError(f"{name!r} is no release name (X.Y.Z, X.Y.Z-beta.N or master@<commit>)")
     stage = match["stage"]
-    return (int(match["x"]), int(match["y"]), int(match["z"]), _STAGES[stage] if stage else _FINAL,
+    return (int(match["x"]), int(match["y"]), int(match["z"]), STAGES[stage] if stage else FINAL_STAGE,
             int(match["n"] or 0))
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
 
 from acl_hostmem_generated.catalog_types import CaseEntry, Catalog, RuleEntry
+from codegen.evidence import FINAL_STAGE, SNAPSHOT_KEY, SNAPSHOT_PREFIX, STAGES, release_key
 
 from .violations import HarnessError
 
@@ -34,13 +35,6 @@ if TYPE_CHECKING:  # the judge judges releases too, and never needs cffi or the 
 #: X.Y.Z, or CANN's release-candidate spelling X.Y.RCn (a candidate of X.Y.0), with an optional
 #: pre-release stage (``-beta.2``).
 _VERSION = re.compile(r"^\s*(\d+)\.(\d+)\.(?:(\d+)|RC(\d+))(?:-(alpha|beta|rc)\.?(\d+))?", re.IGNORECASE)
-#: A development snapshot of the runtime's master branch, as the spec names it.
-SNAPSHOT_PREFIX = "master@"
-#: Pre-release stages, oldest first; a final release ranks above all of them.
-_STAGES = {"alpha": 0, "beta": 1, "rc": 2}
-_FINAL = len(_STAGES)
-#: A development snapshot is newer than every numbered release.
-_SNAPSHOT_KEY = (1 << 30,)
 
 
 class ReleaseError(HarnessError):
@@ -91,22 +85,17 @@ def version_key(text: str) -> tuple[int, ...] | None:
     ``"8.0.RC3"`` spelling orders as 8.0.0. None when the text starts with neither."""
     text = text or ""
     if text.strip().startswith(SNAPSHOT_PREFIX):
-        return _SNAPSHOT_KEY
+        return SNAPSHOT_KEY
     match = _VERSION.match(text)
     if match is None:
         return None
     # CANN's X.Y.RCn spelling keeps its meaning here: judged by X.Y.0's contract, as before.
-    stage, number = (_STAGES[match[5].lower()], int(match[6])) if match[5] else (_FINAL, 0)
+    stage, number = (STAGES[match[5].lower()], int(match[6])) if match[5] else (FINAL_STAGE, 0)
     return int(match[1]), int(match[2]), int(match[3] or 0), stage, number
 
 
-def release_key(name: str) -> tuple[int, ...]:
-    """The ordering key of a release name of the catalog (always one version_key understands)."""
-    key = version_key(name)
-    assert key is not None, name  # the generator's lint validated every release name
-    return key
-
-
+# A release name of the catalog is ordered as the generator's lint ordered it (codegen.evidence);
+# version_key orders what a library reports the same way.
 _key = release_key
 
 
@@ -137,7 +126,7 @@ def judge_release(catalog: Catalog, reported: str | None, override: str | None =
         if named:
             return JudgedRelease(named, reported, "library")
         key = version_key(reported)
-        if key is None or key == _SNAPSHOT_KEY:
+        if key is None or key == SNAPSHOT_KEY:
             raise ReleaseError(f"the library reports the version {reported!r}, which is not X.Y.Z (or X.Y.RCn, "
                                f"X.Y.Z-beta.N) nor a release the spec knows; pass --acl-cann-release (one of "
                                f"{listing})")
@@ -167,7 +156,7 @@ def _named_release(names: list[str], reported: str) -> str | None:
 
 
 def _by_key(names: list[str], key: tuple[int, ...], reported: str, source: str) -> JudgedRelease:
-    numbered = [name for name in names if _key(name) != _SNAPSHOT_KEY]
+    numbered = [name for name in names if _key(name) != SNAPSHOT_KEY]
     fitting = [name for name in numbered if _key(name) <= key]
     if numbered and key > _key(numbered[-1]) and names[-1] not in numbered:
         # Newer than every numbered release: the development snapshot is the newest contract. It

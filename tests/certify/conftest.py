@@ -170,7 +170,6 @@ def expectations_file(real_runs_root: Path) -> Path:
         f"  - rule: {FAULTED_RULE}\n"
         "    families: [atlas_a2]\n"
         "    soc: 'Ascend910B*'\n"
-        "    cann: '>=9.0,<10'\n"
         "    reason: known double-unregister deviation\n"
         "    tracking: SIM-1\n"
         "    expires: 2099-12-31\n"
