@@ -10,6 +10,7 @@ from typing import Any
 
 from conformance.certify import runner as certify_mod
 from conformance.certify.bundle import DEFAULT_CATALOG, file_digests, write_sums
+from conformance.results.coverage import coverage
 from conformance.results.environment import sha256_file
 from conformance.results.observations import observation_provenance
 from conformance.results.rootcause import root_causes
@@ -121,7 +122,8 @@ def build_summary(catalog: dict[str, Any], outcomes: dict[str, Any] | None = Non
         "rules": rules,
         "expectations": {"files": [], "expired": []},
         "unjudged_rules": mandatory_standing(rules)[1],
-        "verdict": run_verdict(rules),
+        "coverage": (covered := coverage(catalog, rules, environment)),
+        "verdict": run_verdict(rules, covered["unexercised_interfaces"]),
     }
 
 

@@ -2,10 +2,13 @@
 
 A run judged against an older release may find nearly every mandatory case NOT_APPLICABLE
 (the release did not yet document the call on the product). Such a run proves nothing about the
-interfaces the library exports, and must not read as PASS: an interface the library exports
-whose mandatory cases all lay outside the judged release's contract is *unexercised*, and a run
-with an unexercised interface is INCONCLUSIVE. An interface the product does not hold in any
-release (NOT_APPLICABLE for the product, not for the release) is no such gap.
+interfaces the library exports, and must not read as PASS when the release was not the library's
+own word: when the release was inferred (from the ACL API version) or chosen (--acl-cann-release),
+an interface the library exports whose mandatory cases all lay outside that release's contract is
+*unexercised*, and a run with an unexercised interface is INCONCLUSIVE. A library that names its
+own release is judged by that release's contract, whatever it documents (the counts still say how
+much was judged). An interface the product does not hold in any release (NOT_APPLICABLE for the
+product, not for the release) is no gap either.
 """
 
 from __future__ import annotations
@@ -50,7 +53,9 @@ def coverage(catalog: Catalog, rules: Mapping[str, object], environment: Mapping
                 seen = per_interface.setdefault(interface, [False, False])
                 seen[0] = seen[0] or ran
                 seen[1] = seen[1] or (not ran and outside_contract(str(record.get("message") or "")))
-    unexercised = sorted(i for i, (ran, outside) in per_interface.items() if not ran and outside and i not in missing)
+    chosen = as_object(environment.get("release")).get("source") != "library"  # not the library's own word
+    unexercised = sorted(i for i, (ran, outside) in per_interface.items()
+                         if chosen and not ran and outside and i not in missing)
     return {"mandatory_cases": total, "mandatory_judged": judged, "unexercised_interfaces": unexercised}
 
 

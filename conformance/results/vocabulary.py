@@ -57,10 +57,13 @@ VERDICTS: tuple[Described, ...] = (
                       "or a case that crashed or hung)"),
     Described("INCONCLUSIVE", "no mandatory rule failed, but a mandatory case could not be judged: it ended ERROR "
                               "because the instrument could not observe (e.g. host callbacks that never run), or "
-                              "no mandatory case of an interface the library exports could run"),
+                              "a release the library did not name itself (inferred from its ACL API version, or "
+                              "--acl-cann-release) leaves an interface it exports without one judged mandatory "
+                              "case"),
     Described("PARTIAL", "the run selected cases (-k, -m, --acl-rule, --lf); judged on those alone"),
-    Described("INTERRUPTED", "the run was stopped by a signal (Ctrl-C, SIGTERM, SIGHUP) before it ended; the "
-                             "previous reports of the directory are kept"),
+    Described("INTERRUPTED", "the run was stopped by a signal (Ctrl-C, SIGTERM, SIGHUP) before it ended and judged "
+                             "nothing; the previous reports of the directory are kept (--keep-partial keeps the "
+                             "partial summary instead, its unreached cases not_run); never in history or a gate"),
 )
 
 _SIGNALS = ", ".join(f"{interrupted_status(s)} {s.name}" for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP))

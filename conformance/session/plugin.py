@@ -66,6 +66,7 @@ from .state import (
     ATTACHMENTS,
     CODE_SUSPECT,
     FINDINGS,
+    KEYBOARD_INTERRUPT,
     LOST,
     OBSERVED,
     PHASES,
@@ -475,7 +476,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         state.executor.stop()
         state.executor = None
     if state.reporter and not session.config.option.collectonly:
-        write_reports(state, interrupted=exitstatus == pytest.ExitCode.INTERRUPTED)
+        write_reports(state, interrupted=session.config.stash.get(KEYBOARD_INTERRUPT, False))
     if state.owns_run_dir:
         remove_run_dir(state.run_dir)
 

@@ -28,7 +28,7 @@ from ..results.waiver_use import unused_expectations
 from .crashes import crashed_case, write_crash_allure
 from .deadline import deadline_result
 from .seal import emit as emit_seal
-from .state import SUMMARY, RunState
+from .state import KEYBOARD_INTERRUPT, SUMMARY, RunState
 
 if TYPE_CHECKING:
     from .rundir import WorkerNode
@@ -69,6 +69,13 @@ class Reporter:
         elif str(report.when) == "???":  # xdist: the worker died while running this case
             self._record_crash(report)
         self._stop_when_time_is_up()
+
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        """Remember that the run was interrupted: its summary's verdict is then INTERRUPTED. A run stopped by its
+        deadline or -x ends through a subclass of KeyboardInterrupt (pytest's and xdist's ``Interrupted``): that
+        is no interruption, and its summary stays complete."""
+        if excinfo.type is KeyboardInterrupt:
+            self.state.config.stash[KEYBOARD_INTERRUPT] = True
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """Keep the session: a run whose deadline passed is stopped through it."""

@@ -112,6 +112,9 @@ PHASES = pytest.StashKey[list[PhaseResult]]()
 TRACE = pytest.StashKey[list[str]]()
 ATTACHMENTS: pytest.StashKey[list[Attachment]] = pytest.StashKey()
 RESTS_ON = pytest.StashKey[tuple[str, ...]]()
+#: Set when the reporting process took a KeyboardInterrupt (a Ctrl-C, or ``run`` passing a signal on): the run
+#: was interrupted, not stopped by its deadline or -x, which end pytest with the same exit status.
+KEYBOARD_INTERRUPT = pytest.StashKey[bool]()
 CODE_SUSPECT = pytest.StashKey[str]()  # a rule a failing call's code points at (spec setup_promises codes)
 SUMMARY = pytest.StashKey[SummaryJSON]()
 OBSERVED = pytest.StashKey[dict[str, object]]()
