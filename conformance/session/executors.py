@@ -39,7 +39,8 @@ from ..executor.protocol import (
 )
 from ..harness.untrusted_text import OUTPUT_CAP
 from ..results.untrusted import as_object
-from .containment import become_subreaper, kill_now, kill_tree, living, parents, stray_processes
+from .containment import become_subreaper, children, kill_now, kill_tree, living, parents, stray_processes
+from .sandbox import Sandbox, kit_paths
 
 #: Variables of the kit and of pytest that never reach an executor (prefixes).
 KIT_VARIABLES = ("PYTEST", "PYTHON", "ACL_", "XDIST", "COV_", "VIRTUAL_ENV", "_PYTEST", "PY_COLORS")
@@ -114,8 +115,11 @@ class Executor:
     """One executor process, started on first use and replaced after it is lost."""
 
     def __init__(self, start: Mapping[str, object], name: str, run_dir: Path,
-                 start_limit: float = START_LIMIT_S, entry: str = "conformance.executor.main") -> None:
+                 start_limit: float = START_LIMIT_S, entry: str = "conformance.executor.main",
+                 sandbox: Sandbox | None = None) -> None:
         self.start_message = dict(start)
+        self.sandbox = sandbox  # None: the library runs unsandboxed (the run said so)
+        self.inner: set[int] = set()  # the sandboxed interpreter below bwrap: the executor itself, not a stray
         self.entry = entry  # the module whose serve() the process runs (the preflight's probe has its own)
         self.start_limit = start_limit
         self.start_stderr = ""  # what it printed on stderr while it started (the probe's messages quote it)
@@ -153,6 +157,8 @@ class Executor:
             how = f"did not answer within {self.start_limit:.0f} s" if answer.lost == "timeout" else "died"
             raise ExecutorError(f"the executor {how} while opening the library{': ' + detail[0] if detail else ''}",
                                 answer.lost, answer.stderr)
+        if self.sandbox is not None:
+            self.inner = children(self.proc.pid) or set() if self.proc is not None else set()
         error = answer.record.get("error")
         self.error = None if error is None else str(error)
         self.facts = dict(as_object(answer.record.get("facts")))
@@ -170,9 +176,16 @@ class Executor:
             os.dup2(command, COMMAND_FD)
             os.dup2(record, RECORD_FD)
 
+        argv = [sys.executable, "-I", "-c", BOOTSTRAP]
+        if self.sandbox is not None:
+            self.journal.parent.mkdir(parents=True, exist_ok=True)
+            self.journal.touch()  # bound writable into the sandbox, which sees the report directory read-only
+            argv = self.sandbox.command(argv, writable=(self.tmpdir, str(self.journal)),
+                                        readable=kit_paths() + self._library_paths())
+        self.inner = set()
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-I", "-c", BOOTSTRAP], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, env=env, cwd=self.tmpdir, preexec_fn=descriptors,  # noqa: PLW1509
                 pass_fds=(COMMAND_FD, RECORD_FD), close_fds=True)
         finally:
@@ -193,6 +206,12 @@ class Executor:
         os.write(self.command_fd, code.encode().ljust(BOOTSTRAP_BYTES))
         start = dict(self.start_message, t="start", nonce=self.nonce, journal=str(self.journal))
         write_frame(self.command_fd, start)
+
+    def _library_paths(self) -> list[str]:
+        """The directories of the library and of the plugin files the executor imports (read-only inside)."""
+        settings = as_object(self.start_message.get("settings") or self.start_message.get("probe"))
+        files = [settings.get("lib"), *(self.start_message.get("preload") or [])]  # type: ignore[misc]
+        return [str(Path(str(f)).resolve().parent) for f in files if f]
 
     def stop(self) -> None:
         """Ask the executor to finalize and end; whatever is left after :data:`STOP_LIMIT_S` is killed."""
@@ -246,7 +265,7 @@ class Executor:
             self.close()
         elif self.proc is not None:
             # Nothing the library started outlives its case (a helper, a daemon that double-forked).
-            stray = living(stray_processes(self.proc.pid, self.keep))
+            stray = living(stray_processes(self.proc.pid, self.keep) - self.inner)
             if stray:
                 kill_now(stray)
                 answer.problems.append(f"{len(stray)} process(es) the library started during the case were killed")
