@@ -59,8 +59,8 @@ from .preflight import Problem, SetupError, preflight, remove_stale_reports
 from .remote import CaseRecords, ExecutorLost, RemoteCase
 from .reporter import CASE_PROPERTY, FACTS_PROPERTY, Reporter, write_reports
 from .reportlock import held_by_parent, lock_report_dir
-from .sandbox import find_sandbox
 from .rundir import RUN_DIR_KEY, WorkerHandoff, WorkerNode, remove_run_dir, run_dir_for_process
+from .sandbox import find_sandbox
 from .selection import keep_rules, label_item, marker_names, selected_case_ids, selection_requested
 from .state import (
     ATTACHMENTS,
