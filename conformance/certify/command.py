@@ -21,7 +21,9 @@ from ..harness.resources import catalog_path, load_catalog
 from ..results.signing import KeyFileError, load_private_key, load_public_key, signer
 from ..results.terminal import Style
 from ..session.command import EXIT_CODES, check_expectations, configure, invoked_command, report_dir_of
+from ..harness.problems import Problem
 from ..session.preflight import SetupError, preflight
+from ..session.sandbox import find_sandbox
 from .runner import CertifyError, baseline_problem, certify
 from .verify import verify as verify_bundle
 
@@ -38,7 +40,8 @@ Only a complete run can be certified: selecting cases (-k, -m, --acl-rule, --lf)
 result NOT CERTIFIED. Arguments this command does not know go to pytest.
 
 exit status of certify: 0 CERTIFIED, 1 NOT CERTIFIED, 2 no verdict (bad arguments, the run
-wrote no summary, or the bundle does not verify); the set-up statuses as for run:
+wrote no summary, or the bundle does not verify); {int(Problem.NOT_SANDBOXED)} the library cannot be sandboxed
+here (install bubblewrap, or pass --acl-allow-unsandboxed); the set-up statuses as for run:
 {EXIT_CODES}"""
 
 
@@ -58,6 +61,9 @@ def configure_certify(parser: argparse.ArgumentParser) -> None:
                         help="catalog.json of the spec (default: the installed kit's)")
     parser.add_argument("--sign", type=Path, metavar="KEY", help="sign manifest.json with this Ed25519 private key "
                         "(PEM, e.g. from `openssl genpkey -algorithm ed25519`); check it with verify --trust")
+    parser.add_argument("--acl-allow-unsandboxed", action="store_true",
+                        help="certify even where the library cannot be sandboxed (no bubblewrap, no namespaces); "
+                        "the certificate then says 'not sandboxed' in its first lines")
     # Names of earlier versions, kept so that existing scripts keep working.
 
 
@@ -86,6 +92,20 @@ def _setup_problem(args: argparse.Namespace, catalog: Catalog) -> int | None:
     return None
 
 
+def refuse_unsandboxed(args: argparse.Namespace) -> int | None:
+    """Without a sandbox for the library, certify refuses (one line) unless --acl-allow-unsandboxed."""
+    from ..harness.options import OPTIONS, env_value
+
+    allow = next(spec for spec in OPTIONS if spec.dest == "acl_sandbox_allow")
+    paths = getattr(args, "acl_sandbox_allow", None) or env_value(allow) or []
+    if getattr(args, "acl_allow_unsandboxed", False) or find_sandbox(tuple(map(str, paths))) is not None:
+        return None
+    print("certify: not sandboxed: bubblewrap (bwrap) is missing or cannot create namespaces here, so the library "
+          "would run with the kit's rights. Fix: install bubblewrap, or pass --acl-allow-unsandboxed.",
+          file=sys.stderr)
+    return int(Problem.NOT_SANDBOXED)
+
+
 def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
     """Certify: exit 0 CERTIFIED, 1 NOT CERTIFIED, 2 no verdict, or a set-up status."""
     catalog_file = args.catalog or catalog_path()
@@ -105,6 +125,8 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
         print("certify: --trust checks the signature of a --baseline bundle; no --baseline given", file=sys.stderr)
         return EXIT_NO_VERDICT
     status = check_expectations(args)
+    if status is None:
+        status = refuse_unsandboxed(args)
     if status is None:
         status = _setup_problem(args, catalog)
     if status is not None:

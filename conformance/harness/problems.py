@@ -22,3 +22,4 @@ class Problem(enum.IntEnum):
     UNKNOWN_RULE = 16
     UNKNOWN_RELEASE = 17
     REPORT_DIR_IN_USE = 18
+    NOT_SANDBOXED = 19  # certify only: no sandbox for the library, and --acl-allow-unsandboxed not given
