@@ -31,7 +31,7 @@ EXIT_NO_VERDICT = 2
 
 CERTIFY_DESCRIPTION = f"""\
 Certify an ACL library: run the whole suite in a child process, then write a bundle under
---out-dir (default: <report dir>/certification/<family>-<CANN version>-<time>/) holding the
+--out-dir (default: <report dir>/certification/<family>-<release judged against>-<time>/) holding the
 evidence (summary.json, junit.xml, allure-results, the HTML report when it can be rendered,
 run.log), manifest.json, certificate.md/.html (CERTIFIED or NOT CERTIFIED) and SHA256SUMS.
 'acl-conformance verify BUNDLE' checks a bundle.

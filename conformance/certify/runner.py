@@ -28,12 +28,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from acl_hostmem_generated.catalog_types import Catalog
 
 from ..harness import resources
 from ..harness.options import DEFAULT_DEADLINE, OptionError, seconds
@@ -85,9 +87,16 @@ def _safe(part: object) -> str:
     return text or "unknown"
 
 
-def bundle_name(family: object, cann_version: object, created: datetime.datetime) -> str:
-    """``<family>-<cann version>-<UTC timestamp>`` with unsafe characters replaced."""
-    return f"{_safe(family)}-{_safe(cann_version)}-{created.strftime('%Y%m%dT%H%M%SZ')}"
+def bundle_name(env: Mapping[str, object], catalog: Catalog, created: datetime.datetime) -> str:
+    """``<product family>-<release judged against>-<UTC timestamp>``, from values the kit decided: a family and
+    a release are taken only when the catalog names them, so no string of the library reaches the name."""
+    families = {str(f["id"]) for f in catalog["families"]}
+    releases = {str(r["name"]) for r in catalog["releases"]}
+    family = str(env_family(env))
+    release = env.get("release")
+    name = str(release.get("name")) if isinstance(release, Mapping) else ""
+    return (f"{family if family in families else 'unknown'}-{name if name in releases else 'unknown'}-"
+            f"{created.strftime('%Y%m%dT%H%M%SZ')}")
 
 
 def run_command(args: argparse.Namespace, extra: Sequence[str], report_dir: Path) -> list[str]:
@@ -330,14 +339,15 @@ def package_bundle(
     Copies the expectations files the run used into ``expectations/``, writes
     certificate.md/.html, manifest.json (with the SHA-256 of every other file), manifest.sig
     when ``signing_key`` is given, and SHA256SUMS into ``staging``, then renames it to
-    ``<family>-<cann version>-<timestamp>`` (suffixed -2, -3, ... if taken). Nothing in the
+    ``<family>-<release judged against>-<timestamp>`` (suffixed -2, -3, ... if taken). Nothing in the
     bundle names the staging folder: the run's own paths are rewritten to the bundle's.
     """
     summary = load_own_summary(staging / "summary.json")
-    assessment = assess(summary, load_catalog_file(catalog_path))
+    catalog = load_catalog_file(catalog_path)
+    assessment = assess(summary, catalog)
     used = [Path(p) for p in (summary.get("expectations") or {}).get("files") or []]
     env = summary.get("environment") or {}
-    final = _unique(out_root / bundle_name(env_family(env), env.get("cann_version"), created))
+    final = _unique(out_root / bundle_name(env, catalog, created))
     library = Path(str(env.get("library"))) if isinstance(acl_lib, argparse.Namespace) else acl_lib
     restricted = pytest_args + [f"--acl-rule={r}" for r in getattr(acl_lib, "acl_rule", None) or []]
     html = (staging / "allure-report" / "index.html").is_file()
