@@ -2,7 +2,7 @@
 
 ``python -m conformance certify --acl-lib PATH [--expectations FILE]... [--baseline RUN]``
 runs ``python -m conformance run`` in a subprocess with its own report directory and
-writes ``reports/certification/<family>-<cann version>-<YYYYmmddTHHMMSSZ>/``:
+writes ``reports/certification/<family>-<release judged against>-<YYYYmmddTHHMMSSZ>/``:
 
 - ``allure-results/``, ``allure-report/index.html``, ``junit.xml``, ``summary.json`` (the run),
 - ``run.log`` (the run's output), ``expectations/`` (copies of the expectations files used),
