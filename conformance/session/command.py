@@ -28,6 +28,7 @@ from .reporter import RUN_COMMAND_ENV
 from .reportlock import HELD_ENV, lock_report_dir
 from .seal import SEAL_FD_ENV
 from .seal import emit as emit_seal
+from .watchdog import EXIT_JUDGE_STOPPED, JudgeStopped, make_scratch, remove_scratch, wait_watching
 
 PLUGIN = "conformance.session.plugin"
 EXIT_BAD_EXPECTATIONS = 2
@@ -42,6 +43,7 @@ exit status:
   2   bad command line or expectations file
   3   the run ended without a summary (pytest itself failed)
   5   the selection (-k, -m, --acl-rule, --lf) kept no case
+  6   the judge was stopped from outside (SIGSTOP); the run was ended, nothing was judged
   {Problem.LIBRARY_NOT_FOUND:<3} set-up: the ACL library was not found (--acl-lib, ASCEND_HOME_PATH)
   {Problem.NOT_AN_ACL_LIBRARY:<3} set-up: the library is not an ACL runtime library
   {Problem.MISSING_SYMBOLS:<3} set-up: the library lacks ACL entry points the harness needs
@@ -232,10 +234,16 @@ def supervise(command: list[str], env: dict[str, str], limit: float) -> int:
     refuse_tracing()
     fd = os.environ.get(SEAL_FD_ENV, "")
     keep = (int(fd),) if fd.isdigit() else ()
-    proc = subprocess.Popen(command, env=env, start_new_session=True, pass_fds=keep)
+    scratch = make_scratch()  # every temporary file of the judge lives here, removed however the judge ends
+    proc = subprocess.Popen(command, env=dict(env, TMPDIR=str(scratch)), start_new_session=True, pass_fds=keep)
     try:
         try:
-            return proc.wait(timeout=limit)
+            return wait_watching(proc, limit)
+        except JudgeStopped as exc:  # a judge stopped from outside: end the run, say so once
+            print(exc.line(), file=sys.stderr, flush=True)
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            return EXIT_JUDGE_STOPPED
         except KeyboardInterrupt:
             os.killpg(proc.pid, signal.SIGINT)
             return proc.wait(timeout=WATCHDOG_GRACE_S)  # the run's own Ctrl-C handling writes its reports
@@ -249,6 +257,7 @@ def supervise(command: list[str], env: dict[str, str], limit: float) -> int:
         return proc.wait()
     finally:
         kill_tree(proc.pid if proc.returncode is None else None)
+        remove_scratch(scratch)
 
 
 def run_suite(args: argparse.Namespace, extra: list[str]) -> int:
@@ -284,8 +293,8 @@ def _run_locked(args: argparse.Namespace, extra: list[str], report_dir: Path, de
            HELD_ENV: str(report_dir)}
     status = supervise(command, env, deadline + watchdog_grace(deadline))
     summary_path = report_dir / "summary.json"
-    if status in SETUP_EXIT_CODES:
-        return status  # the plugin has said what to fix
+    if status in SETUP_EXIT_CODES or status == EXIT_JUDGE_STOPPED:
+        return status  # the plugin, or the watchdog, has said what happened
     if not summary_path.is_file():
         how = f"was killed by signal {-status}" if status < 0 else f"exited {status}"
         print(f"error: pytest {how} and wrote no {summary_path}", file=sys.stderr)
