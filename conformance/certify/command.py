@@ -17,11 +17,11 @@ from pathlib import Path
 from acl_hostmem_generated.catalog_types import Catalog
 
 from ..harness.options import OptionError, settings_from_values
+from ..harness.problems import Problem
 from ..harness.resources import catalog_path, load_catalog
 from ..results.signing import KeyFileError, load_private_key, load_public_key, signer
 from ..results.terminal import Style
 from ..session.command import EXIT_CODES, check_expectations, configure, invoked_command, report_dir_of
-from ..harness.problems import Problem
 from ..session.preflight import SetupError, preflight
 from ..session.sandbox import find_sandbox
 from .runner import CertifyError, baseline_problem, certify

@@ -66,7 +66,8 @@ def test_the_fleet_matrix_has_14_columns_and_marks_the_drift(fleet, catalog, tmp
     driver = {f["id"]: f["driver"] for f in catalog["families"]}
     aligned = {(rule, key) for rule in ("HM-ALIGN-MALLOC", "HM-ALIGN-MALLOC-CFG")
                for key, cell in data["cells"][rule].items()
-               if key.endswith("@9.2.0/9.2.1") and cell["outcome"] == "PASS" and driver[key.partition("@")[0]] != "none"}
+               if key.endswith("@9.2.0/9.2.1") and cell["outcome"] == "PASS"
+               and driver[key.partition("@")[0]] != "none"}
     assert {key.partition("@")[0] for _, key in aligned} == {"ascend_950", "atlas_a3", "atlas_a2"}
     assert len(aligned) == 6 and {(d["rule"], d["column"]) for d in data["drift_cells"]} == aligned
     docs_only = [key for key, cell in data["cells"]["HM-ALIGN-MALLOC"].items()
