@@ -39,8 +39,8 @@ from ..executor.protocol import (
 )
 from ..harness.untrusted_text import OUTPUT_CAP
 from ..results.untrusted import as_object
-from .containment import become_subreaper, children, kill_now, kill_tree, living, parents, stray_processes
-from .sandbox import Sandbox, kit_paths
+from .containment import become_subreaper, kill_now, kill_tree, living, parents, stray_processes
+from .sandbox import Sandbox, kit_paths, sandboxed_chain
 
 #: Variables of the kit and of pytest that never reach an executor (prefixes).
 KIT_VARIABLES = ("PYTEST", "PYTHON", "ACL_", "XDIST", "COV_", "VIRTUAL_ENV", "_PYTEST", "PY_COLORS")
@@ -158,7 +158,7 @@ class Executor:
             raise ExecutorError(f"the executor {how} while opening the library{': ' + detail[0] if detail else ''}",
                                 answer.lost, answer.stderr)
         if self.sandbox is not None:
-            self.inner = children(self.proc.pid) or set() if self.proc is not None else set()
+            self.inner = sandboxed_chain(self.proc.pid) if self.proc is not None else set()
         error = answer.record.get("error")
         self.error = None if error is None else str(error)
         self.facts = dict(as_object(answer.record.get("facts")))

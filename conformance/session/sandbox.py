@@ -8,9 +8,10 @@ bubblewrap sandbox (Debian ``bubblewrap``; https://github.com/containers/bubblew
 - ``/tmp`` and ``/var/tmp`` are fresh tmpfs, ``/dev`` a fresh minimal one: what the library
   writes there dies with the sandbox; the only host paths it may write are its executor's own
   temporary directory (removed when the executor ends) and its call journal;
-- it has its own PID namespace with its own ``/proc``, the executor being PID 1: no process of
-  the judge, the CLI or their watchdog can be signalled, traced or read (``/proc/PID/environ``,
-  ``fd``, ``mem``), and when the executor ends the kernel kills everything left in it;
+- it has its own PID namespace with its own ``/proc`` (bubblewrap's init is PID 1 there, so the
+  executor keeps an ordinary process's signal semantics): no process of the judge, the CLI or
+  their watchdog can be signalled, traced or read (``/proc/PID/environ``, ``fd``, ``mem``), and
+  when the executor ends, bubblewrap's init ends and the kernel kills everything left in it;
   ``--die-with-parent`` ends it when the judge dies; ``--new-session`` keeps it off the terminal;
 - its descriptors are the three standard ones and the executor's two pipes; none of the judge's
   (the seal pipe included) is inherited.
@@ -33,6 +34,8 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from .containment import children
 
 #: The device nodes of an Ascend server the runtime and driver open (bound in when they exist).
 ASCEND_DEVICES = ("/dev/davinci[0-9]*", "/dev/davinci_manager", "/dev/devmm_svm", "/dev/hisi_hdc",
@@ -75,8 +78,29 @@ class Sandbox:
         for path in writable:
             args += ["--bind", path, path]
         args += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-                 "--new-session", "--die-with-parent", "--as-pid-1", "--", *argv]
+                 "--new-session", "--die-with-parent", "--", *argv]
         return args
+
+
+def sandboxed_chain(outer: int) -> set[int]:
+    """The sandbox's own processes below bubblewrap's ``outer`` process: its init and the executor, the init's
+    first child (what the library forked and orphaned later is the init's child too, but younger)."""
+    chain: set[int] = set()
+    for init in children(outer) or set():
+        chain.add(init)
+        below = children(init) or set()
+        if below:
+            chain.add(min(below, key=_start_time))
+    return chain
+
+
+def _start_time(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            text = handle.read(1024).decode(errors="replace")
+        return int(text[text.rfind(")") + 2:].split()[19])
+    except (OSError, ValueError, IndexError):
+        return 1 << 62
 
 
 def _under_scratch(path: str) -> bool:

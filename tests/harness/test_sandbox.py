@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from conformance.harness.resources import catalog_path
+from conformance.session.containment import children
 from conformance.session.executors import Executor
 from conformance.session.sandbox import NOT_SANDBOXED, Sandbox, find_sandbox
 
@@ -157,7 +158,7 @@ def test_a_library_cannot_read_the_judges_environment_or_write_into_its_seal_pip
 
 
 @needs_sandbox
-def test_inside_the_sandbox_the_executor_is_pid_1_sees_no_judge_and_cannot_write_the_kit(tmp_path):
+def test_inside_the_sandbox_the_executor_has_its_own_pid_namespace_sees_no_judge_and_cannot_write_the_kit(tmp_path):
     """What the executor's process sees, read from outside: its own PID namespace, a read-only root."""
     settings = {"lib": str(SIM), "device": None, "product": None, "timeout": 5.0, "kernel": "5.10",
                 "explore_steps": 10, "explore_seed": 1, "host_page": 4096, "host_alloc": "svm", "sync_window": 0.2,
@@ -166,14 +167,15 @@ def test_inside_the_sandbox_the_executor_is_pid_1_sees_no_judge_and_cannot_write
     try:
         executor.ensure()
         assert executor.proc is not None
-        (inner,) = executor.inner
+        assert len(executor.inner) == 2  # bubblewrap's init and the executor
+        (inner,) = executor.inner - (children(executor.proc.pid) or set())
         status = Path(f"/proc/{inner}/status").read_text()
         namespaced = [line for line in status.splitlines() if line.startswith("NSpid:")][0].split()
         mounts = Path(f"/proc/{inner}/mountinfo").read_text().splitlines()
         root = next(line for line in mounts if line.split()[4] == "/")
     finally:
         executor.stop()
-    assert namespaced[-1] == "1"  # PID 1 of its own namespace: the judge's PIDs do not exist there
+    assert namespaced[-1] == "2"  # below bubblewrap's init in its own namespace: the judge's PIDs do not exist there
     assert " ro," in f" {root.split()[5]}," or root.split()[5].startswith("ro")
     assert executor.tmpdir is None  # its temporary directory went with it
 
@@ -187,7 +189,7 @@ def test_the_sandbox_command_binds_the_ascend_devices_and_the_allowed_paths(tmp_
     assert ["--dev-bind", str(device), str(device)] == command[command.index(str(device)) - 1:][:3]
     assert "--dev-bind-try" in command and "/opt/vendor" in command
     assert command[command.index("--unshare-pid"):][-3:] == ["--", "python", "main.py"]
-    assert "--as-pid-1" in command and "--die-with-parent" in command
+    assert "--die-with-parent" in command and "--as-pid-1" not in command  # the executor keeps ordinary signals
 
 
 def test_a_run_without_a_sandbox_says_so_and_records_it(tmp_path, monkeypatch):
