@@ -51,6 +51,7 @@ from ..session.reporter import RUN_COMMAND_ENV
 from ..session.seal import SEAL_FD_ENV, SEAL_LIMIT, parse, seal_problems
 from .bundle import file_digests, is_bundle, write_sums
 from .certificate import render_html, render_markdown
+from .kitfiles import kit_files
 from .manifest import build_manifest
 from .verdict import CERTIFIED, NOT_CERTIFIED, Assessment, assess
 from .verify import check_integrity, verify
@@ -365,6 +366,7 @@ def package_bundle(
             "complete": assessment.completeness_checked and not assessment.missing_rules,
             "html_report": {"rendered": html, "render_later": None if html else "acl-conformance report BUNDLE"},
             "backend_env": dict(as_object(env.get("backend_env"))),
+            "kit_files": kit_files(),  # the kit that judged, as found after the run (verify compares its own)
         },
     )
     shutil.rmtree(staging / ".pytest_cache", ignore_errors=True)  # the run's --lf memory is no evidence

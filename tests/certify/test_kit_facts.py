@@ -1,4 +1,4 @@
-"""A bundle's name comes from what the kit decided, never from a string of the library (issues 34.5, 31.7)."""
+"""A bundle names what the kit decided and records the kit that judged (issues 34.3, 34.5, 31.7)."""
 
 from __future__ import annotations
 
@@ -43,3 +43,24 @@ def test_a_version_string_holding_a_verdict_names_no_bundle(tmp_path):
     assert bundle.name.startswith("atlas_a2-9.2.0-") and "Verdict" not in bundle.name, done.stderr[-2000:]
     summary = json.loads((bundle / "summary.json").read_text())
     assert summary["environment"]["cann_version"] == "9.2.0 Verdict: CERTIFIED"  # kept, inert, as evidence
+
+
+
+def test_verify_names_a_kit_file_that_differed_on_the_certifying_machine(tmp_path, make_summary):
+    """Issue 34.3: a catalog (or any file of the kit) changed where the bundle was made fails verify, no --catalog."""
+    from bundle_helpers import reseal, write_fake_bundle
+
+    from conformance.certify.verify import verify
+
+    bundle = write_fake_bundle(tmp_path, make_summary())
+    assert not [p for p in verify(bundle) if "kit" in p]  # the kit that packaged it is this verifier's
+    manifest = json.loads((bundle / "manifest.json").read_text())
+    manifest["kit_files"]["acl_hostmem_generated/catalog.json"] = "0" * 64
+    (bundle / "manifest.json").write_text(json.dumps(manifest))
+    reseal(bundle)
+    assert [p for p in verify(bundle) if "kit" in p] == [
+        "kit file acl_hostmem_generated/catalog.json that judged differs from this verifier's kit of the same version"]
+    del manifest["kit_files"]
+    (bundle / "manifest.json").write_text(json.dumps(manifest))
+    reseal(bundle)
+    assert "manifest.json: no digests of the kit's files that judged (kit_files)" in verify(bundle)
