@@ -8,7 +8,6 @@ directory and no library daemon behind, and leave the kit's files byte-identical
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -19,6 +18,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from test_judge_executor import _processes_mapping
 
 from conformance.harness.resources import catalog_path
 from conformance.session.containment import children
@@ -66,7 +66,7 @@ def assert_nothing_left(tmp_path: Path) -> None:
     """No process of the run (marked with the scope), none holding the library, no temporary file."""
     time.sleep(0.5)
     assert not marked_processes(tmp_path), marked_processes(tmp_path)
-    assert not mapping(tmp_path), mapping(tmp_path)
+    assert not _processes_mapping(tmp_path), _processes_mapping(tmp_path)
     # pytest keeps its own basetemp (pytest-of-USER) by design; nothing else of the run may stay
     left = [p for p in (tmp_path / "tmp").iterdir() if not p.name.startswith("pytest-of-")]
     assert not left, left
@@ -83,22 +83,6 @@ def marked_processes(tmp_path: Path) -> list[int]:
             except OSError:
                 continue
     return found
-
-
-def mapping(folder: Path) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if str(folder) in (entry / "maps").read_text():
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @needs_sandbox
