@@ -214,7 +214,9 @@ def facts(manifest: Mapping[str, object]) -> list[tuple[str, str]]:
     """The identity lines of the certificate (what was certified, with what)."""
     env = as_object(manifest.get("environment"))
     library = as_object(manifest.get("library"))
-    return [
+    # First, so that a run whose library was not sandboxed says so before anything else (older bundles lack it).
+    sandbox = [("Library sandbox", str(env["sandbox"]))] if env.get("sandbox") is not None else []
+    return sandbox + [
         ("Judged against", release_text(env)),
         ("Product family", str(env_family(env))),
         ("SoC", str(env.get("soc"))),

@@ -19,13 +19,15 @@ from pathlib import Path
 from acl_hostmem_generated.catalog_types import Catalog
 
 from ..harness.options import OptionError, settings_from_values
+from ..harness.problems import Problem
 from ..harness.resources import catalog_path, load_catalog
 from ..results.signing import KeyFileError, load_private_key, load_public_key, signer
 from ..results.terminal import Style
 from ..results.vocabulary import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_PASS, Verdict, interrupted_status, outcome_text
 from ..session.command import EXIT_CODES, check_expectations, configure, invoked_command, report_dir_of
 from ..session.interrupt import Interrupted
-from ..session.preflight import Problem, SetupError, preflight
+from ..session.preflight import SetupError, preflight
+from ..session.sandbox import find_sandbox
 from .runner import CertifyError, baseline_problem, certify
 from .verify import verify as verify_bundle
 
@@ -33,7 +35,7 @@ EXIT_NO_VERDICT = 2
 
 CERTIFY_DESCRIPTION = f"""\
 Certify an ACL library: run the whole suite in a child process, then write a bundle under
---out-dir (default: <report dir>/certification/<family>-<CANN version>-<time>/) holding the
+--out-dir (default: <report dir>/certification/<family>-<release judged against>-<time>/) holding the
 evidence (summary.json, junit.xml, allure-results, the HTML report when it can be rendered,
 run.log), manifest.json, certificate.md/.html (CERTIFIED or NOT CERTIFIED) and SHA256SUMS.
 'acl-conformance verify BUNDLE' checks a bundle.
@@ -64,6 +66,9 @@ def configure_certify(parser: argparse.ArgumentParser) -> None:
                         help="catalog.json of the spec (default: the installed kit's)")
     parser.add_argument("--sign", type=Path, metavar="KEY", help="sign manifest.json with this Ed25519 private key "
                         "(PEM, e.g. from `openssl genpkey -algorithm ed25519`); check it with verify --trust")
+    parser.add_argument("--acl-allow-unsandboxed", action="store_true",
+                        help="certify even where the library cannot be sandboxed (no bubblewrap, no namespaces); "
+                        "the certificate then says 'not sandboxed' in its first lines")
     # Names of earlier versions, kept so that existing scripts keep working.
 
 
@@ -92,6 +97,20 @@ def _setup_problem(args: argparse.Namespace, catalog: Catalog) -> int | None:
     return None
 
 
+def refuse_unsandboxed(args: argparse.Namespace) -> int | None:
+    """Without a sandbox for the library, certify refuses (one line) unless --acl-allow-unsandboxed."""
+    from ..harness.options import OPTIONS, env_value
+
+    allow = next(spec for spec in OPTIONS if spec.dest == "acl_sandbox_allow")
+    paths = getattr(args, "acl_sandbox_allow", None) or env_value(allow) or []
+    if getattr(args, "acl_allow_unsandboxed", False) or find_sandbox(tuple(map(str, paths))) is not None:
+        return None
+    print("certify: not sandboxed: bubblewrap (bwrap) is missing or cannot create namespaces here, so the library "
+          "would run with the kit's rights. Fix: install bubblewrap, or pass --acl-allow-unsandboxed.",
+          file=sys.stderr)
+    return int(Problem.NOT_SANDBOXED)
+
+
 def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
     """Certify: exit 0 CERTIFIED, 1 NOT CERTIFIED, 6 NOT CERTIFIED as INCONCLUSIVE, 2 no verdict, or a set-up
     status."""
@@ -112,6 +131,8 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
         print("certify: --trust checks the signature of a --baseline bundle; no --baseline given", file=sys.stderr)
         return EXIT_NO_VERDICT
     status = check_expectations(args)
+    if status is None:
+        status = refuse_unsandboxed(args)
     if status is None:
         status = _setup_problem(args, catalog)
     if status is not None:

@@ -2,7 +2,7 @@
 
 ``python -m conformance certify --acl-lib PATH [--expectations FILE]... [--baseline RUN]``
 runs ``python -m conformance run`` in a subprocess with its own report directory and
-writes ``reports/certification/<family>-<cann version>-<YYYYmmddTHHMMSSZ>/``:
+writes ``reports/certification/<family>-<release judged against>-<YYYYmmddTHHMMSSZ>/``:
 
 - ``allure-results/``, ``allure-report/index.html``, ``junit.xml``, ``summary.json`` (the run),
 - ``run.log`` (the run's output), ``expectations/`` (copies of the expectations files used),
@@ -30,12 +30,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from acl_hostmem_generated.catalog_types import Catalog
 
 from ..harness import resources
 from ..harness.options import DEFAULT_DEADLINE, OptionError, seconds
@@ -54,6 +56,7 @@ from ..session.reporter import RUN_COMMAND_ENV
 from ..session.seal import SEAL_FD_ENV, SEAL_LIMIT, parse, seal_problems
 from .bundle import file_digests, is_bundle, write_sums
 from .certificate import render_html, render_markdown
+from .kitfiles import kit_files
 from .manifest import build_manifest
 from .verdict import CERTIFIED, NOT_CERTIFIED, Assessment, assess
 from .verify import check_integrity, verify
@@ -99,9 +102,16 @@ def _safe(part: object) -> str:
     return text or "unknown"
 
 
-def bundle_name(family: object, cann_version: object, created: datetime.datetime) -> str:
-    """``<family>-<cann version>-<UTC timestamp>`` with unsafe characters replaced."""
-    return f"{_safe(family)}-{_safe(cann_version)}-{created.strftime('%Y%m%dT%H%M%SZ')}"
+def bundle_name(env: Mapping[str, object], catalog: Catalog, created: datetime.datetime) -> str:
+    """``<product family>-<release judged against>-<UTC timestamp>``, from values the kit decided: a family and
+    a release are taken only when the catalog names them, so no string of the library reaches the name."""
+    families = {str(f["id"]) for f in catalog["families"]}
+    releases = {str(r["name"]) for r in catalog["releases"]}
+    family = str(env_family(env))
+    release = env.get("release")
+    name = str(release.get("name")) if isinstance(release, Mapping) else ""
+    return (f"{family if family in families else 'unknown'}-{name if name in releases else 'unknown'}-"
+            f"{created.strftime('%Y%m%dT%H%M%SZ')}")
 
 
 def run_command(args: argparse.Namespace, extra: Sequence[str], report_dir: Path) -> list[str]:
@@ -383,14 +393,15 @@ def package_bundle(
     Copies the expectations files the run used into ``expectations/``, writes
     certificate.md/.html, manifest.json (with the SHA-256 of every other file), manifest.sig
     when ``signing_key`` is given, and SHA256SUMS into ``staging``, then renames it to
-    ``<family>-<cann version>-<timestamp>`` (suffixed -2, -3, ... if taken). Nothing in the
+    ``<family>-<release judged against>-<timestamp>`` (suffixed -2, -3, ... if taken). Nothing in the
     bundle names the staging folder: the run's own paths are rewritten to the bundle's.
     """
     summary = load_own_summary(staging / "summary.json")
-    assessment = assess(summary, load_catalog_file(catalog_path))
+    catalog = load_catalog_file(catalog_path)
+    assessment = assess(summary, catalog)
     used = [Path(p) for p in (summary.get("expectations") or {}).get("files") or []]
     env = summary.get("environment") or {}
-    final = _unique(out_root / bundle_name(env_family(env), env.get("cann_version"), created))
+    final = _unique(out_root / bundle_name(env, catalog, created))
     library = Path(str(env.get("library"))) if isinstance(acl_lib, argparse.Namespace) else acl_lib
     restricted = pytest_args + [f"--acl-rule={r}" for r in getattr(acl_lib, "acl_rule", None) or []]
     html = (staging / "allure-report" / "index.html").is_file()
@@ -408,6 +419,7 @@ def package_bundle(
             "complete": assessment.completeness_checked and not assessment.missing_rules,
             "html_report": {"rendered": html, "render_later": None if html else "acl-conformance report BUNDLE"},
             "backend_env": dict(as_object(env.get("backend_env"))),
+            "kit_files": kit_files(),  # the kit that judged, as found after the run (verify compares its own)
         },
     )
     shutil.rmtree(staging / ".pytest_cache", ignore_errors=True)  # the run's --lf memory is no evidence

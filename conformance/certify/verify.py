@@ -39,6 +39,7 @@ from acl_hostmem_generated.catalog_types import Catalog
 from ..harness.release import ReleaseError, judge_release, outside_contract, outside_reason
 from ..harness.untrusted_text import markdown_text
 from ..results import integrity, untrusted
+from ..results.environment import suite_version
 from ..results.expectations import ExpectationError, load_expectations
 from ..results.integrity import check_manifest_files, check_sums, load_member
 from ..results.outcomes import UNWAIVABLE
@@ -59,6 +60,7 @@ from .certificate import (
     visible_verdicts_markdown,
 )
 from .evidence import check_allure
+from .kitfiles import kit_problems
 from .manifest import SCHEMA as MANIFEST_SCHEMA
 from .observations import check_observations
 from .runlog import check_run_log
@@ -422,6 +424,7 @@ def verify(bundle: Path, catalog_path: Path = DEFAULT_CATALOG, trusted: Ed25519P
             "(or pass --catalog) and verify again"
         ]
     problems += check_facts(bundle, summary, manifest)
+    problems += kit_problems(manifest, suite_version())
     problems += check_cases(summary, catalog)
     problems += check_blocked(summary, catalog)
     problems += check_release(summary, catalog)

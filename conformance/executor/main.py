@@ -1,8 +1,8 @@
 """The executor's loop: open the library once, then run case programs until told to stop.
 
-Started by :class:`conformance.session.executors.Executor` with :data:`~.protocol.BOOTSTRAP`
-as its only code on the command line; the start-up code it reads from the command pipe
-puts the kit on ``sys.path`` and calls :func:`serve`.
+Started by :class:`conformance.session.executors.Executor` as ``python main.py``: the script
+(:func:`~.protocol.startup_script`) deletes itself, puts the kit on ``sys.path`` and calls
+:func:`serve` with the two descriptors drawn for this executor.
 """
 
 from __future__ import annotations

@@ -17,11 +17,20 @@ from typing import TypeAlias
 #: A frame larger than this is a protocol error (a case's trace and attachments stay far below it).
 MAX_FRAME = 32 * 1024 * 1024
 HEADER = struct.Struct(">I")
-#: The executor's descriptors: case programs arrive on COMMAND_FD, records leave on RECORD_FD.
+#: The executor's descriptors when none are given: case programs arrive on COMMAND_FD, records leave on
+#: RECORD_FD. The judge gives each executor two numbers drawn at random (:data:`FD_RANGE`), so that no
+#: descriptor sits at a number a library could key on.
 COMMAND_FD, RECORD_FD = 3, 4
-#: The argv of an executor's interpreter: it reads its start-up code from COMMAND_FD and names nothing.
-BOOTSTRAP_BYTES = 4096
-BOOTSTRAP = f"import os;exec(os.read({COMMAND_FD},{BOOTSTRAP_BYTES}))"
+FD_RANGE = range(10, 256)
+#: The file an executor's interpreter runs: a plain script in its own directory, removed as it starts.
+SCRIPT_NAME = "main.py"
+
+
+def startup_script(kit: str, entry: str, command_fd: int, record_fd: int) -> str:
+    """The executor's script: it deletes itself, puts the kit on ``sys.path`` and serves on the two descriptors,
+    so that its command line is ``python main.py`` and nothing on disk names the kit once the library loads."""
+    return (f"import os, sys\nos.unlink(__file__)\nsys.path.insert(0, {kit!r})\n"
+            f"from {entry} import serve\nserve({int(command_fd)}, {int(record_fd)})\n")
 
 
 #: A case program names the kit's check procedures by module (``conformance.checks.FAMILY:function``);

@@ -1,4 +1,7 @@
-"""The compatibility matrix: rows are rules, columns are (product family, CANN version).
+"""The compatibility matrix: rows are rules, columns are (product family, release judged against, CANN version).
+
+A column is named after the contract its runs were judged against first (``family@release/version``),
+so a library of 9.2.0 judged against 8.5.0 sits in an ``@8.5.0/9.2.0`` column, never in a 9.2.0 one.
 
 Runs of the same column (several machines of one product on one version) combine into one
 cell per rule: the worst outcome, and each case's observations as the first run saw them (a
@@ -15,7 +18,7 @@ from dataclasses import dataclass, field
 from ..gate.drift import CaseObservations, Drift, diff_observations
 from ..results.matching import VersionKey, glob_match, version_key
 from ..results.outcomes import Outcome, worst
-from .inputs import Excluded, RuleFacts, RunRecord
+from .inputs import UNKNOWN, Excluded, RuleFacts, RunRecord
 
 SCHEMA = "acl-conformance-fleet/1"
 _OUTCOMES = frozenset(o.value for o in Outcome)
@@ -23,9 +26,10 @@ _OUTCOMES = frozenset(o.value for o in Outcome)
 
 @dataclass
 class Column:
-    """One (product family, CANN version) with what its runs said."""
+    """One (product family, release judged against, CANN version) with what its runs said."""
 
     family: str
+    release: str  # the contract its runs were judged against
     cann_version: str
     sources: list[str] = field(default_factory=list)
     socs: set[str] = field(default_factory=set)
@@ -38,8 +42,18 @@ class Column:
 
     @property
     def key(self) -> str:
-        """``family@version``, the column's name in matrix.json."""
-        return f"{self.family}@{self.cann_version}"
+        """The column's name in matrix.json: ``family@version`` when the runs were judged against that very release
+        (or no known one), else ``family@release/version``: the contract first."""
+        if self.release in (self.cann_version, UNKNOWN):
+            return f"{self.family}@{self.cann_version}"
+        return f"{self.family}@{self.release}/{self.cann_version}"
+
+    @property
+    def title(self) -> str:
+        """The column's heading for people, naming the contract first where it is not the library's own release."""
+        if self.release in (self.cann_version, UNKNOWN):
+            return f"{self.family} {self.cann_version}"
+        return f"{self.family} CANN {self.release} contract (library {self.cann_version})"
 
     def add(self, run: RunRecord) -> None:
         """Fold one run of this column in."""
@@ -102,7 +116,7 @@ class Matrix:
         return {
             "schema": SCHEMA,
             "spec_hashes": self.spec_hashes,
-            "columns": [{"key": c.key, "family": c.family, "cann_version": c.cann_version,
+            "columns": [{"key": c.key, "family": c.family, "release": c.release, "cann_version": c.cann_version,
                          "releases": sorted(c.releases), "runs": c.sources,
                          "socs": sorted(c.socs), "verdicts": sorted(c.verdicts)} for c in self.columns],
             "rows": [{"rule": r.rule_id, "title": r.title, "severity": r.severity, "family": r.family}
@@ -113,9 +127,9 @@ class Matrix:
         }
 
 
-def _column_order(column: Column, families: Sequence[str]) -> tuple[int, str, VersionKey]:
+def _column_order(column: Column, families: Sequence[str]) -> tuple[int, str, VersionKey, VersionKey]:
     rank = families.index(column.family) if column.family in families else len(families)
-    return rank, column.family, version_key(column.cann_version)
+    return rank, column.family, version_key(column.release), version_key(column.cann_version)
 
 
 def build_matrix(inputs: Iterable[RunRecord | Excluded], families: Sequence[str] = (),
@@ -125,7 +139,7 @@ def build_matrix(inputs: Iterable[RunRecord | Excluded], families: Sequence[str]
     ``families`` orders the columns (the spec's family order; others follow by name), and
     ``rules`` (glob patterns) restricts the rows.
     """
-    columns: dict[tuple[str, str], Column] = {}
+    columns: dict[tuple[str, str, str], Column] = {}
     facts: dict[str, RuleFacts] = {}
     excluded: list[Excluded] = []
     hashes: dict[str, None] = {}
@@ -133,7 +147,8 @@ def build_matrix(inputs: Iterable[RunRecord | Excluded], families: Sequence[str]
         if isinstance(item, Excluded):
             excluded.append(item)
             continue
-        column = columns.setdefault((item.family, item.cann_version), Column(item.family, item.cann_version))
+        column = columns.setdefault((item.family, item.release, item.cann_version),
+                                    Column(item.family, item.release, item.cann_version))
         column.add(item)
         hashes.setdefault(item.spec_hash, None)
         for fact in item.rules:

@@ -41,9 +41,9 @@ def drift_line(drift: Drift) -> str:
 def render_markdown(matrix: Matrix) -> str:
     """matrix.md."""
     # Family, version and rule IDs come from the runs' summaries: untrusted text.
-    head = [markdown_text(c.family + " " + c.cann_version) for c in matrix.columns]
+    head = [markdown_text(c.title) for c in matrix.columns]
     out = ["# Fleet compatibility matrix", "",
-           f"{len(matrix.columns)} columns (product family, CANN version) from "
+           f"{len(matrix.columns)} columns (product family, CANN release judged against, library version) from "
            f"{sum(len(c.sources) for c in matrix.columns)} runs; {len(matrix.rows)} rules; "
            f"{len(matrix.drift_cells)} cells with behaviour drift against the previous version. "
            "Δn: n observations changed; ~n: runs of the column disagree; (was X): outcome on the previous version; "
@@ -115,7 +115,7 @@ def _items(lines: Iterable[str]) -> str:
 def render_html(matrix: Matrix) -> str:
     """matrix.html: one page that works offline (opened from disk, no network)."""
     e = html.escape
-    head = "".join(f'<th data-column="{e(c.key)}">{e(c.family)}<br>{e(c.cann_version)}</th>' for c in matrix.columns)
+    head = "".join(f'<th data-column="{e(c.key)}">{e(c.title)}</th>' for c in matrix.columns)
     verdicts = "".join(f'<th class="verdict">{e(verdicts_text(c.verdicts))}</th>' for c in matrix.columns)
     body = []
     for row in matrix.rows:

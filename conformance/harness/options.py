@@ -100,6 +100,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("--acl-cann-release", "ACL_CANN_RELEASE", "acl_cann_release", "the CANN release whose contract "
                "the run is judged against, one the spec knows (default: the library's, from aclsysGetVersionStr; "
                "python -m conformance run --help lists the releases)", "RELEASE"),
+    OptionSpec("--acl-sandbox-allow", "ACL_SANDBOX_ALLOW", "acl_sandbox_allow", "a host path the library may use "
+               "inside its sandbox besides those an Ascend server needs (bound writable, devices included); "
+               f"repeatable (environment: paths separated by '{os.pathsep}')", "PATH", multiple=True),
 )
 
 
@@ -123,6 +126,7 @@ class Settings:
     sync_window: float = DEFAULT_SYNC_WINDOW
     cann_release: str | None = None
     shuffle: int | None = None  # --acl-shuffle: the seed of the case order (and of the explorer's seed)
+    sandbox_allow: tuple[str, ...] = ()  # --acl-sandbox-allow: extra host paths inside the library's sandbox
 
     @property
     def case_timeout(self) -> float:
@@ -303,6 +307,7 @@ def settings_from_values(values: Mapping[str, object]) -> Settings:
         sync_window=seconds("--acl-sync-window", values.get("acl_sync_window"), DEFAULT_SYNC_WINDOW),
         cann_release=_text(values, "acl_cann_release") or None,
         shuffle=whole("--acl-shuffle", values.get("acl_shuffle"), 0, 0) if values.get("acl_shuffle") else None,
+        sandbox_allow=tuple(str(Path(p).resolve()) for p in _texts(values, "acl_sandbox_allow")),
     )
 
 

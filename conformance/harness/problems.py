@@ -24,6 +24,7 @@ class Problem(enum.IntEnum):
     REPORT_DIR_IN_USE = 18
     REPORT_DIR_UNWRITABLE = 19
     AMBIGUOUS_RELEASE = 20
+    NOT_SANDBOXED = 21  # certify only: no sandbox for the library, and --acl-allow-unsandboxed not given
 
     @property
     def summary(self) -> str:
@@ -45,4 +46,6 @@ _SUMMARIES = {
     Problem.REPORT_DIR_UNWRITABLE: "the report directory cannot be created or written",
     Problem.AMBIGUOUS_RELEASE: "the library's ACL API version matches several releases; choose one with "
                                "--acl-cann-release",
+    Problem.NOT_SANDBOXED: "certify only: the library cannot be sandboxed here (install bubblewrap, or pass "
+                           "--acl-allow-unsandboxed)",
 }

@@ -61,12 +61,14 @@ VERDICTS: tuple[Described, ...] = (
                               "--acl-cann-release) leaves an interface it exports without one judged mandatory "
                               "case"),
     Described("PARTIAL", "the run selected cases (-k, -m, --acl-rule, --lf); judged on those alone"),
-    Described("INTERRUPTED", "the run was stopped by a signal (Ctrl-C, SIGTERM, SIGHUP) before it ended and judged "
+    Described("INTERRUPTED", "the run was stopped by a signal (Ctrl-C, SIGTERM, SIGHUP), or its judge was stopped "
+                             "from outside (SIGSTOP, 3 s), before it ended and judged "
                              "nothing; the previous reports of the directory are kept (--keep-partial keeps the "
                              "partial summary instead, its unreached cases not_run); never in history or a gate"),
 )
 
-_SIGNALS = ", ".join(f"{interrupted_status(s)} {s.name}" for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP))
+_SIGNALS = ", ".join(f"{interrupted_status(s)} {s.name}" for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP,
+                                                                   signal.SIGSTOP))
 
 #: Every exit status of ``run`` (and ``certify``, whose 0/1 read CERTIFIED / NOT CERTIFIED), in order.
 EXIT_STATUSES: tuple[tuple[str, str], ...] = (

@@ -30,6 +30,7 @@ from .reporter import RUN_COMMAND_ENV
 from .reportlock import HELD_ENV, lock_report_dir
 from .seal import SEAL_FD_ENV
 from .seal import emit as emit_seal
+from .watchdog import JudgeStopped, make_scratch, remove_scratch, wait_watching
 
 PLUGIN = "conformance.session.plugin"
 EXIT_BAD_EXPECTATIONS = EXIT_BAD_COMMAND_LINE
@@ -232,11 +233,20 @@ def supervise(command: list[str], env: dict[str, str], limit: float, interrupt_g
     refuse_tracing()
     fd = os.environ.get(SEAL_FD_ENV, "")
     keep = (int(fd),) if fd.isdigit() else ()
+    scratch = make_scratch()  # every temporary file of the judge lives here, removed however the judge ends
     with interruptions_raised():
-        proc = subprocess.Popen(command, env=env, start_new_session=True, pass_fds=keep)
+        proc = subprocess.Popen(command, env=dict(env, TMPDIR=str(scratch)), start_new_session=True,
+                                pass_fds=keep)
         try:
             try:
-                return proc.wait(timeout=limit)
+                return wait_watching(proc, limit)
+            except JudgeStopped as exc:
+                # A judge stopped from outside (a daemon of the library may SIGSTOP it) judged nothing:
+                # the run ends as an interruption by SIGSTOP, its processes contained.
+                print(exc.line(), file=sys.stderr, flush=True)
+                _signal_group(proc.pid, signal.SIGKILL)
+                proc.wait()
+                raise Interrupted(signal.SIGSTOP) from None
             except Interrupted:
                 _signal_group(proc.pid, signal.SIGINT)
                 try:
@@ -254,6 +264,7 @@ def supervise(command: list[str], env: dict[str, str], limit: float, interrupt_g
                 _signal_group(proc.pid, signal.SIGKILL)
                 proc.wait()
             kill_tree(None)
+            remove_scratch(scratch)
 
 
 def _signal_group(pgid: int, signum: int) -> None:
@@ -310,7 +321,7 @@ def _run_locked(args: argparse.Namespace, extra: list[str], report_dir: Path, de
     previous.discard()  # this run ended: its reports (or its set-up error) stand
     summary_path = report_dir / "summary.json"
     if status in SETUP_EXIT_CODES:
-        return status  # the plugin has said what to fix
+        return status  # the plugin has said what happened
     if not summary_path.is_file():
         if status == PYTEST_USAGE_ERROR:  # pytest has said which argument it refused, in its usage text
             print("error: an argument was refused (above); `acl-conformance run --help` lists the options, and "

@@ -5,8 +5,9 @@ runs cases starts one executor (:mod:`conformance.executor`) and keeps it while 
 a case whose executor dies or does not answer within the case's limit loses only that
 executor, which is killed with everything it started, and the next case gets a fresh one.
 
-An executor carries nothing that names the kit, pytest or the case: its argv is the bare
-:data:`~conformance.executor.protocol.BOOTSTRAP`, its environment is the user's without
+An executor carries nothing that names the kit, pytest or the case: its argv is ``python main.py``
+(a script in its own directory that deletes itself as it starts), its two pipes sit at descriptor
+numbers drawn for it, its environment is the user's without
 :data:`KIT_VARIABLES` and without anything mentioning the kit, and its temporary directory is
 its own, removed when it ends. Its output is read as it comes and capped per case (head
 and tail), so a library that prints without end costs the run nothing.
@@ -29,17 +30,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..executor.protocol import (
-    BOOTSTRAP,
-    BOOTSTRAP_BYTES,
-    COMMAND_FD,
-    RECORD_FD,
+    FD_RANGE,
+    SCRIPT_NAME,
     FrameBuffer,
     ProtocolError,
+    startup_script,
     write_frame,
 )
 from ..harness.untrusted_text import OUTPUT_CAP
 from ..results.untrusted import as_object
 from .containment import become_subreaper, kill_now, kill_tree, living, parents, stray_processes
+from .sandbox import Sandbox, kit_paths, sandboxed_chain
 
 #: Variables of the kit and of pytest that never reach an executor (prefixes).
 KIT_VARIABLES = ("PYTEST", "PYTHON", "ACL_", "XDIST", "COV_", "VIRTUAL_ENV", "_PYTEST", "PY_COLORS")
@@ -114,8 +115,11 @@ class Executor:
     """One executor process, started on first use and replaced after it is lost."""
 
     def __init__(self, start: Mapping[str, object], name: str, run_dir: Path,
-                 start_limit: float = START_LIMIT_S, entry: str = "conformance.executor.main") -> None:
+                 start_limit: float = START_LIMIT_S, entry: str = "conformance.executor.main",
+                 sandbox: Sandbox | None = None) -> None:
         self.start_message = dict(start)
+        self.sandbox = sandbox  # None: the library runs unsandboxed (the run said so)
+        self.inner: set[int] = set()  # the sandboxed interpreter below bwrap: the executor itself, not a stray
         self.entry = entry  # the module whose serve() the process runs (the preflight's probe has its own)
         self.start_limit = start_limit
         self.start_stderr = ""  # what it printed on stderr while it started (the probe's messages quote it)
@@ -153,6 +157,8 @@ class Executor:
             how = f"did not answer within {self.start_limit:.0f} s" if answer.lost == "timeout" else "died"
             raise ExecutorError(f"the executor {how} while opening the library{': ' + detail[0] if detail else ''}",
                                 answer.lost, answer.stderr)
+        if self.sandbox is not None:
+            self.inner = sandboxed_chain(self.proc.pid) if self.proc is not None else set()
         error = answer.record.get("error")
         self.error = None if error is None else str(error)
         self.facts = dict(as_object(answer.record.get("facts")))
@@ -164,20 +170,31 @@ class Executor:
         env = neutral_environment(os.environ, self.tmpdir)
         before = set(pid for pid, parent in parents().items() if parent == os.getpid())
 
-        def descriptors() -> None:
-            # Out of the way first: either pipe may itself sit on the other's target number.
-            command, record = fcntl.fcntl(command_r, fcntl.F_DUPFD, 10), fcntl.fcntl(record_w, fcntl.F_DUPFD, 10)
-            os.dup2(command, COMMAND_FD)
-            os.dup2(record, RECORD_FD)
+        # The pipes' ends move to numbers drawn for this executor (the lowest free one from a random start,
+        # atomically): nothing sits at a number a library could key on, and no preexec_fn is needed.
+        draw = secrets.SystemRandom()
+        command_fd = fcntl.fcntl(command_r, fcntl.F_DUPFD, draw.choice(FD_RANGE))
+        record_fd = fcntl.fcntl(record_w, fcntl.F_DUPFD, draw.choice(FD_RANGE))
+        os.close(command_r)
+        os.close(record_w)
 
+        kit = str(Path(__file__).resolve().parents[2])
+        script = Path(self.tmpdir) / SCRIPT_NAME
+        script.write_text(startup_script(kit, self.entry, command_fd, record_fd), encoding="utf-8")
+        argv = [sys.executable, SCRIPT_NAME]
+        if self.sandbox is not None:
+            self.journal.parent.mkdir(parents=True, exist_ok=True)
+            self.journal.touch()  # bound writable into the sandbox, which sees the report directory read-only
+            argv = self.sandbox.command(argv, writable=(self.tmpdir, str(self.journal)),
+                                        readable=kit_paths() + self._library_paths())
+        self.inner = set()
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-I", "-c", BOOTSTRAP], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, env=env, cwd=self.tmpdir, preexec_fn=descriptors,  # noqa: PLW1509
-                pass_fds=(COMMAND_FD, RECORD_FD), close_fds=True)
+                argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, env=env, cwd=self.tmpdir, pass_fds=(command_fd, record_fd), close_fds=True)
         finally:
-            os.close(command_r)
-            os.close(record_w)
+            os.close(command_fd)
+            os.close(record_fd)
         self.keep = before
         self.command_fd, self.record_fd = command_w, record_r
         self.buffer = FrameBuffer()
@@ -185,14 +202,14 @@ class Executor:
         for stream in (self.proc.stdout, self.proc.stderr):
             assert stream is not None
             os.set_blocking(stream.fileno(), False)
-        kit = str(Path(__file__).resolve().parents[2])
-        code = f"import sys;sys.path.insert(0,{kit!r});from {self.entry} import serve;serve()"
-        if len(code.encode()) > BOOTSTRAP_BYTES:
-            raise ExecutorError(f"the kit's path is too long for an executor's start-up code: {kit}")
-        # Exactly BOOTSTRAP_BYTES in one write (atomic on a pipe): the read takes this code and nothing after it.
-        os.write(self.command_fd, code.encode().ljust(BOOTSTRAP_BYTES))
         start = dict(self.start_message, t="start", nonce=self.nonce, journal=str(self.journal))
         write_frame(self.command_fd, start)
+
+    def _library_paths(self) -> list[str]:
+        """The directories of the library and of the plugin files the executor imports (read-only inside)."""
+        settings = as_object(self.start_message.get("settings") or self.start_message.get("probe"))
+        files = [settings.get("lib"), *(self.start_message.get("preload") or [])]  # type: ignore[misc]
+        return [str(Path(str(f)).resolve().parent) for f in files if f]
 
     def stop(self) -> None:
         """Ask the executor to finalize and end; whatever is left after :data:`STOP_LIMIT_S` is killed."""
@@ -246,7 +263,7 @@ class Executor:
             self.close()
         elif self.proc is not None:
             # Nothing the library started outlives its case (a helper, a daemon that double-forked).
-            stray = living(stray_processes(self.proc.pid, self.keep))
+            stray = living(stray_processes(self.proc.pid, self.keep) - self.inner)
             if stray:
                 kill_now(stray)
                 answer.problems.append(f"{len(stray)} process(es) the library started during the case were killed")

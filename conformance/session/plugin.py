@@ -61,6 +61,7 @@ from .remote import CaseRecords, ExecutorLost, RemoteCase
 from .reporter import CASE_PROPERTY, FACTS_PROPERTY, Reporter, write_reports
 from .reportlock import held_by_parent, lock_report_dir
 from .rundir import RUN_DIR_KEY, WorkerHandoff, WorkerNode, remove_run_dir, run_dir_for_process
+from .sandbox import find_sandbox
 from .selection import keep_rules, label_item, marker_names, selected_case_ids, selection_requested
 from .state import (
     ATTACHMENTS,
@@ -270,7 +271,8 @@ def _executor(state: RunState) -> Executor:
             "host_page": settings.host_page, "host_alloc": settings.host_alloc,
             "sync_window": settings.sync_window, "cann_release": settings.cann_release}}
         start["preload"] = executor_setups(state.config)
-        state.executor = Executor(start, state.worker_id or "serial", state.run_dir)
+        state.executor = Executor(start, state.worker_id or "serial", state.run_dir,
+                                  sandbox=find_sandbox(settings.sandbox_allow))
     return state.executor
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -27,12 +28,16 @@ from ..harness.release import AmbiguousReleaseError, ReleaseError, judge_release
 from ..harness.resources import default_sim_lib, source_checkout
 from ..harness.sanitizer import asan_runtime_missing
 from .executors import Executor, ExecutorError
+from .sandbox import NOT_SANDBOXED, Sandbox, find_sandbox
 from .selection import unknown_rule_patterns
 
 __all__ = ["SETUP_EXIT_CODES", "Problem", "SetupError", "preflight", "remove_stale_reports"]
 
 PROBE_TIMEOUT_S = 120.0
 STALE_REPORTS = ("summary.json", "junit.xml")
+UNSANDBOXED_LINE = ("acl-conformance: not sandboxed: bubblewrap (bwrap) is missing or cannot create namespaces here, "
+                    "so the library runs with the kit's rights (install bubblewrap; certify refuses such a run "
+                    "without --acl-allow-unsandboxed)")
 
 
 SETUP_EXIT_CODES = frozenset(int(p) for p in Problem)
@@ -107,7 +112,8 @@ def remove_stale_reports(report_dir: Path) -> None:
         (report_dir / name).unlink(missing_ok=True)
 
 
-def probe_library(lib: Path, device: int | None, timeout: float = PROBE_TIMEOUT_S) -> dict[str, object]:
+def probe_library(lib: Path, device: int | None, timeout: float = PROBE_TIMEOUT_S,
+                  sandbox: Sandbox | None = None) -> dict[str, object]:
     """Open ``lib`` in a child process (:mod:`conformance.executor.probe`, started as an executor is):
     symbols, aclInit, device, SoC; raises SetupError on a problem.
 
@@ -116,7 +122,7 @@ def probe_library(lib: Path, device: int | None, timeout: float = PROBE_TIMEOUT_
     """
     with tempfile.TemporaryDirectory() as run_dir:
         child = Executor({"probe": {"lib": str(lib), "device": device}}, "probe", Path(run_dir), start_limit=timeout,
-                         entry="conformance.executor.probe")
+                         entry="conformance.executor.probe", sandbox=sandbox)
         try:
             child.ensure()
         except ExecutorError as exc:
@@ -167,10 +173,13 @@ def preflight(settings: Settings, requested_lib: str | None, catalog: Catalog) -
     check_product(settings.product, catalog)
     check_sim_faults(os.environ.get("ACLSIM_FAULTS"), catalog)
     lib = check_library_path(settings.lib, requested_lib)
-    facts = probe_library(lib, settings.device)
+    sandbox = find_sandbox(settings.sandbox_allow)
+    if sandbox is None:
+        print(UNSANDBOXED_LINE, file=sys.stderr, flush=True)
+    facts = probe_library(lib, settings.device, sandbox=sandbox)
     check_family(facts, settings.product, catalog)
     check_release(facts, settings.cann_release, catalog)
-    return facts
+    return dict(facts, sandbox=sandbox.describe() if sandbox else NOT_SANDBOXED)
 
 
 def check_release(facts: Mapping[str, object], override: str | None, catalog: Catalog) -> None:

@@ -141,3 +141,18 @@ def test_a_cell_says_when_the_rule_was_outside_its_column_contract(tmp_path, cat
     assert matrix.cells["HM-CAP-STABLE"]["atlas_a2@9.1.0"].outside == 0
     assert cell_text(cell).endswith(" ⊄8.5.0"), cell_text(cell)
     assert "⊄R: outside the contract" in render_markdown(matrix)
+
+
+def test_a_column_is_named_after_the_contract_its_runs_were_judged_against(catalog, tmp_path):
+    """A 9.2.0 library judged against 8.5.0 never sits in a 9.2.0 column (issue 31 item 7)."""
+    old_contract = synthetic_summary(catalog, "atlas_a2", "9.2.0")
+    old_contract["environment"]["cann_release"] = "8.5.0"
+    own = synthetic_summary(catalog, "atlas_a2", "9.2.0")
+    own["environment"]["cann_release"] = "9.2.0"
+    root = tmp_path / "shared"
+    write_run(root / "judged-850", old_contract)
+    write_run(root / "judged-920", own)
+    matrix = build_matrix(read_runs([root]), [f["id"] for f in catalog["families"]])
+    assert [c.key for c in matrix.columns] == ["atlas_a2@8.5.0/9.2.0", "atlas_a2@9.2.0"]
+    assert [c.title for c in matrix.columns] == ["atlas_a2 CANN 8.5.0 contract (library 9.2.0)", "atlas_a2 9.2.0"]
+    assert "| rule | atlas_a2 CANN 8.5.0 contract (library 9.2.0) | atlas_a2 9.2.0 |" in render_markdown(matrix)
