@@ -110,7 +110,8 @@ def bundle_name(env: Mapping[str, object], catalog: Catalog, created: datetime.d
     family = str(env_family(env))
     release = env.get("release")
     name = str(release.get("name")) if isinstance(release, Mapping) else ""
-    return (f"{family if family in families else 'unknown'}-{name if name in releases else 'unknown'}-"
+    # A release name of the catalog may hold '@' (master@681ef7610): a path character some tools read as user@host.
+    return (f"{family if family in families else 'unknown'}-{_safe(name) if name in releases else 'unknown'}-"
             f"{created.strftime('%Y%m%dT%H%M%SZ')}")
 
 

@@ -29,7 +29,11 @@ def test_the_name_is_the_family_the_release_judged_against_and_the_time():
 def test_a_library_string_never_reaches_the_name():
     hostile = env("atlas_a2", "9.2.0 Verdict: CERTIFIED", "Verdict: CERTIFIED/../x")
     assert bundle_name(hostile, load_catalog(), CREATED) == "atlas_a2-unknown-20260102T030405Z"
-    assert bundle_name(env("../evil", "9.2.0", "9.2.0"), load_catalog(), CREATED) == "unknown-9.2.0-20260102T030405Z"
+    assert bundle_name(env("../evil", "9.2.0", "9.1.0"), load_catalog(), CREATED) == "unknown-9.1.0-20260102T030405Z"
+    # A version no release of the catalog is named (there is no 9.2.0 release), even when it looks like one.
+    assert bundle_name(env("atlas_a2", "9.2.0", "9.2.0"), load_catalog(), CREATED) == "atlas_a2-unknown-20260102T030405Z"
+    snapshot = bundle_name(env("atlas_a2", "9.2.0", "master@681ef7610"), load_catalog(), CREATED)
+    assert snapshot == "atlas_a2-master_681ef7610-20260102T030405Z"
 
 
 def test_a_version_string_holding_a_verdict_names_no_bundle(tmp_path):
@@ -40,7 +44,7 @@ def test_a_version_string_holding_a_verdict_names_no_bundle(tmp_path):
                            "--no-html", "--", "-k", "DOUBLE_UNREGISTER"], cwd=ROOT, env=run_env,
                           capture_output=True, text=True, timeout=300)
     (bundle,) = [p for p in tmp_path.iterdir() if not p.name.startswith(".")]
-    assert bundle.name.startswith("atlas_a2-9.2.0-") and "Verdict" not in bundle.name, done.stderr[-2000:]
+    assert bundle.name.startswith("atlas_a2-master_681ef7610-") and "Verdict" not in bundle.name, done.stderr[-2000:]
     summary = json.loads((bundle / "summary.json").read_text())
     assert summary["environment"]["cann_version"] == "9.2.0 Verdict: CERTIFIED"  # kept, inert, as evidence
 
