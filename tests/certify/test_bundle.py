@@ -63,7 +63,8 @@ def test_missing_rule_is_not_certified(catalog, make_summary):
 
 def test_certificate_names_failing_rule_with_doc_link(tmp_path, catalog, make_summary):
     bundle = write_fake_bundle(tmp_path, make_summary({first_case(catalog, FAULTED_RULE): "FAIL"}))
-    assert bundle.name == "atlas_a2-master_681ef7610-20261129T080000Z"  # the release judged against, not the library's 8.0.RC3
+    # The release judged against, not the library's 8.0.RC3.
+    assert bundle.name == "atlas_a2-master_681ef7610-20261129T080000Z"
     md = (bundle / "certificate.md").read_text()
     page = (bundle / "certificate.html").read_text()
     assert verdict_in_markdown(md) == verdict_in_html(page) == NOT_CERTIFIED
