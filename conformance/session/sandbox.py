@@ -5,9 +5,9 @@ bubblewrap sandbox (Debian ``bubblewrap``; https://github.com/containers/bubblew
 
 - the whole filesystem is mounted read-only: the kit, its virtualenv, the generated package,
   the spec and the report directory cannot be changed (a ``.pth`` file, a rewritten catalog);
-- ``/tmp`` and ``/var/tmp`` are fresh tmpfs, ``/dev`` a fresh minimal one: what the library
-  writes there dies with the sandbox; the only host paths it may write are its executor's own
-  temporary directory (removed when the executor ends) and its call journal;
+- ``/var/tmp`` is a fresh tmpfs, ``/dev`` a fresh minimal one, ``/tmp`` read-only: the only host
+  paths the library may write are its executor's own temporary directory (its ``TMPDIR``, removed
+  when the executor ends) and its call journal;
 - it has its own PID namespace with its own ``/proc`` (bubblewrap's init is PID 1 there, so the
   executor keeps an ordinary process's signal semantics): no process of the judge, the CLI or
   their watchdog can be signalled, traced or read (``/proc/PID/environ``, ``fd``, ``mem``), and
@@ -40,8 +40,9 @@ from .containment import children
 #: The device nodes of an Ascend server the runtime and driver open (bound in when they exist).
 ASCEND_DEVICES = ("/dev/davinci[0-9]*", "/dev/davinci_manager", "/dev/devmm_svm", "/dev/hisi_hdc",
                   "/dev/svm0", "/dev/hi_dvpp", "/dev/uburma", "/dev/ummu")
-#: Host directories a fresh tmpfs replaces inside the sandbox.
-SCRATCH = ("/tmp", "/var/tmp")
+#: Host directories a fresh tmpfs replaces inside the sandbox. /tmp stays (read-only): the judge's own files
+#: there (a plugin's check modules, a kit cloned under /tmp) must stay readable; the executor writes its TMPDIR.
+SCRATCH = ("/var/tmp",)
 #: What the run and the certificate say when no sandbox could be had.
 NOT_SANDBOXED = "not sandboxed"
 PROBE_LIMIT_S = 10.0
