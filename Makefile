@@ -63,7 +63,7 @@ check-generated: $(STAMP) ## fail when acl_hostmem_generated/ is stale
 	$(PY) -m codegen check $(CHECKS)
 
 lint: $(STAMP) ## validate the spec, run ruff and the type checker (mypy)
-	$(PY) -m codegen lint $(CHECKS) $(CITATIONS)
+	$(PY) -m codegen lint $(CHECKS) --sim sim $(CITATIONS)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 

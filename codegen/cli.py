@@ -21,6 +21,7 @@ from .load import load_spec, read_documents
 from .model import Spec
 from .release_diff import EXIT_BAD_INPUT, ReleaseDiffError, build_report, render, write_atomically
 from .render import OUTPUT_PACKAGE, render_all
+from .sim_points import check_fault_points
 from .validate import Document
 from .writer import OutputRefused, stale_report, write_tree
 
@@ -93,6 +94,12 @@ def cmd_lint(args: argparse.Namespace) -> int:
     if args.checks is None:
         print("note: the rules' check: names were not checked against the check procedures (pass --checks DIR)",
               file=sys.stderr)
+    if args.sim is not None:
+        problems = check_fault_points(spec, args.sim)
+        if problems:
+            for problem in problems:
+                print(f"error: {problem}", file=sys.stderr)
+            return 2
     for warning in unproven_rules(spec, read_documents(args.spec)["rules"]):
         print(f"warning: {warning}", file=sys.stderr)
     by_provenance = Counter(r.provenance for r in spec.rules)
@@ -176,6 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
                       "(file and lines exist at the pinned commit)")
     lint.add_argument("--driver-git", type=Path, help="git directory of hicann/driver: check every driver citation "
                       "(file and lines exist at the pinned driver commit)")
+    lint.add_argument("--sim", type=Path, metavar="DIR", help="the simulator's sources (the kit's sim; the Makefile "
+                      "passes it): check that every fault point of spec/faults.yaml is at its sites and switches "
+                      "exactly the faults that declare it, and that no fault is switched outside a point")
     faults = add("sim-faults", "List the simulator fault switches and the rules they break.", cmd_sim_faults, out=False)
     faults.add_argument("--json", action="store_true", help="print JSON instead of a table")
     diff = add("release-diff", "Report what changed between two runtime revisions for the nine interfaces "

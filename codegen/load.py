@@ -25,6 +25,7 @@ from .model import (
     Expectation,
     Family,
     Fault,
+    FaultPoint,
     Interface,
     Macro,
     Param,
@@ -203,8 +204,12 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
             Fault(f["name"], f["family"], tuple(f.get("violates", [])), f["description"], f.get("soc"),
                   tuple(sorted(f.get("env", {}).items())), f.get("legal", False), tuple(f.get("covers", [])),
                   tuple(f.get("families", [])), tuple(tuple(sorted(e.items())) for e in f.get("environments", [])),
-                  f.get("since"))
+                  f.get("since"), tuple(f.get("points", [])))
             for f in docs["faults"].data["faults"]
+        ),
+        fault_points=tuple(
+            FaultPoint(p["name"], p["kind"], tuple(p["sites"]), p["description"])
+            for p in docs["faults"].data.get("points", [])
         ),
         matrices=tuple(matrices.items()),
         matrix_interfaces=tuple(sorted(rules_doc.data.get("matrix_interfaces", {}).items())),

@@ -472,11 +472,42 @@ class Fault:
     families: tuple[str, ...] = ()
     environments: tuple[tuple[tuple[str, str], ...], ...] = ()
     since: str | None = None  # the first release whose contract the fault breaks (None: every release)
+    points: tuple[str, ...] = ()  # the fault points (FaultPoint.name) where the simulator switches it
 
     @property
     def c_name(self) -> str:
         """The enumerator name in the generated fault table."""
         return "ACLSIM_FAULT_" + self.name.upper()
+
+
+@dataclass(frozen=True)
+class FaultPoint:
+    """A named place in the simulator's flow where faults act (``points:`` in spec/faults.yaml).
+
+    ``kind`` says how: ``point`` (the faithful model calls ``FAULT_POINT`` at each site and a
+    handler in sim/faults/ acts), ``hook`` (an answer rewrite in sim/hooks.c) or ``inline`` (the
+    site function switches the faults itself). A site is ``file:function``.
+    """
+
+    name: str
+    kind: str
+    sites: tuple[str, ...]
+    description: str
+
+    @property
+    def enum_suffix(self) -> str:
+        """``register.mode`` -> ``REGISTER_MODE``: what FAULT_POINT names."""
+        return self.name.replace(".", "_").upper()
+
+    @property
+    def c_name(self) -> str:
+        """The enumerator name in the generated point table."""
+        return "ACLSIM_POINT_" + self.enum_suffix
+
+    @property
+    def handler(self) -> str:
+        """The C function that acts at a ``point`` point: ``sim_point_register_mode``."""
+        return "sim_point_" + self.name.replace(".", "_")
 
 
 @dataclass(frozen=True)
@@ -515,6 +546,7 @@ class Spec:
     families: tuple[Family, ...]
     rules: tuple[Rule, ...]
     faults: tuple[Fault, ...]
+    fault_points: tuple[FaultPoint, ...] = ()
     matrices: tuple[tuple[str, tuple[Any, ...]], ...] = ()
     matrix_interfaces: tuple[tuple[str, str], ...] = ()  # matrix value -> the interface it calls
     sources: Sources = field(default_factory=lambda: Sources(""))

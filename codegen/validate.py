@@ -506,16 +506,38 @@ class CrossReferences:
         elif name != "host_memory_interfaces" and name not in matrices:
             self.report("rules", path, f"matrix names unknown matrix {name!r}")
 
+    def _fault_points(self) -> dict[str, int]:
+        """The declared fault points by name (index in points:); reports duplicates."""
+        found: dict[str, int] = {}
+        for i, point in enumerate(self.docs["faults"].data.get("points", [])):
+            if point["name"] in found:
+                self.report("faults", ["points", i, "name"], f"duplicate fault point {point['name']!r}")
+            found.setdefault(point["name"], i)
+        return found
+
+    def _unused_fault_points(self, points: dict[str, int], used: set[str]) -> None:
+        for name, i in points.items():
+            if name not in used:
+                self.report("faults", ["points", i, "name"], f"fault point {name!r} is declared but no fault acts "
+                            "at it (remove it, or add it to the points: of the faults switched there)")
+
     def _faults(self) -> None:
         if "faults" not in self.docs:
             return
         seen: set[str] = set()
         patterns = [(f["id"], f["soc_patterns"]) for f in self.docs["products"].data["families"]]
+        points = self._fault_points()
+        used: set[str] = set()
         for i, fault in enumerate(self.docs["faults"].data["faults"]):
             base: list[str | int] = ["faults", i]
             if fault["name"] in seen:
                 self.report("faults", base + ["name"], f"duplicate fault {fault['name']!r}")
             seen.add(fault["name"])
+            for j, point in enumerate(fault.get("points", [])):
+                used.add(point)
+                if point not in points:
+                    self.report("faults", base + ["points", j], f"unknown fault point {point!r} (declare it under "
+                                f"points:)")
             named = "covers" if fault.get("legal") else "violates"
             for j, rid in enumerate(fault.get(named, [])):
                 rule = self.rule_ids.get(rid)
@@ -532,3 +554,4 @@ class CrossReferences:
             soc = fault.get("soc")
             if soc is not None and not any(fnmatch.fnmatchcase(soc, p) for _, pats in patterns for p in pats):
                 self.report("faults", base + ["soc"], f"SoC {soc!r} belongs to no product family")
+        self._unused_fault_points(points, used)

@@ -4,9 +4,11 @@
  * names come from the generated aclsim_faults.h, itself made from
  * spec/faults.yaml). aclsim_fault() is the single lookup every switch point
  * uses; sim_open_code() is the one place the legal_alt_codes variant swaps
- * the codes the docs leave open.
+ * the codes the docs leave open. The same parse arms each fault point
+ * (fault_points.h) one of whose faults is on, from the generated list of the
+ * faults per point.
  *
- * Lock discipline: the flag table is written only by sim_faults_parse(),
+ * Lock discipline: the flag and point tables are written only by sim_faults_parse(),
  * which init.c calls with init_lock held and before any other thread can see
  * the library as initialised; readers use relaxed atomic loads. The text
  * answered by aclsimActiveFaults() is rebuilt under the same conditions.
@@ -14,9 +16,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim_internal.h"
+#include "fault_points.h"
 
 static int g_fault_on[ACLSIM_FAULT_COUNT];
+static int g_point_armed[ACLSIM_POINT_COUNT];
 static char g_active_text[2048];
 
 int aclsim_fault(aclsimFaultId id)
@@ -25,6 +28,11 @@ int aclsim_fault(aclsimFaultId id)
         return 0;
     }
     return __atomic_load_n(&g_fault_on[id], __ATOMIC_RELAXED);
+}
+
+int sim_point_armed(aclsimPointId id)
+{
+    return __atomic_load_n(&g_point_armed[id], __ATOMIC_RELAXED);
 }
 
 aclError sim_open_code(aclError rc)
@@ -111,6 +119,13 @@ int sim_faults_parse(const char *spec)
     }
     for (int i = 0; i < (int)ACLSIM_FAULT_COUNT; i++) {
         __atomic_store_n(&g_fault_on[i], on[i], __ATOMIC_RELAXED);
+    }
+    for (int p = 0; p < (int)ACLSIM_POINT_COUNT; p++) {
+        int armed = 0;
+        for (unsigned k = aclsimPointFirst[p]; k < aclsimPointFirst[p + 1]; k++) {
+            armed |= on[aclsimPointFaultList[k]];
+        }
+        __atomic_store_n(&g_point_armed[p], armed, __ATOMIC_RELAXED);
     }
     rebuild_active_text();
     return 0;

@@ -6,8 +6,9 @@
  * model's answer alone: another return code, another returned value, an argument check the
  * call skips, a step added after the model's work. Keeping them out of the model lets the
  * model read as the runtime and driver sources it follows. A fault that needs the model's
- * state or a point inside it (the slabs, the records, the recently freed or removed ring,
- * the driver's nodes, the device its gate picked) stays inline there, marked "inline fault".
+ * state or a place inside a call (the slabs, the records, the recently freed or removed
+ * ring, the device its gate picked) acts at a named fault point of the model instead
+ * (fault_points.h, sim/faults/). Each function here is a `hook` point of spec/faults.yaml.
  *
  * Where a rewrite needs to know which refusal the model gave, it names the argument class
  * the refusal belongs to as well as its code: codes the docs leave open may coincide under

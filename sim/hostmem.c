@@ -35,9 +35,9 @@
  * except that the svm v3 driver refuses to free memory a registration still holds
  * (legal_public_driver; svm v3 svm_alloc.c:89-94).
  *
- * The exported calls are hooks.c's; the model_* functions here answer as the model does,
- * and only the faults that need the allocator's state or a point inside a call are
- * switched here.
+ * The exported calls are hooks.c's; the model_* functions here answer as the model does.
+ * The faults that act inside a call do so at its named fault points (FAULT_POINT, see
+ * fault_points.h); their behaviour is in faults/hostmem.c.
  *
  * Lock discipline: host_lock guards the block table, the slabs, the arena,
  * the quarantine and every counter in this file. The only lock taken while it
@@ -45,8 +45,7 @@
  * to a host free. Callers that need registrations (freeing marks them, and asks
  * whether one holds the block) release host_lock first; registry.c calls
  * sim_host_lookup_range() while holding reg_lock (order: reg_lock, then
- * host_lock). Stream synchronisation happens before host_lock is taken. The
- * per-device stream numbers of the devsync_skips_old_streams fault are atomics.
+ * host_lock). Stream synchronisation happens before host_lock is taken.
  */
 #define _GNU_SOURCE /* mremap, MREMAP_MAYMOVE, MREMAP_FIXED */
 #include <errno.h>
@@ -56,11 +55,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "sim_internal.h"
+#include "fault_points.h"
 
 #define SIM_SLAB_SIZE (1UL << 20)
 #define SIM_SLAB_GRANULES (SIM_SLAB_SIZE / SIM_GRANULE)
-#define SIM_SLAB_THRESHOLD (64UL * 1024)
 #define SIM_BUCKETS 4096
 #define SIM_QUARANTINE 16
 #define SIM_QUARANTINE_MAX_BLOCK (64UL << 20)
@@ -120,9 +118,6 @@ static unsigned g_recent_next;
 static uint64_t g_live_allocs, g_live_bytes, g_unlocked_allocs;
 static uint64_t g_limit_used, g_locked_bytes;
 static int g_mlock_warned;
-/* devsync_skips_old_streams: per device, the newest stream number at its last devsync. */
-static uint64_t g_devsync_seen[SIM_MAX_DEVICES];
-#define SIM_CROWDED 8
 
 static size_t bucket_of(uintptr_t p)
 {
@@ -134,12 +129,13 @@ static size_t round_up(size_t v, size_t a)
     return (v + a - 1) / a * a;
 }
 
-/* legal_drv_malloc_fallback: the v2 driver could not map its SVM range and hands out
- * plain malloc memory (devmm_svm_init.c:250-263, devmm_svm.c:376-386). */
+/* Whether the driver hands out plain malloc memory (legal_drv_malloc_fallback), with
+ * another grain and placement. */
 static int malloc_fallback(void)
 {
-    /* inline fault: another allocator, with another grain and placement */
-    return sim_config()->driver == SIM_DRV_V2 && aclsim_fault(ACLSIM_FAULT_LEGAL_DRV_MALLOC_FALLBACK);
+    simHostAllocatorSite site = {.malloc_fallback = 0};
+    FAULT_POINT(HOST_ALLOCATOR, &site);
+    return site.malloc_fallback;
 }
 
 /* The grain small blocks start on and are booked in (see the top of the file). The
@@ -162,14 +158,12 @@ static size_t host_grain(void)
 }
 
 /* Whether host blocks are kept from a forked child: driver memory is VM_DONTCOPY, malloc
- * fallback memory is ordinary process memory. Nothing documents either, so a child that
- * inherits the memory is another legal choice (legal_other_choices); fork_inherits is a
- * driver that forgot the flag. */
+ * fallback memory is ordinary process memory. */
 static int dont_fork(void)
 {
-    /* inline fault: decides how each mapping is made */
-    return sim_config()->driver != SIM_DRV_DOCS && !malloc_fallback() && !aclsim_fault(ACLSIM_FAULT_FORK_INHERITS) &&
-           !aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES);
+    simHostMappingSite site = {.dont_fork = sim_config()->driver != SIM_DRV_DOCS && !malloc_fallback()};
+    FAULT_POINT(HOST_MAPPING, &site);
+    return site.dont_fork;
 }
 
 static size_t real_page(void)
@@ -384,12 +378,9 @@ static simSlab *slab_new(size_t align)
 /* Books whole grains for `span` bytes; the block starts at granule*64, on the grain. */
 static int slab_alloc(simHostBlock *b, size_t span)
 {
-    /* alloc_overlap, and alloc_crowded_overlap once crowded: the allocator books in 64-byte
-     * granules whatever the grain, one granule short, so the next block starts inside
-     * this one's last 64 bytes. */
-    /* inline fault: both need the slab booking (and crowded, the live block count) */
-    int crowded = g_live_allocs >= SIM_CROWDED && aclsim_fault(ACLSIM_FAULT_ALLOC_CROWDED_OVERLAP);
-    int short_booking = aclsim_fault(ACLSIM_FAULT_ALLOC_OVERLAP) || crowded;
+    simHostSlabSite site = {.live_allocs = g_live_allocs, .short_booking = 0};
+    FAULT_POINT(HOST_SLAB_BOOKING, &site);
+    int short_booking = site.short_booking; /* in 64-byte granules, one short */
     size_t unit = short_booking ? SIM_GRANULE : host_grain();
     size_t n = round_up(span, unit) / SIM_GRANULE;
     size_t step = unit / SIM_GRANULE;
@@ -505,22 +496,13 @@ static simHostBlock *table_containing(uintptr_t p, uint64_t len)
     return NULL;
 }
 
-typedef struct {
-    uint64_t size;
-    size_t offset;   /* bytes between the booked region and the user pointer */
-    int va_flag;     /* whole pages, own mapping */
-    int from_cfg;
-} simAllocReq;
-
-/* Extra bytes booked so that the alignment variants can place the pointer: exactly 64-byte
- * (never 128-byte) aligned, or 32 bytes off in RC form, where the docs promise nothing. */
+/* Extra bytes booked so that the alignment variants can place the pointer: none in the
+ * model, which hands out the start of the booked region. */
 static size_t placement_pad(void)
 {
-    /* inline fault: both place the pointer inside the booked region */
-    if (sim_config()->device_run_mode && aclsim_fault(ACLSIM_FAULT_LEGAL_RC_FORM)) {
-        return 32;
-    }
-    return aclsim_fault(ACLSIM_FAULT_LEGAL_MIN_ALIGNMENT) ? SIM_GRANULE : 0;
+    simHostPlacementSite site = {.pad = 0};
+    FAULT_POINT(HOST_PLACEMENT, &site);
+    return site.pad;
 }
 
 static size_t placement_offset(uintptr_t start)
@@ -553,26 +535,20 @@ static aclError host_alloc(const simAllocReq *req, void **out)
         return ACL_ERROR_RT_MEMORY_ALLOCATION;
     }
     size_t span = (size_t)req->size + req->offset + placement_pad();
+    simHostCarveSite carve = {.size = req->size, .span = span, .va_flag = req->va_flag, .check_limit = 1,
+                              .own_pages = req->va_flag};
+    FAULT_POINT(HOST_CARVE, &carve);
     pthread_mutex_lock(&host_lock);
-    /* inline fault: skips the limit check on the model's own count of booked bytes */
-    if (cfg->host_mem_limit != 0 && !aclsim_fault(ACLSIM_FAULT_HUGE_SIZE_WRAPS) &&
+    if (cfg->host_mem_limit != 0 && carve.check_limit &&
         (g_limit_used > cfg->host_mem_limit || req->size > cfg->host_mem_limit - g_limit_used)) {
         pthread_mutex_unlock(&host_lock);
         free(b);
         return sim_open_code(ACL_ERROR_RT_MEMORY_ALLOCATION);
     }
     int rc;
-    int shortable = req->size > SIM_PAGE && req->size % SIM_PAGE != 0;
-    /* inline fault: this and the two below choose where the block is carved from */
-    int own_pages = req->va_flag || aclsim_fault(ACLSIM_FAULT_LEGAL_PAGE_ALIGNMENT);
-    /* content_between_points: one size class shares its last 4 KiB with the next block. */
-    int between = !req->va_flag && req->size > 262144 && req->size < 524288 &&
-                  aclsim_fault(ACLSIM_FAULT_CONTENT_BETWEEN_POINTS);
-    if (between) {
-        rc = arena_alloc(b, span, round_up(span, SIM_PAGE) - SIM_PAGE);
-    } else if (!own_pages && shortable && aclsim_fault(ACLSIM_FAULT_SHORT_ALLOC)) {
-        rc = arena_alloc(b, span, span / SIM_PAGE * SIM_PAGE);
-    } else if (!own_pages && span < SIM_SLAB_THRESHOLD) {
+    if (carve.arena_step != 0) {
+        rc = arena_alloc(b, span, carve.arena_step);
+    } else if (!carve.own_pages && span < SIM_SLAB_THRESHOLD) {
         rc = slab_alloc(b, span);
     } else {
         rc = mmap_alloc(b, span, block_align(req->va_flag));
@@ -619,13 +595,13 @@ static void quarantine_park(void *map, size_t len)
 static void block_release(simHostBlock *b)
 {
     unsigned char poison = sim_config()->poison;
+    size_t end = (size_t)b->granule + b->booked;
+    int next_in_slab = b->kind == BLOCK_SLAB && end < SIM_SLAB_GRANULES;
+    simHostReleaseSite site = {.next = next_in_slab ? b->slab->base + end * SIM_GRANULE : NULL,
+                               .poison = poison, .limit_returned = 1};
+    FAULT_POINT(HOST_RELEASE, &site);
     if (b->kind == BLOCK_SLAB) {
         memset(b->map, poison, b->map_len);
-        size_t end = (size_t)b->granule + b->booked;
-        /* inline fault: writes the slab granule after the block */
-        if (aclsim_fault(ACLSIM_FAULT_FREE_SCRIBBLES_NEIGHBOUR) && end < SIM_SLAB_GRANULES) {
-            memset(b->slab->base + end * SIM_GRANULE, poison, SIM_GRANULE);
-        }
         slab_mark(b->slab, b->granule, b->booked, 0);
     } else if (b->kind == BLOCK_MMAP) {
         memset(b->map, poison, b->map_len);
@@ -638,8 +614,7 @@ static void block_release(simHostBlock *b)
     }
     g_live_allocs--;
     g_live_bytes -= b->size;
-    /* inline fault: leaves the freed bytes in the model's count against the limit */
-    if (!aclsim_fault(ACLSIM_FAULT_EXHAUSTION_LEAK)) {
+    if (site.limit_returned) {
         g_limit_used -= b->size;
     }
     g_unlocked_allocs -= b->locked ? 0 : 1;
@@ -647,7 +622,7 @@ static void block_release(simHostBlock *b)
     g_recent_next = (g_recent_next + 1) % SIM_RECENT;
 }
 
-static int recently_freed(uintptr_t p)
+int sim_host_recently_freed(uintptr_t p)
 {
     for (unsigned i = 0; i < SIM_RECENT; i++) {
         if (g_recent_freed[i] == p) {
@@ -657,36 +632,25 @@ static int recently_freed(uintptr_t p)
     return 0;
 }
 
+int sim_host_inside_block(uintptr_t p)
+{
+    return table_containing(p, 1) != NULL;
+}
+
 /* The answer for a pointer that is no live block: device memory is refused by its location
  * (api_impl.cc:2524-2533); anything else goes to the driver's halMemFree (api_impl.cc:2536),
  * which refuses it as an invalid value. host_lock held. */
 static aclError free_unknown(uintptr_t p)
 {
-    if (sim_devmem_contains((void *)p)) {
-        /* inline fault: releases the device block the pointer starts */
-        if (aclsim_fault(ACLSIM_FAULT_FREE_DEVICE_MEM_OK)) {
-            return sim_devmem_release((void *)p) == 0 ? ACL_SUCCESS : ACL_ERROR_RT_PARAM_INVALID;
-        }
-        return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
+    simHostFreeUnknownSite site = {.p = p, .device_memory = sim_devmem_contains((void *)p)};
+    FAULT_POINT(HOST_FREE_UNKNOWN, &site);
+    if (site.answer.given) {
+        return site.answer.code;
     }
-    /* inline fault: each needs the block table (no live block holds p) or the ring of
-     * recently freed blocks */
-    int accepted = aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED) ||
-                   (aclsim_fault(ACLSIM_FAULT_DOUBLE_FREE_OK) && recently_freed(p)) ||
-                   (aclsim_fault(ACLSIM_FAULT_FREE_FOREIGN_OK) && table_containing(p, 1) != NULL);
-    return accepted ? ACL_SUCCESS : sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
+    return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
 }
 
 /* Frees a block by its user pointer; `plain_free` is set for aclrtFreeHost. */
-/* Whether ptr is the start of a live block (devsync_free_leaks keeps such a block). */
-static int live_block(void *ptr)
-{
-    pthread_mutex_lock(&host_lock);
-    int live = table_find((uintptr_t)ptr) != NULL;
-    pthread_mutex_unlock(&host_lock);
-    return live;
-}
-
 static aclError host_free(void *ptr, int plain_free)
 {
     uintptr_t p = (uintptr_t)ptr;
@@ -697,10 +661,11 @@ static aclError host_free(void *ptr, int plain_free)
         pthread_mutex_unlock(&host_lock);
         return rc;
     }
-    /* inline fault: needs how the block was allocated */
-    if (plain_free && b->from_cfg && aclsim_fault(ACLSIM_FAULT_FREE_CFG_REJECTED)) {
+    simHostFreeBlockSite site = {.plain_free = plain_free, .from_cfg = b->from_cfg};
+    FAULT_POINT(HOST_FREE_BLOCK, &site);
+    if (site.answer.given) {
         pthread_mutex_unlock(&host_lock);
-        return ACL_ERROR_INVALID_PARAM;
+        return site.answer.code;
     }
     uint64_t size = b->size;
     pthread_mutex_unlock(&host_lock);
@@ -746,14 +711,6 @@ simHostRange sim_host_lookup_range(const void *ptr, uint64_t size)
     return r;
 }
 
-/* The 32-byte rounding of the runtime (api_impl.cc:2432) done in wrapping 64-bit arithmetic
- * by the huge_size_wraps fault; never below one granule. */
-static uint64_t wrapped_size(uint64_t size)
-{
-    uint64_t rounded = (size + 0x1FU) & ~(uint64_t)0x1FU;
-    return rounded == 0 ? SIM_GRANULE : rounded;
-}
-
 aclError model_aclrtMallocHost(void **hostPtr, size_t size)
 {
     /* memory.cpp:582-584 */
@@ -765,26 +722,11 @@ aclError model_aclrtMallocHost(void **hostPtr, size_t size)
     if (rc != ACL_SUCCESS) {
         return rc;
     }
-    /* inline fault: this and the sync act past the gate, on the device it picked */
-    if (aclsim_fault(ACLSIM_FAULT_HANG_IN_MALLOC)) {
-        for (;;) {
-            pause();
-        }
-    }
-    if (aclsim_fault(ACLSIM_FAULT_MALLOC_SYNCS)) {
-        sim_sync_device(dev, 0);
-    }
+    simAllocAcceptedSite accepted = {.dev = dev, .from_cfg = 0};
+    FAULT_POINT(ALLOC_ACCEPTED, &accepted);
     simAllocReq req = {size, 0, 0, 0};
-    /* inline fault: this and the two below shape the booked request */
-    if (aclsim_fault(ACLSIM_FAULT_HUGE_SIZE_WRAPS)) {
-        req.size = wrapped_size(size);
-    }
-    if (req.size + 16 < SIM_SLAB_THRESHOLD && aclsim_fault(ACLSIM_FAULT_ALIGN_MALLOC_OFF16)) {
-        req.offset = 16;
-    }
-    if (size > 8192 && size < 16384 && aclsim_fault(ACLSIM_FAULT_ALIGN_BETWEEN_POINTS)) {
-        req.offset = 16;
-    }
+    simAllocRequestSite request = {.req = &req, .asked = size};
+    FAULT_POINT(ALLOC_REQUEST, &request);
     if (malloc_fallback()) {
         req.offset = 16; /* glibc malloc: 16-byte alignment only */
     }
@@ -796,17 +738,6 @@ typedef struct {
     uint32_t device;
     int va_flag;
 } simCfgRequest;
-
-/* Whether attrs[i] repeats the type of an earlier attribute. */
-static int repeated(const aclrtMallocConfig *cfg, size_t i)
-{
-    for (size_t j = 0; j < i; j++) {
-        if (cfg->attrs[j].attr == cfg->attrs[i].attr) {
-            return 1;
-        }
-    }
-    return 0;
-}
 
 /* Parses the attribute list as the runtime does (api_impl.cc:2445-2494): a non-NULL cfg needs
  * an attrs array; MODULE_ID and VA_FLAG are taken in order (a later one wins); DEVICE_ID is
@@ -823,13 +754,13 @@ static aclError parse_cfg(const aclrtMallocConfig *cfg, simCfgRequest *out)
     }
     for (size_t i = 0; i < cfg->numAttrs; i++) {
         const aclrtMallocAttribute *a = &cfg->attrs[i];
-        int again = repeated(cfg, i);
-        /* inline fault: both act at an attribute, after the earlier ones have been judged */
-        if (again && aclsim_fault(ACLSIM_FAULT_CFG_DUPLICATE_REJECTED)) {
-            return ACL_ERROR_RT_PARAM_INVALID;
+        simCfgAttributeSite site = {.cfg = cfg, .index = i};
+        FAULT_POINT(CFG_ATTRIBUTE, &site);
+        if (site.answer.given) {
+            return site.answer.code;
         }
-        if (again && aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES)) {
-            continue; /* another legal choice: the first value wins */
+        if (site.skip) {
+            continue;
         }
         switch (a->attr) {
         case ACL_RT_MEM_ATTR_MODULE_ID:
@@ -838,12 +769,7 @@ static aclError parse_cfg(const aclrtMallocConfig *cfg, simCfgRequest *out)
             out->va_flag = a->value.vaFlag == 1U; /* npu_driver_mem.cc:842: only 1 asks for VA identity */
             break;
         case ACL_RT_MEM_ATTR_DEVICE_ID:
-            /* inline fault: refuses at this attribute, after the earlier ones have been judged */
-            if (aclsim_fault(ACLSIM_FAULT_LEGAL_SRC_DEVICE_ID)) {
-                return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
-            }
-            /* inline fault: the parse forgets the device it must check */
-            out->has_device = !aclsim_fault(ACLSIM_FAULT_CFG_OTHER_DEVICE_OK);
+            out->has_device = !site.device_unchecked;
             out->device = a->value.deviceId;
             break;
         default:
@@ -878,18 +804,11 @@ aclError model_aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConf
     if (creq.va_flag && !sim_va_flag_supported(sim_config()->family)) {
         return sim_open_code(ACL_ERROR_RT_FEATURE_NOT_SUPPORT); /* api_c_memory.cc:112 */
     }
-    /* inline fault: syncs past every refusal, on the device the gate picked */
-    if (aclsim_fault(ACLSIM_FAULT_MALLOC_CFG_SYNCS) || aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES)) {
-        sim_sync_device(dev, 0);
-    }
+    simAllocAcceptedSite accepted = {.dev = dev, .from_cfg = 1};
+    FAULT_POINT(ALLOC_ACCEPTED, &accepted);
     simAllocReq req = {size, 0, creq.va_flag, 1};
-    /* inline fault: this and the next shape the booked request */
-    if (aclsim_fault(ACLSIM_FAULT_HUGE_SIZE_WRAPS)) {
-        req.size = wrapped_size(size);
-    }
-    if (!creq.va_flag && aclsim_fault(ACLSIM_FAULT_ALIGN_CFG_OFF8)) {
-        req.offset = 8;
-    }
+    simAllocRequestSite request = {.req = &req, .asked = size};
+    FAULT_POINT(ALLOC_REQUEST, &request);
     if (!creq.va_flag && malloc_fallback()) {
         req.offset = 16; /* glibc malloc: 16-byte alignment only */
     }
@@ -903,21 +822,14 @@ aclError model_aclrtFreeHost(void *hostPtr)
         return sim_open_code(ACL_ERROR_INVALID_PARAM);
     }
     int dev;
-    /* inline fault: what the gate asks for, and so the device the rest acts on */
-    int need_context = aclsim_fault(ACLSIM_FAULT_FREE_NEEDS_CONTEXT) || aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES);
-    aclError rc = sim_hostmem_gate(SIM_API_FREE_HOST, &dev, need_context);
+    simFreeGateSite gate = {.need_context = 0}; /* api_impl.cc:2514-2521: no context needed */
+    FAULT_POINT(FREE_GATE, &gate);
+    aclError rc = sim_hostmem_gate(SIM_API_FREE_HOST, &dev, gate.need_context);
     if (rc != ACL_SUCCESS) {
         return rc;
     }
-    /* inline fault: this and the sync act past the gate, on the device it picked */
-    if (dev >= 0 && aclsim_fault(ACLSIM_FAULT_HANG_IN_FREE) && sim_device_busy(dev)) {
-        for (;;) {
-            pause();
-        }
-    }
-    if (dev >= 0 && aclsim_fault(ACLSIM_FAULT_FREE_SYNCS)) {
-        sim_sync_device(dev, 0);
-    }
+    simFreeAcceptedSite accepted = {.dev = dev};
+    FAULT_POINT(FREE_ACCEPTED, &accepted);
     return host_free(hostPtr, 1);
 }
 
@@ -933,19 +845,10 @@ aclError model_aclrtFreeHostWithDevSync(void *hostPtr)
         return rc;
     }
     /* api_c_memory.cc:185-193: synchronise the current device, then free. */
-    /* inline fault: each waits otherwise for the streams, between the gate and the free */
-    if (aclsim_fault(ACLSIM_FAULT_DEVSYNC_SKIPS_OLD_STREAMS) && dev >= 0 && dev < SIM_MAX_DEVICES) {
-        uint64_t since = __atomic_load_n(&g_devsync_seen[dev], __ATOMIC_ACQUIRE);
-        __atomic_store_n(&g_devsync_seen[dev], sim_sync_device_since(dev, since), __ATOMIC_RELEASE);
-    } else if (aclsim_fault(ACLSIM_FAULT_DEVSYNC_GIVES_UP)) {
-        sim_sync_device_timed(dev, 1000);
-    } else if (!aclsim_fault(ACLSIM_FAULT_DEVSYNC_NO_WAIT)) {
-        int all = aclsim_fault(ACLSIM_FAULT_DEVSYNC_ALL_DEVICES) || aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES);
-        sim_sync_device(all ? -1 : dev, aclsim_fault(ACLSIM_FAULT_DEVSYNC_ONE_STREAM));
-    }
-    /* inline fault: skips the free after the sync, for a block the table holds */
-    if (aclsim_fault(ACLSIM_FAULT_DEVSYNC_FREE_LEAKS) && live_block(hostPtr)) {
-        return ACL_SUCCESS; /* the block stays allocated and counted */
+    simDevsyncWaitSite wait = {.dev = dev, .waited = 0};
+    FAULT_POINT(DEVSYNC_WAIT, &wait);
+    if (!wait.waited) {
+        sim_sync_device(dev, 0);
     }
     return host_free(hostPtr, 0);
 }

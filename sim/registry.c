@@ -32,51 +32,31 @@
  * driver that registers everything itself, per device: the runtime then keeps no records
  * and goes to the driver for every call (api_impl.cc:2589-2591; npu_driver_mem.cc:265-268).
  *
- * The exported calls are hooks.c's; the model_* functions here answer as the model does,
- * and only the faults that need the records or a point inside a call are switched here.
+ * The exported calls are hooks.c's; the model_* functions here answer as the model does.
+ * The faults that act inside a call do so at its named fault points (FAULT_POINT, see
+ * fault_points.h); their behaviour, and the state only they keep, is in faults/registry.c.
+ * legal_driver_pin_register is the exception: it selects another driver for every call.
  *
  * Lock discipline: reg_lock guards the records, the ring of recently removed records, the
- * registration counter, the fault state below and (driver.c) the driver's nodes and device
- * window. A registration's runtime check, driver check and both insertions happen under
+ * registration counter, the fault state of faults/registry.c and (driver.c) the driver's
+ * nodes and device window. A registration's runtime check, driver check and both insertions happen under
  * one hold of reg_lock, so of several threads registering one range exactly one wins (the
  * register_race fault splits that hold on purpose). While holding reg_lock this file and
  * the driver files call sim_host_lookup_range() (host_lock) and read /proc/self/maps
  * (vma.c, no lock); the order is always reg_lock then host_lock, never the reverse. No
  * stream lock is ever taken here.
  */
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "sim_internal.h"
+#include "fault_points.h"
 #include "aclsim_releases.h"
 
 #define SIM_REG_RECENT 64
 #define SIM_REG_VALID_FLAGS \
     (ACL_HOST_REG_MAPPED | ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY | ACL_HOST_REG_PINNED)
-
-/* One record of the runtime's maps (a mapped or a pinned one). */
-typedef struct simRecord {
-    struct simRecord *next;
-    uintptr_t host;
-    uint64_t size;
-    uintptr_t dev;    /* mapped: the device address the driver gave; pinned: 0 (see accept_unpromised) */
-    int device;       /* device current at insertion: no key of the runtime's maps, only under second_device_v2_ok */
-    int mlocked;      /* pageable range locked for PINNED */
-    int freed;        /* its host memory was released while registered */
-    simRegStamp stamp;
-} simRecord;
-
-typedef struct {
-    int mapped;       /* a device mapping (MAPPED, or IOMEMORY/READONLY passed on) */
-    int pinned;       /* PINNED */
-    int v1;           /* aclrtHostRegister */
-    int readonly;     /* READONLY reaches the driver */
-    int iomemory;     /* IOMEMORY reaches the driver */
-} simRegMode;
 
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static simRecord *g_mapped;
@@ -84,15 +64,6 @@ static simRecord *g_pinned;
 static uint64_t g_seq;
 static simRecord g_recent[SIM_REG_RECENT];
 static unsigned g_recent_next;
-/* reregister_stale_devptr: the first device address each base inside host memory got, until the memory is freed. */
-#define SIM_FIRST_MAX 64
-static simRecord g_first[SIM_FIRST_MAX];
-static unsigned g_first_next;
-/* refused_registration_recorded: the base of the last V2 mapping the driver refused, which
- * the faulty runtime recorded all the same (0: none). */
-static uintptr_t g_refused_base;
-/* When this thread's registering call started (the racing test below). */
-static __thread int64_t t_register_started_ns;
 
 static int64_t now_ns(void)
 {
@@ -107,11 +78,12 @@ static int pin_register_driver(void)
     return aclsim_fault(ACLSIM_FAULT_LEGAL_DRIVER_PIN_REGISTER);
 }
 
-/* second_device_v2_ok: the records are kept per device, so the device becomes part of the key. */
+/* Whether the device is part of a record's key: not in the runtime's maps. */
 static int per_device_records(void)
 {
-    /* inline fault: changes how every record is keyed and found */
-    return aclsim_fault(ACLSIM_FAULT_SECOND_DEVICE_V2_OK);
+    simRecordKeySite site = {.per_device = 0};
+    FAULT_POINT(RECORDS_KEY, &site);
+    return site.per_device;
 }
 
 static int overlaps(uintptr_t a, uint64_t alen, uintptr_t b, uint64_t blen)
@@ -130,39 +102,21 @@ simRegStamp sim_reg_stamp_now(uint64_t seq)
     return s;
 }
 
-/* Whether the conflict between an existing entry and a new identical range is a racing
- * registration: another thread's call that overlapped this one in time (this call started
- * before that one entered its range). A call made after the other returned is a plain
- * second registration, whatever the thread. The legal_alt_codes variant answers racing
- * ones differently. */
-static int racing(const simRegStamp *s)
-{
-    return !pthread_equal(s->owner, pthread_self()) && t_register_started_ns < s->inserted_ns;
-}
-
 aclError sim_reg_conflict_code(const simRegStamp *s, int identical)
 {
-    if (identical) {
-        /* inline fault: whether the conflict is a race needs the existing entry's stamp */
-        if (aclsim_fault(ACLSIM_FAULT_LEGAL_ALT_CODES) && racing(s)) {
-            return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
-        }
-        return ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+    if (!identical) {
+        return sim_open_code(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
     }
-    return sim_open_code(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+    simRegConflictCodeSite site = {.stamp = s, .code = ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED};
+    FAULT_POINT(REGISTER_CONFLICT_CODE, &site);
+    return site.code;
 }
 
 int sim_reg_conflict_ignored(int identical, int existing_mapped, int request_mapped)
 {
-    /* inline fault: each lets the registration go on and enter the records */
-    if (identical && existing_mapped == request_mapped && aclsim_fault(ACLSIM_FAULT_DOUBLE_REGISTER_OK)) {
-        return 1;
-    }
-    if (identical && request_mapped && !existing_mapped && aclsim_fault(ACLSIM_FAULT_PINNED_THEN_MAPPED_OK)) {
-        return 1;
-    }
-    return !identical &&
-           (aclsim_fault(ACLSIM_FAULT_OVERLAP_REGISTER_OK) || aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED));
+    simRegConflictSite site = {identical, existing_mapped, request_mapped, .ignored = 0};
+    FAULT_POINT(REGISTER_CONFLICT, &site);
+    return site.ignored;
 }
 
 /* ---- the records --------------------------------------------------------- */
@@ -190,6 +144,16 @@ static int record_insert(simRecord **list, simRecord *r)
     return 1;
 }
 
+simRecord **sim_reg_records(int pinned)
+{
+    return pinned ? &g_pinned : &g_mapped;
+}
+
+simRecord **sim_reg_record_link(simRecord **list, uintptr_t p, int device)
+{
+    return record_link(list, p, device);
+}
+
 /* Unlinks a record, remembers it in the recent ring and frees it. reg_lock held. */
 static void record_remove(simRecord **link)
 {
@@ -202,6 +166,22 @@ static void record_remove(simRecord **link)
     g_recent[g_recent_next].next = NULL;
     g_recent_next = (g_recent_next + 1) % SIM_REG_RECENT;
     free(r);
+}
+
+void sim_reg_record_remove(simRecord **link)
+{
+    record_remove(link);
+}
+
+const simRecord *sim_reg_removed(uintptr_t p, int with_dev)
+{
+    for (unsigned i = 0; i < SIM_REG_RECENT; i++) {
+        const simRecord *r = &g_recent[i];
+        if (r->size != 0 && (!with_dev || r->dev != 0) && r->host == p) {
+            return r;
+        }
+    }
+    return NULL;
 }
 
 /* Whether a mapped record was made by registration seq (its driver node is recorded). */
@@ -255,17 +235,11 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, int de
     uintptr_t p = (uintptr_t)ptr;
     simHostRange host = sim_host_lookup_range(ptr, size);
     int driver_pins = pin_register_driver();
-    /* inline fault: needs the host block the range lies in, and registers past the refusal */
-    if (mode.pinned && host.pinned && !aclsim_fault(ACLSIM_FAULT_LEGAL_SRC_PINNED_ON_PINNED)) {
+    simRegModeSite mode_site = {.mode = &mode, .host = &host, .pinned_on_pinned_ok = 0};
+    FAULT_POINT(REGISTER_MODE, &mode_site);
+    if (mode.pinned && host.pinned && !mode_site.pinned_on_pinned_ok) {
         /* Docs: PINNED is only for pageable memory; page-locked memory is an error. */
         return sim_open_code(ACL_ERROR_RT_PARAM_INVALID);
-    }
-    /* inline fault: both change what is recorded and asked of the driver */
-    if (mode.pinned && !mode.mapped && aclsim_fault(ACLSIM_FAULT_PINNED_MAPS)) {
-        mode.mapped = 1;
-    }
-    if (mode.pinned && mode.mapped && aclsim_fault(ACLSIM_FAULT_PINNED_MAPPED_UNMAPPED)) {
-        mode.mapped = 0;
     }
     /* Only mappings reach the driver, unless the driver registers pinned memory too. */
     int via_driver = mode.mapped || driver_pins;
@@ -280,20 +254,17 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, int de
             return ACL_ERROR_RT_MEMORY_ALLOCATION;
         }
     }
-    t_register_started_ns = now_ns();
+    simRegisterStartSite start = {.host = p};
+    FAULT_POINT(REGISTER_START, &start);
 
     pthread_mutex_lock(&reg_lock);
     uint64_t seq = ++g_seq;
+    simRegCheckedSite checked = {.host = p, .size = size, .device = device, .mode = mode,
+                                 .driver_pins = driver_pins, .lock = &reg_lock};
     aclError rc = ACL_SUCCESS;
     if (!mode.v1 && !driver_pins) {
         rc = runtime_check(p, size, device, mode.mapped); /* api_impl.cc:2597-2599 */
-        /* inline fault: needs the PINNED-only record the refused upgrade met */
-        if (rc != ACL_SUCCESS && mode.pinned && mode.mapped && aclsim_fault(ACLSIM_FAULT_PINNED_UPGRADE_HALF_APPLIED)) {
-            simRecord **pinned = record_link(&g_pinned, p, device);
-            if (pinned != NULL && (*pinned)->dev == 0 && record_link(&g_mapped, p, device) == NULL) {
-                (*pinned)->dev = sim_drv_window(size); /* mapped, although the call was refused */
-            }
-        }
+        checked.refused_by_runtime = rc != ACL_SUCCESS;
     }
     simDrvPlan plan;
     memset(&plan, 0, sizeof(plan));
@@ -311,25 +282,14 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, int de
             .seq = seq,
         };
         rc = sim_drv_check(&rq, &plan);
-        /* inline fault: the runtime's record of a mapping the driver refused */
-        if (rc != ACL_SUCCESS && !mode.v1 && !driver_pins && aclsim_fault(ACLSIM_FAULT_REFUSED_REGISTRATION_RECORDED)) {
-            g_refused_base = p;
-        }
     }
-    /* inline fault: opens a window inside the model's hold of reg_lock */
-    if (rc == ACL_SUCCESS && aclsim_fault(ACLSIM_FAULT_REGISTER_RACE)) {
-        pthread_mutex_unlock(&reg_lock);
-        usleep(2000);
-        pthread_mutex_lock(&reg_lock);
-    }
+    checked.rc = rc;
+    FAULT_POINT(REGISTER_CHECKED, &checked);
     if (rc != ACL_SUCCESS) {
         pthread_mutex_unlock(&reg_lock);
         free(mrec);
         free(prec);
         return rc;
-    }
-    if (g_refused_base == p) {
-        g_refused_base = 0;
     }
     uintptr_t dev = 0;
     if (via_driver) {
@@ -344,10 +304,9 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, int de
         }
     }
     if (prec != NULL) {
-        /* inline fault: the pinned record carries the device address it answers later */
-        if (!mode.mapped && aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
-            prec->dev = sim_drv_window(size); /* PINNED-only memory answers a device pointer */
-        }
+        simRegPinnedRecordSite pinned = {.mapped = mode.mapped, .size = size, .dev = 0};
+        FAULT_POINT(REGISTER_PINNED_RECORD, &pinned);
+        prec->dev = pinned.dev;
         prec->stamp = sim_reg_stamp_now(seq);
         if (record_insert(&g_pinned, prec)) {
             prec->mlocked = !host.found && mlock(ptr, size) == 0;
@@ -355,29 +314,20 @@ static aclError register_range(void *ptr, uint64_t size, simRegMode mode, int de
             free(prec);
         }
     }
-    /* inline fault: remembers each base's first device address for the lookups to come */
-    if (aclsim_fault(ACLSIM_FAULT_REREGISTER_STALE_DEVPTR) && host.found && dev != 0) {
-        int known = 0;
-        for (unsigned i = 0; i < SIM_FIRST_MAX; i++) {
-            known |= g_first[i].host == p && g_first[i].dev != 0;
-        }
-        if (!known) {
-            g_first[g_first_next].host = p;
-            g_first[g_first_next].dev = dev;
-            g_first_next = (g_first_next + 1) % SIM_FIRST_MAX;
-        }
-    }
+    simRegDoneSite done = {.host = p, .host_found = host.found, .dev = dev};
+    FAULT_POINT(REGISTER_DONE, &done);
     pthread_mutex_unlock(&reg_lock);
     *dev_out = (void *)dev;
     return ACL_SUCCESS;
 }
 
-/* A reserved type or flag that a switch makes a plain mapping. */
+/* Whether a reserved type or flag (IOMEMORY when iomemory, else READONLY) is taken as a
+ * plain mapping: never in the model, which passes it on. */
 static int reserved_accepted(int iomemory)
 {
-    /* inline fault: decides what the driver is asked, so the driver's answer changes too */
-    return aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED) ||
-           aclsim_fault(iomemory ? ACLSIM_FAULT_RESERVED_IOMEMORY_OK : ACLSIM_FAULT_RESERVED_READONLY_OK);
+    simRegReservedSite site = {.iomemory = iomemory, .accepted = 0};
+    FAULT_POINT(REGISTER_RESERVED_OPTION, &site);
+    return site.accepted;
 }
 
 /* IOMEMORY and READONLY: the runtime passes them to the driver unchecked
@@ -442,10 +392,8 @@ aclError model_aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType
             return rc;
         }
     }
-    /* inline fault: only a call past every refusal above crashes, which the wrapper cannot tell */
-    if (aclsim_fault(ACLSIM_FAULT_CRASH_IN_REGISTER)) {
-        raise(SIGSEGV); /* a call that would register, not one refused for its arguments */
-    }
+    simRegAcceptedSite accepted = {.v1 = 1};
+    FAULT_POINT(REGISTER_ACCEPTED, &accepted);
     return register_range(ptr, size, mode, dev, devPtr);
 }
 
@@ -483,54 +431,23 @@ aclError model_aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag)
 
 /* ---- device pointers ----------------------------------------------------- */
 
-/* A removed registration still answering (faults and the accept variant). reg_lock held. */
-static const simRecord *lookup_removed(uintptr_t p)
-{
-    for (unsigned i = 0; i < SIM_REG_RECENT; i++) {
-        const simRecord *r = &g_recent[i];
-        if (r->size != 0 && r->dev != 0 && r->host == p) {
-            return r;
-        }
-    }
-    return NULL;
-}
-
 /* The device address for p (0: none) and the base it was found under. reg_lock held. */
 static uintptr_t lookup_devptr(uintptr_t p, int device, uintptr_t *base)
 {
-    uintptr_t dev = 0;
+    simDevptrLookupSite site = {.p = p, .device = device, .base = base};
     *base = p;
     if (sim_drv_answers_devptr()) {
         /* The driver's range lookup (npu_driver_mem.cc:282-306): base address plus offset. */
-        if (sim_drv_devptr(p, device, base, &dev)) {
-            /* inline fault: needs the base of the driver's node */
-            return aclsim_fault(ACLSIM_FAULT_DEVPTR_INTERIOR_BASE) ? dev : dev + (p - *base);
-        }
+        site.by_driver = 1;
+        site.found = sim_drv_devptr(p, device, base, &site.node_dev);
+        site.dev = site.found ? site.node_dev + (p - *base) : 0;
     } else {
         simRecord **link = record_link(&g_mapped, p, device); /* register_memory.cc:147-158 */
-        if (link != NULL) {
-            return (*link)->dev;
-        }
-        /* inline fault: searches the mapped records for one containing p */
-        for (const simRecord *r = g_mapped; r != NULL && aclsim_fault(ACLSIM_FAULT_DEVPTR_INTERIOR_BASE); r = r->next) {
-            if (contains(r->host, r->size, p, 1)) {
-                *base = r->host;
-                return r->dev;
-            }
-        }
+        site.found = link != NULL;
+        site.dev = site.found ? (*link)->dev : 0;
     }
-    /* inline fault: the pinned records and the ring of removed ones still answer */
-    if (aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED) || aclsim_fault(ACLSIM_FAULT_PINNED_UPGRADE_HALF_APPLIED)) {
-        simRecord **pinned = record_link(&g_pinned, p, device);
-        if (pinned != NULL && (*pinned)->dev != 0) {
-            return (*pinned)->dev;
-        }
-    }
-    if (aclsim_fault(ACLSIM_FAULT_DEVPTR_AFTER_UNREGISTER) || aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
-        const simRecord *gone = lookup_removed(p);
-        return gone != NULL ? gone->dev : 0;
-    }
-    return 0;
+    FAULT_POINT(DEVPTR_LOOKUP, &site);
+    return site.dev;
 }
 
 aclError model_aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag)
@@ -560,14 +477,9 @@ aclError model_aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t f
     } else {
         dev = lookup_devptr(p, device, &base);
     }
-    /* inline fault: needs the first device address the base got, kept while registering */
-    if (dev != 0 && aclsim_fault(ACLSIM_FAULT_REREGISTER_STALE_DEVPTR)) {
-        for (unsigned i = 0; i < SIM_FIRST_MAX; i++) {
-            if (g_first[i].host == base && g_first[i].dev != 0) {
-                dev = g_first[i].dev + (p - base);
-            }
-        }
-    }
+    simDevptrAnswerSite answer = {.p = p, .base = base, .dev = dev};
+    FAULT_POINT(DEVPTR_ANSWER, &answer);
+    dev = answer.dev;
     pthread_mutex_unlock(&reg_lock);
     if (dev == 0 && !registry_only) {
         /* api_impl.cc:2653-2660; the driver's NOT_EXIST is the same (npu_driver_mem.cc:291-296) */
@@ -579,112 +491,67 @@ aclError model_aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t f
 
 /* ---- unregistering ------------------------------------------------------- */
 
-/* Whether p is the base of a registration removed earlier in the life of its memory. */
-static int recently_removed(uintptr_t p)
-{
-    for (unsigned i = 0; i < SIM_REG_RECENT; i++) {
-        if (g_recent[i].size != 0 && g_recent[i].host == p) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* The answer for a pointer that is no recorded base (reg_lock held): 507911 without a
- * driver call (api_impl.cc:2638-2641), unless a switch says otherwise. */
+ * driver call (api_impl.cc:2638-2641). */
 static aclError unregister_unknown(uintptr_t p)
 {
-    /* inline fault: the refused registration's record sends the call to the driver, which has no node */
-    if (g_refused_base != 0 && g_refused_base == p && aclsim_fault(ACLSIM_FAULT_REFUSED_REGISTRATION_RECORDED)) {
-        g_refused_base = 0;
-        return sim_drv_missing_code();
+    simUnregUnknownSite site = {.p = p};
+    FAULT_POINT(UNREGISTER_UNKNOWN, &site);
+    if (site.answer.given) {
+        return site.answer.code;
     }
-    /* inline fault: needs the ring of removed records */
-    if (aclsim_fault(ACLSIM_FAULT_DOUBLE_UNREGISTER_OK) && recently_removed(p)) {
-        return ACL_SUCCESS;
-    }
-    simRecord **lists[2] = {&g_mapped, &g_pinned};
+    simRecord *lists[2] = {g_mapped, g_pinned};
     for (int l = 0; l < 2; l++) {
-        for (simRecord **link = lists[l]; *link != NULL; link = &(*link)->next) {
-            if (!contains((*link)->host, (*link)->size, p, 1)) {
-                continue;
+        for (const simRecord *r = lists[l]; r != NULL; r = r->next) {
+            if (contains(r->host, r->size, p, 1)) {
+                return sim_open_code(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED); /* only the exact base counts */
             }
-            /* inline fault: both need the record containing p, and the variant removes it */
-            if (aclsim_fault(ACLSIM_FAULT_UNREGISTER_INTERIOR_OK)) {
-                return ACL_SUCCESS;
-            }
-            if (aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
-                sim_drv_forget((*link)->stamp.seq, 0); /* the driver drops the range containing the pointer */
-                record_remove(link);
-                return ACL_SUCCESS;
-            }
-            return sim_open_code(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED); /* only the exact base counts */
         }
-    }
-    /* inline fault: needs the records and the ring of removed ones to know p is unknown */
-    if (aclsim_fault(ACLSIM_FAULT_UNREGISTER_UNKNOWN_OK) && !recently_removed(p)) {
-        return ACL_SUCCESS;
     }
     return ACL_ERROR_HOST_MEMORY_NOT_REGISTERED; /* 25-01_aclError.md: 507911 */
-}
-
-/* unregister_drops_newer: every registration made after registration seq goes too, its
- * records and its driver nodes. reg_lock held. */
-static void drop_newer(uint64_t seq)
-{
-    /* inline fault: removes records and driver nodes by registration number */
-    if (!aclsim_fault(ACLSIM_FAULT_UNREGISTER_DROPS_NEWER)) {
-        return;
-    }
-    simRecord **lists[2] = {&g_mapped, &g_pinned};
-    for (int l = 0; l < 2; l++) {
-        simRecord **link = lists[l];
-        while (*link != NULL) {
-            if ((*link)->stamp.seq > seq) {
-                record_remove(link);
-            } else {
-                link = &(*link)->next;
-            }
-        }
-    }
-    sim_drv_forget(seq, 1);
 }
 
 /* Unregistering on the runtime's path (api_impl.cc:2614-2645), reg_lock held. */
 static aclError unregister_base(uintptr_t p, int device)
 {
     simRecord **mapped = record_link(&g_mapped, p, device);
-    /* inline fault: both turn on which records the base has */
-    simRecord **pinned = aclsim_fault(ACLSIM_FAULT_UNREGISTER_PINNED_FAILS) ? NULL : record_link(&g_pinned, p, device);
-    if (mapped != NULL && aclsim_fault(ACLSIM_FAULT_UNREGISTER_FAILS)) {
-        return ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
+    simRecord **pinned = record_link(&g_pinned, p, device);
+    simUnregRecordsSite records = {.mapped_found = mapped != NULL};
+    FAULT_POINT(UNREGISTER_RECORDS, &records);
+    if (records.answer.given) {
+        return records.answer.code;
+    }
+    if (records.pinned_hidden) {
+        pinned = NULL;
     }
     if (mapped == NULL && pinned == NULL) {
         return unregister_unknown(p);
     }
     if (mapped != NULL) {
         simRecord *r = *mapped;
-        /* inline fault: this and the next need to know the record's memory was freed */
-        if (r->freed && aclsim_fault(ACLSIM_FAULT_STALE_REGISTRATION_STUCK)) {
-            return ACL_ERROR_HOST_MEMORY_NOT_REGISTERED;
+        simUnregMappingSite mapping = {.freed = r->freed};
+        FAULT_POINT(UNREGISTER_MAPPING, &mapping);
+        if (mapping.answer.given) {
+            return mapping.answer.code;
         }
-        /* unregister_freed_leaves_mapping: the driver's node of freed memory stays behind. */
-        if (!(r->freed && aclsim_fault(ACLSIM_FAULT_UNREGISTER_FREED_LEAVES_MAPPING))) {
+        if (!mapping.leave_mapping) {
             int elsewhere = 0;
-            /* legal_other_choices: a registration is per process, so any device may remove it. */
-            /* inline fault: this and the lie below act on the driver's nodes of other devices */
-            aclError rc = sim_drv_unregister(p, device, aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES), &elsewhere);
+            aclError rc = sim_drv_unregister(p, device, mapping.any_device, &elsewhere);
             if (rc != ACL_SUCCESS) {
                 /* The driver's refusal is the answer and the records stay (api_impl.cc:2629-2633). */
-                return elsewhere && aclsim_fault(ACLSIM_FAULT_FOREIGN_DEVICE_UNREGISTER_LIES) ? ACL_SUCCESS : rc;
+                simUnregRefusedSite refused = {.elsewhere = elsewhere, .code = rc};
+                FAULT_POINT(UNREGISTER_DRIVER_REFUSED, &refused);
+                return refused.code;
             }
         }
-        drop_newer(r->stamp.seq);
+        simUnregRemovingSite removing = {.seq = r->stamp.seq};
+        FAULT_POINT(UNREGISTER_REMOVING, &removing);
         record_remove(record_link(&g_mapped, p, device));
         pinned = record_link(&g_pinned, p, device);
     }
     if (pinned != NULL) {
-        drop_newer((*pinned)->stamp.seq);
+        simUnregRemovingSite removing = {.seq = (*pinned)->stamp.seq};
+        FAULT_POINT(UNREGISTER_REMOVING, &removing);
         record_remove(record_link(&g_pinned, p, device));
     }
     return ACL_SUCCESS;
@@ -721,12 +588,10 @@ aclError model_aclrtHostUnregister(void *ptr)
 void sim_reg_memory_freed(const void *base, uint64_t size)
 {
     uintptr_t b = (uintptr_t)base;
-    /* inline fault: drops the records and nodes of the freed memory */
-    int drop = aclsim_fault(ACLSIM_FAULT_LEGAL_OTHER_CHOICES); /* freeing unregisters, another legal choice */
     pthread_mutex_lock(&reg_lock);
-    if (g_refused_base != 0 && overlaps(g_refused_base, 1, b, size)) {
-        g_refused_base = 0; /* the faulty record goes with its memory */
-    }
+    simMemoryFreedSite site = {.base = b, .size = size, .drop = 0};
+    FAULT_POINT(MEMORY_FREED, &site);
+    int drop = site.drop;
     simRecord **lists[2] = {&g_mapped, &g_pinned};
     for (int l = 0; l < 2; l++) {
         simRecord **link = lists[l];
@@ -742,12 +607,6 @@ void sim_reg_memory_freed(const void *base, uint64_t size)
         }
     }
     sim_drv_memory_freed(b, size, drop);
-    for (unsigned i = 0; i < SIM_FIRST_MAX; i++) {
-        if (g_first[i].host >= b && g_first[i].host - b < size) {
-            g_first[i].host = 0;
-            g_first[i].dev = 0;
-        }
-    }
     /* Freed memory has no history: a later allocation at the same address starts clean,
      * so the faults that act on recently removed registrations never reach it. */
     for (unsigned i = 0; i < SIM_REG_RECENT; i++) {

@@ -132,9 +132,16 @@ typedef struct {
     uint64_t size;
 } simHostRange;
 
+/* Blocks below this size are carved from the shared slabs. */
+#define SIM_SLAB_THRESHOLD (64UL * 1024)
+
 /* Reports whether [ptr, ptr+size) lies inside one live host allocation.
  * Takes host_lock. */
 SIM_INTERNAL simHostRange sim_host_lookup_range(const void *ptr, uint64_t size);
+/* Whether p is the pointer of one of the blocks freed last (a small ring). host_lock held. */
+SIM_INTERNAL int sim_host_recently_freed(uintptr_t p);
+/* Whether p lies inside a live block. host_lock held. */
+SIM_INTERNAL int sim_host_inside_block(uintptr_t p);
 
 /* ---- vma.c --------------------------------------------------------------- */
 typedef struct {

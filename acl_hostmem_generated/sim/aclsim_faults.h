@@ -1,6 +1,7 @@
-/* Generated from spec ada914ef3faac5e0 by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 03a965aa0949ed53 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The simulator's fault switches, from spec/faults.yaml. Enable with
- * ACLSIM_FAULTS=name[,name...]; each breaks the rules named in its comment. */
+ * ACLSIM_FAULTS=name[,name...]; each breaks the rules named in its comment. Below them, the
+ * fault points where they act. */
 #ifndef ACLSIM_FAULTS_GENERATED_H
 #define ACLSIM_FAULTS_GENERATED_H
 
@@ -207,6 +208,235 @@ static const char *const aclsimFaultNames[ACLSIM_FAULT_COUNT] = {
     "legal_rc_form",
     "legal_public_driver",
     "legal_drv_malloc_fallback",
+};
+
+/* The fault points the faithful model calls (FAULT_POINT, sim/fault_points.h), from the
+ * `points:` of kind point in spec/faults.yaml; each names its sites. */
+typedef enum {
+    ACLSIM_POINT_HOST_ALLOCATOR = 0, /* sim/hostmem.c:malloc_fallback: Which allocator the family's driver hands host memory out from. */
+    ACLSIM_POINT_HOST_MAPPING = 1, /* sim/hostmem.c:dont_fork: How a fresh host mapping is made, kept from a forked child or not. */
+    ACLSIM_POINT_HOST_SLAB_BOOKING = 2, /* sim/hostmem.c:slab_alloc: How many granules a small block books in its slab. */
+    ACLSIM_POINT_HOST_PLACEMENT = 3, /* sim/hostmem.c:placement_pad: Where the pointer handed out sits inside the booked region. */
+    ACLSIM_POINT_HOST_CARVE = 4, /* sim/hostmem.c:host_alloc: Where a block's memory is carved from, and whether the host memory limit is checked. */
+    ACLSIM_POINT_HOST_RELEASE = 5, /* sim/hostmem.c:block_release: A block leaves the table and its memory is released. */
+    ACLSIM_POINT_HOST_FREE_UNKNOWN = 6, /* sim/hostmem.c:free_unknown: A free of a pointer that starts no live host block. */
+    ACLSIM_POINT_HOST_FREE_BLOCK = 7, /* sim/hostmem.c:host_free: A free of a live host block, before the driver is asked. */
+    ACLSIM_POINT_ALLOC_ACCEPTED = 8, /* sim/hostmem.c:model_aclrtMallocHost, sim/hostmem.c:model_aclrtMallocHostWithCfg: An allocation call passed every refusal, on the device its gate picked. */
+    ACLSIM_POINT_ALLOC_REQUEST = 9, /* sim/hostmem.c:model_aclrtMallocHost, sim/hostmem.c:model_aclrtMallocHostWithCfg: The booked request (size, offset of the pointer) is built from the caller's size. */
+    ACLSIM_POINT_CFG_ATTRIBUTE = 10, /* sim/hostmem.c:parse_cfg: The configuration parse reaches an attribute, after the earlier ones have been judged. */
+    ACLSIM_POINT_FREE_GATE = 11, /* sim/hostmem.c:model_aclrtFreeHost: What aclrtFreeHost's gate asks for (a current context or not). */
+    ACLSIM_POINT_FREE_ACCEPTED = 12, /* sim/hostmem.c:model_aclrtFreeHost: aclrtFreeHost passed its gate, on the device it picked. */
+    ACLSIM_POINT_DEVSYNC_WAIT = 13, /* sim/hostmem.c:model_aclrtFreeHostWithDevSync: aclrtFreeHostWithDevSync waits for the device before the free. */
+    ACLSIM_POINT_RECORDS_KEY = 14, /* sim/registry.c:per_device_records: How the runtime's registration records are keyed. */
+    ACLSIM_POINT_REGISTER_START = 15, /* sim/registry.c:register_range: A registering call starts, before reg_lock is taken. */
+    ACLSIM_POINT_REGISTER_CONFLICT = 16, /* sim/registry.c:sim_reg_conflict_ignored: A registration meets an existing record or driver node. */
+    ACLSIM_POINT_REGISTER_CONFLICT_CODE = 17, /* sim/registry.c:sim_reg_conflict_code: The code of a conflict with an identical range. */
+    ACLSIM_POINT_REGISTER_MODE = 18, /* sim/registry.c:register_range: What a registration asks for, before the docs' check of PINNED on page-locked memory. */
+    ACLSIM_POINT_REGISTER_CHECKED = 19, /* sim/registry.c:register_range: The runtime's and the driver's checks of a registration are done; nothing entered yet. */
+    ACLSIM_POINT_REGISTER_PINNED_RECORD = 20, /* sim/registry.c:register_range: A PINNED record is made. */
+    ACLSIM_POINT_REGISTER_DONE = 21, /* sim/registry.c:register_range: A registration went in. */
+    ACLSIM_POINT_REGISTER_RESERVED_OPTION = 22, /* sim/registry.c:reserved_accepted: A registration asks for a reserved option (IOMEMORY, READONLY). */
+    ACLSIM_POINT_REGISTER_ACCEPTED = 23, /* sim/registry.c:model_aclrtHostRegister: A register call passed every argument check. */
+    ACLSIM_POINT_DEVPTR_LOOKUP = 24, /* sim/registry.c:lookup_devptr: The device address of a host pointer was looked up (release 9.1.0 on). */
+    ACLSIM_POINT_DEVPTR_ANSWER = 25, /* sim/registry.c:model_aclrtHostGetDevicePointer: The device address aclrtHostGetDevicePointer answers. */
+    ACLSIM_POINT_UNREGISTER_UNKNOWN = 26, /* sim/registry.c:unregister_unknown: An unregistration of a pointer that is no recorded base. */
+    ACLSIM_POINT_UNREGISTER_RECORDS = 27, /* sim/registry.c:unregister_base: The records of the base being unregistered were looked up. */
+    ACLSIM_POINT_UNREGISTER_MAPPING = 28, /* sim/registry.c:unregister_base: A mapped record's mapping is about to be undone by the driver. */
+    ACLSIM_POINT_UNREGISTER_DRIVER_REFUSED = 29, /* sim/registry.c:unregister_base: The driver refused to undo a mapping. */
+    ACLSIM_POINT_UNREGISTER_REMOVING = 30, /* sim/registry.c:unregister_base: The records of a registration are removed. */
+    ACLSIM_POINT_MEMORY_FREED = 31, /* sim/registry.c:sim_reg_memory_freed: Host memory holding registrations was released. */
+    ACLSIM_POINT_COUNT = 32
+} aclsimPointId;
+
+static const char *const aclsimPointNames[ACLSIM_POINT_COUNT] = {
+    "host.allocator",
+    "host.mapping",
+    "host.slab_booking",
+    "host.placement",
+    "host.carve",
+    "host.release",
+    "host.free_unknown",
+    "host.free_block",
+    "alloc.accepted",
+    "alloc.request",
+    "cfg.attribute",
+    "free.gate",
+    "free.accepted",
+    "devsync.wait",
+    "records.key",
+    "register.start",
+    "register.conflict",
+    "register.conflict_code",
+    "register.mode",
+    "register.checked",
+    "register.pinned_record",
+    "register.done",
+    "register.reserved_option",
+    "register.accepted",
+    "devptr.lookup",
+    "devptr.answer",
+    "unregister.unknown",
+    "unregister.records",
+    "unregister.mapping",
+    "unregister.driver_refused",
+    "unregister.removing",
+    "memory.freed",
+};
+
+/* The handler each point calls. */
+#define ACLSIM_POINT_HANDLER_HOST_ALLOCATOR sim_point_host_allocator
+#define ACLSIM_POINT_HANDLER_HOST_MAPPING sim_point_host_mapping
+#define ACLSIM_POINT_HANDLER_HOST_SLAB_BOOKING sim_point_host_slab_booking
+#define ACLSIM_POINT_HANDLER_HOST_PLACEMENT sim_point_host_placement
+#define ACLSIM_POINT_HANDLER_HOST_CARVE sim_point_host_carve
+#define ACLSIM_POINT_HANDLER_HOST_RELEASE sim_point_host_release
+#define ACLSIM_POINT_HANDLER_HOST_FREE_UNKNOWN sim_point_host_free_unknown
+#define ACLSIM_POINT_HANDLER_HOST_FREE_BLOCK sim_point_host_free_block
+#define ACLSIM_POINT_HANDLER_ALLOC_ACCEPTED sim_point_alloc_accepted
+#define ACLSIM_POINT_HANDLER_ALLOC_REQUEST sim_point_alloc_request
+#define ACLSIM_POINT_HANDLER_CFG_ATTRIBUTE sim_point_cfg_attribute
+#define ACLSIM_POINT_HANDLER_FREE_GATE sim_point_free_gate
+#define ACLSIM_POINT_HANDLER_FREE_ACCEPTED sim_point_free_accepted
+#define ACLSIM_POINT_HANDLER_DEVSYNC_WAIT sim_point_devsync_wait
+#define ACLSIM_POINT_HANDLER_RECORDS_KEY sim_point_records_key
+#define ACLSIM_POINT_HANDLER_REGISTER_START sim_point_register_start
+#define ACLSIM_POINT_HANDLER_REGISTER_CONFLICT sim_point_register_conflict
+#define ACLSIM_POINT_HANDLER_REGISTER_CONFLICT_CODE sim_point_register_conflict_code
+#define ACLSIM_POINT_HANDLER_REGISTER_MODE sim_point_register_mode
+#define ACLSIM_POINT_HANDLER_REGISTER_CHECKED sim_point_register_checked
+#define ACLSIM_POINT_HANDLER_REGISTER_PINNED_RECORD sim_point_register_pinned_record
+#define ACLSIM_POINT_HANDLER_REGISTER_DONE sim_point_register_done
+#define ACLSIM_POINT_HANDLER_REGISTER_RESERVED_OPTION sim_point_register_reserved_option
+#define ACLSIM_POINT_HANDLER_REGISTER_ACCEPTED sim_point_register_accepted
+#define ACLSIM_POINT_HANDLER_DEVPTR_LOOKUP sim_point_devptr_lookup
+#define ACLSIM_POINT_HANDLER_DEVPTR_ANSWER sim_point_devptr_answer
+#define ACLSIM_POINT_HANDLER_UNREGISTER_UNKNOWN sim_point_unregister_unknown
+#define ACLSIM_POINT_HANDLER_UNREGISTER_RECORDS sim_point_unregister_records
+#define ACLSIM_POINT_HANDLER_UNREGISTER_MAPPING sim_point_unregister_mapping
+#define ACLSIM_POINT_HANDLER_UNREGISTER_DRIVER_REFUSED sim_point_unregister_driver_refused
+#define ACLSIM_POINT_HANDLER_UNREGISTER_REMOVING sim_point_unregister_removing
+#define ACLSIM_POINT_HANDLER_MEMORY_FREED sim_point_memory_freed
+
+/* The faults that act at each point: point p's are aclsimPointFaultList[aclsimPointFirst[p]]
+ * up to aclsimPointFirst[p + 1]. A point is armed when one of them is on. */
+static const aclsimFaultId aclsimPointFaultList[] = {
+    ACLSIM_FAULT_LEGAL_DRV_MALLOC_FALLBACK, /* host.allocator */
+    ACLSIM_FAULT_FORK_INHERITS, /* host.mapping */
+    ACLSIM_FAULT_LEGAL_OTHER_CHOICES, /* host.mapping */
+    ACLSIM_FAULT_ALLOC_OVERLAP, /* host.slab_booking */
+    ACLSIM_FAULT_ALLOC_CROWDED_OVERLAP, /* host.slab_booking */
+    ACLSIM_FAULT_LEGAL_MIN_ALIGNMENT, /* host.placement */
+    ACLSIM_FAULT_LEGAL_RC_FORM, /* host.placement */
+    ACLSIM_FAULT_SHORT_ALLOC, /* host.carve */
+    ACLSIM_FAULT_HUGE_SIZE_WRAPS, /* host.carve */
+    ACLSIM_FAULT_CONTENT_BETWEEN_POINTS, /* host.carve */
+    ACLSIM_FAULT_LEGAL_PAGE_ALIGNMENT, /* host.carve */
+    ACLSIM_FAULT_FREE_SCRIBBLES_NEIGHBOUR, /* host.release */
+    ACLSIM_FAULT_EXHAUSTION_LEAK, /* host.release */
+    ACLSIM_FAULT_DOUBLE_FREE_OK, /* host.free_unknown */
+    ACLSIM_FAULT_FREE_FOREIGN_OK, /* host.free_unknown */
+    ACLSIM_FAULT_FREE_DEVICE_MEM_OK, /* host.free_unknown */
+    ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED, /* host.free_unknown */
+    ACLSIM_FAULT_FREE_CFG_REJECTED, /* host.free_block */
+    ACLSIM_FAULT_DEVSYNC_FREE_LEAKS, /* host.free_block */
+    ACLSIM_FAULT_MALLOC_SYNCS, /* alloc.accepted */
+    ACLSIM_FAULT_MALLOC_CFG_SYNCS, /* alloc.accepted */
+    ACLSIM_FAULT_HANG_IN_MALLOC, /* alloc.accepted */
+    ACLSIM_FAULT_LEGAL_OTHER_CHOICES, /* alloc.accepted */
+    ACLSIM_FAULT_ALIGN_MALLOC_OFF16, /* alloc.request */
+    ACLSIM_FAULT_ALIGN_CFG_OFF8, /* alloc.request */
+    ACLSIM_FAULT_HUGE_SIZE_WRAPS, /* alloc.request */
+    ACLSIM_FAULT_ALIGN_BETWEEN_POINTS, /* alloc.request */
+    ACLSIM_FAULT_CFG_DUPLICATE_REJECTED, /* cfg.attribute */
+    ACLSIM_FAULT_CFG_OTHER_DEVICE_OK, /* cfg.attribute */
+    ACLSIM_FAULT_LEGAL_OTHER_CHOICES, /* cfg.attribute */
+    ACLSIM_FAULT_LEGAL_SRC_DEVICE_ID, /* cfg.attribute */
+    ACLSIM_FAULT_FREE_NEEDS_CONTEXT, /* free.gate */
+    ACLSIM_FAULT_LEGAL_OTHER_CHOICES, /* free.gate */
+    ACLSIM_FAULT_FREE_SYNCS, /* free.accepted */
+    ACLSIM_FAULT_HANG_IN_FREE, /* free.accepted */
+    ACLSIM_FAULT_DEVSYNC_NO_WAIT, /* devsync.wait */
+    ACLSIM_FAULT_DEVSYNC_ONE_STREAM, /* devsync.wait */
+    ACLSIM_FAULT_DEVSYNC_ALL_DEVICES, /* devsync.wait */
+    ACLSIM_FAULT_DEVSYNC_SKIPS_OLD_STREAMS, /* devsync.wait */
+    ACLSIM_FAULT_DEVSYNC_GIVES_UP, /* devsync.wait */
+    ACLSIM_FAULT_LEGAL_OTHER_CHOICES, /* devsync.wait */
+    ACLSIM_FAULT_SECOND_DEVICE_V2_OK, /* records.key */
+    ACLSIM_FAULT_LEGAL_ALT_CODES, /* register.start */
+    ACLSIM_FAULT_DOUBLE_REGISTER_OK, /* register.conflict */
+    ACLSIM_FAULT_OVERLAP_REGISTER_OK, /* register.conflict */
+    ACLSIM_FAULT_PINNED_THEN_MAPPED_OK, /* register.conflict */
+    ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED, /* register.conflict */
+    ACLSIM_FAULT_LEGAL_ALT_CODES, /* register.conflict_code */
+    ACLSIM_FAULT_PINNED_MAPS, /* register.mode */
+    ACLSIM_FAULT_PINNED_MAPPED_UNMAPPED, /* register.mode */
+    ACLSIM_FAULT_LEGAL_SRC_PINNED_ON_PINNED, /* register.mode */
+    ACLSIM_FAULT_REFUSED_REGISTRATION_RECORDED, /* register.checked */
+    ACLSIM_FAULT_PINNED_UPGRADE_HALF_APPLIED, /* register.checked */
+    ACLSIM_FAULT_REGISTER_RACE, /* register.checked */
+    ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED, /* register.pinned_record */
+    ACLSIM_FAULT_REFUSED_REGISTRATION_RECORDED, /* register.done */
+    ACLSIM_FAULT_REREGISTER_STALE_DEVPTR, /* register.done */
+    ACLSIM_FAULT_RESERVED_READONLY_OK, /* register.reserved_option */
+    ACLSIM_FAULT_RESERVED_IOMEMORY_OK, /* register.reserved_option */
+    ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED, /* register.reserved_option */
+    ACLSIM_FAULT_CRASH_IN_REGISTER, /* register.accepted */
+    ACLSIM_FAULT_PINNED_UPGRADE_HALF_APPLIED, /* devptr.lookup */
+    ACLSIM_FAULT_DEVPTR_AFTER_UNREGISTER, /* devptr.lookup */
+    ACLSIM_FAULT_DEVPTR_INTERIOR_BASE, /* devptr.lookup */
+    ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED, /* devptr.lookup */
+    ACLSIM_FAULT_REREGISTER_STALE_DEVPTR, /* devptr.answer */
+    ACLSIM_FAULT_DOUBLE_UNREGISTER_OK, /* unregister.unknown */
+    ACLSIM_FAULT_UNREGISTER_INTERIOR_OK, /* unregister.unknown */
+    ACLSIM_FAULT_UNREGISTER_UNKNOWN_OK, /* unregister.unknown */
+    ACLSIM_FAULT_REFUSED_REGISTRATION_RECORDED, /* unregister.unknown */
+    ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED, /* unregister.unknown */
+    ACLSIM_FAULT_UNREGISTER_PINNED_FAILS, /* unregister.records */
+    ACLSIM_FAULT_UNREGISTER_FAILS, /* unregister.records */
+    ACLSIM_FAULT_STALE_REGISTRATION_STUCK, /* unregister.mapping */
+    ACLSIM_FAULT_UNREGISTER_FREED_LEAVES_MAPPING, /* unregister.mapping */
+    ACLSIM_FAULT_LEGAL_OTHER_CHOICES, /* unregister.mapping */
+    ACLSIM_FAULT_FOREIGN_DEVICE_UNREGISTER_LIES, /* unregister.driver_refused */
+    ACLSIM_FAULT_UNREGISTER_DROPS_NEWER, /* unregister.removing */
+    ACLSIM_FAULT_REFUSED_REGISTRATION_RECORDED, /* memory.freed */
+    ACLSIM_FAULT_REREGISTER_STALE_DEVPTR, /* memory.freed */
+    ACLSIM_FAULT_LEGAL_OTHER_CHOICES, /* memory.freed */
+};
+
+static const unsigned short aclsimPointFirst[ACLSIM_POINT_COUNT + 1] = {
+    0, /* host.allocator */
+    1, /* host.mapping */
+    3, /* host.slab_booking */
+    5, /* host.placement */
+    7, /* host.carve */
+    11, /* host.release */
+    13, /* host.free_unknown */
+    17, /* host.free_block */
+    19, /* alloc.accepted */
+    23, /* alloc.request */
+    27, /* cfg.attribute */
+    31, /* free.gate */
+    33, /* free.accepted */
+    35, /* devsync.wait */
+    41, /* records.key */
+    42, /* register.start */
+    43, /* register.conflict */
+    47, /* register.conflict_code */
+    48, /* register.mode */
+    51, /* register.checked */
+    54, /* register.pinned_record */
+    55, /* register.done */
+    57, /* register.reserved_option */
+    60, /* register.accepted */
+    61, /* devptr.lookup */
+    65, /* devptr.answer */
+    66, /* unregister.unknown */
+    71, /* unregister.records */
+    73, /* unregister.mapping */
+    76, /* unregister.driver_refused */
+    77, /* unregister.removing */
+    78, /* memory.freed */
+    81
 };
 
 #endif /* ACLSIM_FAULTS_GENERATED_H */

@@ -102,7 +102,7 @@ def test_fault_list_is_well_formed_and_complete():
     per_family: dict[str, int] = {}
     for fault in FAULTS:
         assert set(fault) <= {"name", "family", "violates", "description", "soc", "env", "legal", "covers",
-                              "families", "environments", "since"}, fault
+                              "families", "environments", "since", "points"}, fault
         assert re.fullmatch(r"[a-z][a-z0-9_]*", fault["name"]), fault["name"]
         assert fault["family"] in FAMILIES, fault
         assert fault["description"].strip(), fault

@@ -1,0 +1,114 @@
+"""Fault points: the spec declares where each fault acts, and lint holds the simulator to it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from specedit import CHECKS, ROOT, edit, find_issue, issues
+
+from codegen.cli import main
+from codegen.load import load_spec
+from codegen.sim_points import c_functions, check_fault_points
+
+
+@pytest.fixture
+def sim_dir(tmp_path: Path) -> Path:
+    """A copy of the simulator's sources (with sim/faults/), beside a copy of the spec."""
+    shutil.copytree(ROOT / "sim", tmp_path / "sim")
+    return tmp_path / "sim"
+
+
+def sim_edit(sim_dir: Path, name: str, old: str, new: str) -> None:
+    path = sim_dir / name
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{name}: {old!r} occurs {text.count(old)} time(s)"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_the_kit_s_simulator_matches_its_declared_points() -> None:
+    spec = load_spec(ROOT / "spec")
+    assert check_fault_points(spec, ROOT / "sim") == []
+    assert all(fault.points for fault in spec.faults)
+
+
+def test_the_faithful_model_switches_no_fault_itself() -> None:
+    """hostmem.c and registry.c call points; the one exception is the driver choice of
+    legal_driver_pin_register, an inline point of its own."""
+    spec = load_spec(ROOT / "spec")
+    inline = {site for p in spec.fault_points if p.kind != "point" for site in p.sites}
+    for name in ("hostmem.c", "registry.c"):
+        funcs = c_functions((ROOT / "sim" / name).read_text(encoding="utf-8"))
+        switching = {f"sim/{name}:{f}" for f, body in funcs.items() if "ACLSIM_FAULT_" in body}
+        assert switching <= inline
+    assert {s for s in inline if s.startswith(("sim/hostmem.c", "sim/registry.c"))} == {
+        "sim/registry.c:pin_register_driver"}
+
+
+def test_a_fault_switched_outside_any_point_is_reported(sim_dir: Path) -> None:
+    sim_edit(sim_dir, "hostmem.c", "    if (hostPtr == NULL || size == 0) {\n",
+             "    if (hostPtr == NULL || size == 0 || aclsim_fault(ACLSIM_FAULT_MEMSET_PARTIAL)) {\n")
+    problems = check_fault_points(load_spec(ROOT / "spec"), sim_dir)
+    assert problems == ["sim/hostmem.c:model_aclrtMallocHost: switches fault memset_partial outside any declared "
+                        "fault point"]
+
+
+def test_a_handler_that_drops_a_declared_fault_is_reported(sim_dir: Path) -> None:
+    sim_edit(sim_dir, "faults/registry.c", "    if (site->v1 && aclsim_fault(ACLSIM_FAULT_CRASH_IN_REGISTER)) {",
+             "    if (site->v1 && 0) {")
+    problems = check_fault_points(load_spec(ROOT / "spec"), sim_dir)
+    assert problems == ["fault point register.accepted: fault crash_in_register declares the point, but its code "
+                        "there never switches it"]
+
+
+def test_a_handler_that_switches_an_undeclared_fault_is_reported(sim_dir: Path) -> None:
+    sim_edit(sim_dir, "faults/hostmem.c", "    if (aclsim_fault(ACLSIM_FAULT_FREE_NEEDS_CONTEXT) ||",
+             "    if (aclsim_fault(ACLSIM_FAULT_FREE_NEEDS_CONTEXT) || aclsim_fault(ACLSIM_FAULT_CAP_NONE) ||")
+    problems = check_fault_points(load_spec(ROOT / "spec"), sim_dir)
+    assert problems == ["fault point free.gate: switches fault cap_none, which does not declare the point (add it "
+                        "to the fault's points: in spec/faults.yaml)"]
+
+
+def test_a_site_that_no_longer_calls_its_point_is_reported(sim_dir: Path) -> None:
+    sim_edit(sim_dir, "registry.c", "    FAULT_POINT(REGISTER_MODE, &mode_site);\n", "")
+    problems = check_fault_points(load_spec(ROOT / "spec"), sim_dir)
+    assert problems == ["fault point register.mode: site sim/registry.c:register_range: register_range does not "
+                        "call FAULT_POINT(REGISTER_MODE, ...)"]
+
+
+def test_a_point_called_away_from_its_site_is_reported(sim_dir: Path) -> None:
+    gate = "    aclError rc = sim_hostmem_gate(SIM_API_UNREGISTER"
+    sim_edit(sim_dir, "registry.c", gate, "    FAULT_POINT(RECORDS_KEY, NULL);\n" + gate)
+    problems = check_fault_points(load_spec(ROOT / "spec"), sim_dir)
+    assert problems == ["sim/registry.c:model_aclrtHostUnregister: FAULT_POINT(RECORDS_KEY, ...) outside the "
+                        "point's declared sites (sim/registry.c:per_device_records)"]
+
+
+def test_a_fault_naming_an_undeclared_point_is_refused(spec_dir: Path) -> None:
+    edit(spec_dir, "faults.yaml", "    points: [hook.memset]\n", "    points: [hook.memset, memset.nowhere]\n")
+    find_issue(issues(spec_dir), "spec/faults.yaml:", "unknown fault point 'memset.nowhere'")
+
+
+def test_a_point_no_fault_uses_is_refused(spec_dir: Path) -> None:
+    edit(spec_dir, "faults.yaml", "    points: [hook.memset]\n", "    points: [hook.run_mode]\n")
+    find_issue(issues(spec_dir), "spec/faults.yaml:", "fault point 'hook.memset' is declared but no fault acts at it")
+
+
+def test_lint_with_sim_fails_on_a_drifted_simulator(sim_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lint", "--spec", str(ROOT / "spec"), "--checks", str(CHECKS), "--sim", str(sim_dir)]) == 0
+    sim_edit(sim_dir, "faults/registry.c", "    if (site->v1 && aclsim_fault(ACLSIM_FAULT_CRASH_IN_REGISTER)) {",
+             "    if (site->v1 && 0) {")
+    assert main(["lint", "--spec", str(ROOT / "spec"), "--checks", str(CHECKS), "--sim", str(sim_dir)]) == 2
+    assert "fault crash_in_register declares the point" in capsys.readouterr().err
+
+
+def test_the_generated_table_lists_each_point_s_faults() -> None:
+    header = (ROOT / "acl_hostmem_generated" / "sim" / "aclsim_faults.h").read_text(encoding="utf-8")
+    spec = load_spec(ROOT / "spec")
+    points = [p for p in spec.fault_points if p.kind == "point"]
+    assert f"ACLSIM_POINT_COUNT = {len(points)}" in header
+    for point in points:
+        assert f"#define ACLSIM_POINT_HANDLER_{point.enum_suffix} {point.handler}\n" in header
+    acting = sum(1 for p in points for f in spec.faults if p.name in f.points)
+    assert f"\n    {acting}\n}};" in header
