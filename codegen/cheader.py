@@ -113,7 +113,7 @@ def normalise_type(text: str) -> str:
     return " ".join(out)
 
 
-def _blank_comments(text: str) -> tuple[str, list[tuple[int, int, str]]]:
+def blank_comments(text: str) -> tuple[str, list[tuple[int, int, str]]]:
     """The text with comments replaced by spaces (newlines kept), and (start, end, text) of each comment."""
     out = list(text)
     comments: list[tuple[int, int, str]] = []
@@ -272,7 +272,7 @@ def _function_pattern(names: Iterable[str]) -> re.Pattern[str]:
 def parse_header(path: str, text: str, functions: Iterable[str]) -> Header:
     """Parse one header: declarations of the named ``functions``, every typedef and every ``#define``."""
     header = Header(path)
-    uncommented, comments = _blank_comments(text)
+    uncommented, comments = blank_comments(text)
     code = _blank_preprocessor(uncommented)
     line_of = _Lines(text)
     raw_lines = text.split("\n")

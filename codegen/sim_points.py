@@ -8,8 +8,8 @@ faults act. Its ``kind`` says how:
 - ``hook``: an answer rewrite in the site function of ``sim/hooks.c``, around the model's call;
 - ``inline``: the site function switches the faults itself.
 
-The checks read the C sources with a small scanner (comments and literals blanked, function bodies
-found by brace matching): the simulator's sources are written in one plain style, which this
+The checks read the C sources with a small scanner (comments blanked as the header parser does,
+function bodies found by brace matching): the simulator's sources are written in one plain style, which this
 relies on and the checks enforce by failing loudly when a declared function is not found.
 """
 
@@ -19,38 +19,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .cheader import blank_comments
 from .model import FaultPoint, Spec
 
 _FAULT_REF = re.compile(r"\bACLSIM_FAULT_([A-Z0-9_]+)\b")
 _POINT_CALL = re.compile(r"\bFAULT_POINT\s*\(\s*([A-Z0-9_]+)\s*,")
 _DEFINITION = re.compile(r"^[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\(", re.MULTILINE)
 _KEYWORDS = frozenset({"if", "for", "while", "switch", "return", "sizeof", "do", "else"})
-
-
-def blank_comments(text: str) -> str:
-    """The C text with comments, string and character literals replaced by spaces (newlines kept)."""
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        two = text[i:i + 2]
-        if two == "/*":
-            end = text.find("*/", i + 2)
-            end = n if end < 0 else end + 2
-        elif two == "//":
-            end = text.find("\n", i)
-            end = n if end < 0 else end
-        elif text[i] in "\"'":
-            quote, end = text[i], i + 1
-            while end < n and text[end] != quote:
-                end += 2 if text[end] == "\\" else 1
-            end = min(end + 1, n)
-        else:
-            out.append(text[i])
-            i += 1
-            continue
-        out.append("".join(c if c == "\n" else " " for c in text[i:end]))
-        i = end
-    return "".join(out)
 
 
 def _matching(text: str, start: int, opening: str, closing: str) -> int:
@@ -68,7 +43,7 @@ def _matching(text: str, start: int, opening: str, closing: str) -> int:
 
 def c_functions(text: str) -> dict[str, str]:
     """The bodies of the functions defined in a C file (blanked of comments), by name."""
-    code = blank_comments(text)
+    code, _ = blank_comments(text)
     bodies: dict[str, str] = {}
     for match in _DEFINITION.finditer(code):
         name = match.group(1)
