@@ -90,6 +90,7 @@ class Ledger:
         self._held: dict[str, list[Entry]] = {name: [] for name in RESOURCES}
         self._touched: dict[str, dict[object, Entry]] = {name: {} for name in RESOURCES}
         self._leaked: dict[str, list[object]] = {name: [] for name in RESOURCES}
+        self._gone: dict[str, set[object]] = {name: set() for name in RESOURCES}
         self._lock = threading.Lock()
 
     # ---- books ----
@@ -98,6 +99,7 @@ class Ledger:
         """``handle`` of ``resource`` is held until given back; ``once`` replaces an entry already held for it."""
         entry = Entry(handle, size, device, promise)
         with self._lock:
+            self._gone[resource].discard(handle)
             held = self._held[resource]
             if once:
                 at = next((i for i, e in enumerate(held) if e.handle == handle), None)
@@ -107,8 +109,9 @@ class Ledger:
             held.append(entry)
 
     def give_back(self, resource: str, handle: object) -> None:
-        """The holder gave ``handle`` back itself (the first entry held for it)."""
+        """The holder gave ``handle`` back itself (the first entry held for it; noted as gone even if none is)."""
         with self._lock:
+            self._gone[resource].add(handle)
             held = self._held[resource]
             at = next((i for i, e in enumerate(held) if e.handle == handle), None)
             if at is not None:
@@ -120,11 +123,12 @@ class Ledger:
             self._touched[resource][handle] = Entry(handle, size, None, promise)
 
     def note(self, function: str, handle: object, *, ok: bool, size: int | None = None) -> None:
-        """Keep the books from a call's answer: an acquiring call touches (any answer) and, when ``ok``,
-        acquires ``handle``; a releasing call that is ``ok`` gives it back."""
+        """Keep the books from a call's answer: an acquiring call touches ``handle`` (its first argument
+        whatever the answer, its output when ``ok``) and, when ``ok``, acquires it; a releasing call that
+        is ``ok`` gives it back."""
         resource = ACQUIRES.get(function)
         if resource is not None:
-            if RESOURCES[resource].handle == "first_argument" and HANDLES[resource].drained:
+            if ok or RESOURCES[resource].handle == "first_argument":
                 self.touch(resource, handle, size)
             if ok:
                 self.acquire(resource, handle, size=size, once=True)
@@ -138,11 +142,12 @@ class Ledger:
                 self._leaked[resource].append(handle)
 
     # ---- reading ----
-    def held(self, resource: str) -> list[Entry]:
-        """What is held of ``resource``, in the order its kind is given back in."""
+    def held(self, resource: str, *, newest_first: bool | None = None) -> list[Entry]:
+        """What is held of ``resource``, in the order its kind is given back in (or as ``newest_first`` says)."""
         with self._lock:
             held = list(self._held[resource])
-        return held[::-1] if HANDLES[resource].newest_first else held
+        reverse = HANDLES[resource].newest_first if newest_first is None else newest_first
+        return held[::-1] if reverse else held
 
     def holds(self, resource: str, handle: object) -> bool:
         """Whether ``handle`` of ``resource`` is held."""
@@ -153,6 +158,11 @@ class Ledger:
         """Every handle of ``resource`` an acquiring call named, by handle, in the order first named."""
         with self._lock:
             return dict(self._touched[resource])
+
+    def gone(self, resource: str) -> set[object]:
+        """The handles of ``resource`` the holder gave back and has not acquired since."""
+        with self._lock:
+            return set(self._gone[resource])
 
     def leaked(self, resource: str) -> list[object]:
         """The handles of ``resource`` that outlive the holder."""
@@ -190,7 +200,7 @@ class Ledger:
     def clear(self) -> None:
         """Forget everything (after teardown)."""
         with self._lock:
-            for books in (self._held, self._touched, self._leaked):
+            for books in (self._held, self._touched, self._leaked, self._gone):
                 for value in books.values():
                     value.clear()
 

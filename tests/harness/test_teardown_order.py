@@ -61,8 +61,10 @@ def test_the_spec_releases_a_registration_before_the_memory_under_it_and_destroy
 class _RecordingLibrary:
     """Answers every call with success (or refuses the teardown calls) and remembers them, in order."""
 
-    def __init__(self, *, refuse: bool = False, only_teardown: bool = True) -> None:
+    def __init__(self, *, refuse: bool = False, only_teardown: bool = True,
+                 mapped: frozenset[int] = frozenset()) -> None:
         self.calls: list[tuple[str, tuple[Any, ...]]] = []
+        self.mapped = mapped  # registrations that still answer a device address after teardown
         self.trace: Any = None
         self.refuse = refuse
         self.only_teardown = only_teardown
@@ -84,7 +86,7 @@ class _RecordingLibrary:
             if name == "aclrtHostUnregister" and raw:
                 return 1 if self.refuse or args[0] in self._drained or self._drained.add(args[0]) else 0
             if name == "aclrtHostGetDevicePointer":
-                return (1, 0)  # nothing is left registered
+                return (0, 0x5000) if args[0] in self.mapped else (1, 0)
             if name in ("aclrtMalloc", "aclrtCreateStream"):
                 self._next += 0x1000
                 return self._next
@@ -178,9 +180,7 @@ def test_an_explorer_example_gives_back_what_the_model_and_the_backend_hold_in_t
     """Every range a register call touched is unregistered under every device (even a refused one), then
     the spec's order; each stream and the device buffer under its own device; the main device last."""
     lib = _RecordingLibrary(only_teardown=False)
-    product = ProductFacts("atlas_a2", True, False, 2, frozenset())
-    session = SimpleNamespace(driver=_Driver(lib), product=product, device=0, examples=0)
-    example = Example(session)  # type: ignore[arg-type]
+    example, session = _example(lib)
     world = example.world
     example._remember(Request("aclrtMallocHost", size=8192), 0, 0x200000)
     world.allocations["h1"] = Allocation("h1", 0x200000, 8192, "malloc", False, 0, 1)
@@ -195,10 +195,10 @@ def test_an_explorer_example_gives_back_what_the_model_and_the_backend_hold_in_t
     example.teardown()
     calls = [(name, args[0] if args else None) for name, args in lib.calls]
     assert calls == [
-        # Newest first; a base that unregisters is drained (a second registration must not outlive the example).
-        ("aclrtSetDevice", 0), ("aclrtHostUnregister", 0x600000), ("aclrtHostUnregister", 0x600000),
-        ("aclrtHostUnregister", 0x200000), ("aclrtHostUnregister", 0x200000),
-        ("aclrtSetDevice", 1), ("aclrtHostUnregister", 0x600000), ("aclrtHostUnregister", 0x200000),
+        # A base that unregisters is drained (a second registration must not outlive the example).
+        ("aclrtSetDevice", 0), ("aclrtHostUnregister", 0x200000), ("aclrtHostUnregister", 0x200000),
+        ("aclrtHostUnregister", 0x600000), ("aclrtHostUnregister", 0x600000),
+        ("aclrtSetDevice", 1), ("aclrtHostUnregister", 0x200000), ("aclrtHostUnregister", 0x600000),
         ("aclrtSynchronizeStream", "stream-1"),
         ("aclrtFreeHost", 0x200000),
         ("aclrtSetDevice", 1), ("aclrtFree", 0x900000),
@@ -207,6 +207,28 @@ def test_an_explorer_example_gives_back_what_the_model_and_the_backend_hold_in_t
     ]
     # The exploration's figures count the host memory step as one call, as they always have.
     assert session.driver.calls == 13
+
+
+def _example(lib: _RecordingLibrary) -> tuple[Example, Any]:
+    product = ProductFacts("atlas_a2", True, False, 2, frozenset())
+    session = SimpleNamespace(driver=_Driver(lib), product=product, device=0, examples=0)
+    return Example(session), session  # type: ignore[arg-type]
+
+
+def test_an_explorer_example_keeps_a_block_under_a_registration_no_device_removes(monkeypatch):
+    monkeypatch.setattr(context, "_STUCK_EXTENTS", [])
+    lib = _RecordingLibrary(only_teardown=False, refuse=True, mapped=frozenset({0x201000}))
+    example, _session = _example(lib)
+    world = example.world
+    for base, size in ((0x200000, 8192), (0x700000, 64)):
+        example._remember(Request("aclrtMallocHost", size=size), 0, base)
+    world.allocations["h1"] = Allocation("h1", 0x200000, 8192, "malloc", False, 0, 1)
+    example._remember(Request("aclrtHostRegisterV2", pointer=0x201000, size=4096), 0, None)
+    lib.calls.clear()
+    example.teardown()
+    assert example.stuck == {0x201000}
+    assert [args[0] for name, args in lib.calls if name == "aclrtFreeHost"] == [0x700000]
+    assert [(r.start, r.end) for r in context._STUCK_EXTENTS] == [(0x201000, 0x202000)]
 
 
 def test_a_replay_script_releases_what_its_steps_acquired_in_the_spec_order():

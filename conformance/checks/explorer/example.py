@@ -11,7 +11,7 @@ result, records the step and applies the model's effects. Every disagreement rai
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from acl_hostmem_generated import acl_bindings as acl
@@ -275,8 +275,9 @@ class Example:
         """The registrations that outlive the example: made (as the model or the backend's answer says),
         removed by no device at teardown, and still mapped on some device (one that no longer answers
         went another way, e.g. with its memory)."""
-        held = {entry.handle for entry in self.ledger.held("registration") if isinstance(entry.handle, int)}
-        candidates = (set(self.world.registrations) | held) - removed
+        held = dict.fromkeys(e.handle for e in self.ledger.held("registration", newest_first=False)
+                             if isinstance(e.handle, int))
+        candidates = (set(self.world.registrations) | set(held)) - removed
         lib = self.driver.lib
         found: set[int] = set()
         for device in range(max(self.world.product.device_count, 1)) if candidates else ():
@@ -300,35 +301,41 @@ class Example:
 
     # ---- teardown: the ledger's steps, in the spec's order, over what the model and the backend say is held ----
     def _hold_what_the_model_holds(self) -> None:
-        """Enter what the model holds into the ledger beside the backend's answers: teardown gives back both.
-        The model knows sizes (a block is kept whole under a stuck registration) and devices."""
+        """Enter the handles only the model follows into the ledger: streams (cdata, which the answers
+        are not noted by) and the device buffer, each with the device it was made on."""
         ledger, world = self.ledger, self.world
-        for base in world.registrations:
-            if base not in ledger.touched("registration"):
-                ledger.touch("registration", base)
-        for allocation in world.allocations.values():
-            ledger.acquire("host_memory", allocation.base, size=allocation.size, once=True)
         if world.device_buffer is not None:
             ledger.acquire("device_memory", world.device_buffer[1], device=world.device_buffer_device, once=True)
         for stream in world.streams.values():
             ledger.acquire("stream", stream.handle, device=stream.device)
 
-    def _entries(self, step: TeardownStep, kind: HandleType) -> list[Entry] | None:
-        """What a step gives back: for a drained kind, every handle a call touched (newest first), else what is held."""
-        if not kind.drained:
-            return None
-        touched = list(self.ledger.touched(step.resource).values())
-        return touched[::-1] if kind.newest_first else touched
+    def _entries(self, step: TeardownStep, kind: HandleType) -> list[Entry]:
+        """What the example gives back at ``step``: what the model holds and what the backend's answers say.
 
-    def _give_back_kept(self, step: TeardownStep, under: str, removed: set[int], raw: bool = True) -> None:
+        A drained kind (registrations): every handle a call touched, whatever it answered. A kind kept
+        under leaked handles (host memory): every block the model holds (with its size) and every one
+        handed out and not given back. The two are enumerated as sets, in the order the explorer has
+        always given them back in: the simulator hands freed blocks out again in the order they were
+        freed, so this order decides the addresses later examples get and, with them, the path.
+        """
+        ledger, world = self.ledger, self.world
+        if kind.drained:
+            return [Entry(base) for base in set(world.registrations) | _as_set(ledger.touched(step.resource))]
+        if kind.kept_under is not None:
+            sizes = {a.base: a.size for a in world.allocations.values()}
+            blocks = {*sizes, *(_as_set(ledger.touched(step.resource)) - ledger.gone(step.resource))}
+            return [Entry(base, sizes.get(base)) for base in blocks]
+        return ledger.held(step.resource)
+
+    def _give_back_kept(self, step: TeardownStep, kind: HandleType, removed: set[int], raw: bool = True) -> None:
         """A step of a kind kept under leaked handles (one teardown call in the figures): find the
         registrations no device would remove, give back every block except those under one, and get
         back the freed memory such a registration outlived, so that no later case is handed it."""
         self.stuck = self._stuck(removed)
         for base in self.stuck:
-            self.ledger.leak(under, base)
+            self.ledger.leak(kind.kept_under or "", base)
         release = getattr(self.driver.lib, step.call)
-        for call in self.ledger.calls(step):
+        for call in self.ledger.calls(step, entries=self._entries(step, kind)):
             if not call.kept:
                 release(call.entry.handle, raw=raw)
         for reg in self.stuck:
@@ -360,7 +367,7 @@ class Example:
         devices = range(max(world.product.device_count, 1))
         for step, kind in self.ledger.teardown():
             if kind.kept_under is not None:
-                self._quietly(self._give_back_kept, step, kind.kept_under, removed)
+                self._quietly(self._give_back_kept, step, kind, removed)
                 continue
             release = self._unregister_into(removed) if kind.drained else getattr(lib, step.call)
             for call in self.ledger.calls(step, devices, self._entries(step, kind)):
@@ -368,7 +375,7 @@ class Example:
                     self._quietly(lib.aclrtSetDevice, call.device)
                 self._quietly(release, call.entry.handle)
         self._quietly(lib.aclrtSetDevice, self.session.device)
-        sizes = {entry.handle: entry.size for entry in self.ledger.held("registration")}
+        sizes = {entry.handle: entry.size for entry in self.ledger.held("registration")}  # as the backend answered
         stuck = self.stuck
         for base in stuck:
             known = world.registrations.get(base)
@@ -385,3 +392,12 @@ class Example:
         # collector runs (paused during exploration): free the path now (a failure holds its own copy).
         self.path, self.actions = [], []
 
+
+def _as_set(handles: Iterable[object]) -> set[int]:
+    """The integer handles as a set built one by one in the order given: the table (and so the order
+    it enumerates in) is the one the explorer's books have always built."""
+    built: set[int] = set()
+    for item in handles:
+        if isinstance(item, int):
+            built.add(item)
+    return built

@@ -86,7 +86,12 @@ class Program:
     def teardown(self) -> list[str]:
         """The replay's teardown calls (after ``lib.``): what the steps acquired, entered into a
         :class:`~conformance.harness.ledger.Ledger` by the expression naming it, given back in the
-        ledger's order (per device where the spec says: under every device the steps used)."""
+        spec's order (per device where the spec says: under every device the steps used).
+
+        Within a kind the script gives back in the order its steps acquired: the minimiser replays
+        trial after trial in one process, and the simulator hands freed blocks out again in the
+        order they were freed, so this order decides the addresses the next trial gets.
+        """
         ledger = Ledger()
         for line in self.lines:
             resource = ACQUIRES.get(line.step.function) if line.step.kind == "call" else None
@@ -99,7 +104,7 @@ class Program:
                     ledger.acquire(resource, f"v.get({escape.py_literal(var)})")
         calls: list[str] = []
         for step, _kind in ledger.teardown():
-            for call in ledger.calls(step, self.devices):
+            for call in ledger.calls(step, self.devices, ledger.held(step.resource, newest_first=False)):
                 if call.device is not None:
                     calls.append(f"aclrtSetDevice({call.device}, raw=True)")
                 calls.append(f"{step.call}({call.entry.handle}, raw=True)")
