@@ -1,2 +1,2 @@
-# Generated from spec f7528bdbf4bb2a5f by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 0d073df1cb8f2900 by codegen; do not edit. Regenerate: python -m codegen generate
 """Code generated from spec/ by codegen; never edit by hand."""

@@ -1,4 +1,4 @@
-# Generated from spec f7528bdbf4bb2a5f by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 0d073df1cb8f2900 by codegen; do not edit. Regenerate: python -m codegen generate
 # Copied from codegen/runtime/acl_runtime.py.
 """The spec-independent half of the bindings: the cffi handle, argument conversion, outputs, configs.
 

@@ -1,4 +1,4 @@
-# Generated from spec f7528bdbf4bb2a5f by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 0d073df1cb8f2900 by codegen; do not edit. Regenerate: python -m codegen generate
 """The shape of catalog.json, generated from the spec's vocabularies and the catalog's writer.
 
 Read-only TypedDicts rather than classes: the catalog stays one JSON document that the kit,

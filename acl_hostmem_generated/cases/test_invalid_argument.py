@@ -1,4 +1,4 @@
-# Generated from spec f7528bdbf4bb2a5f by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 0d073df1cb8f2900 by codegen; do not edit. Regenerate: python -m codegen generate
 """Invalid-argument cases: each bad argument gets its documented error, with every other argument valid."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-/* Generated from spec f7528bdbf4bb2a5f by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 0d073df1cb8f2900 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* C declarations of the ACL host-memory interfaces and the harness calls, with the same
  * names, values and layouts as the official CANN headers (LP64). */
 #ifndef ACL_HOSTMEM_GENERATED_H

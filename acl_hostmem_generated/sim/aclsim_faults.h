@@ -1,4 +1,4 @@
-/* Generated from spec f7528bdbf4bb2a5f by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 0d073df1cb8f2900 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The simulator's fault switches, from spec/faults.yaml. Enable with
  * ACLSIM_FAULTS=name[,name...]; each breaks the rules named in its comment. */
 #ifndef ACLSIM_FAULTS_GENERATED_H
