@@ -32,7 +32,7 @@ from acl_hostmem_generated.teardown import ACQUIRES, Step
 
 from . import preconditions
 from .attachment import Attachment
-from .ledger import HandleType, Ledger, promise_of
+from .ledger import HandleType, Ledger
 from .observations import ObservationLog, Scalar
 from .options import DEFAULT_EXPLORE_SEED, DEFAULT_EXPLORE_STEPS, DEFAULT_SYNC_WINDOW
 from .probes import BoundedCall, StreamBlocker
@@ -558,7 +558,7 @@ class AclContext:
                 _STUCK_HOST.append(handle)
                 continue
             what = f"{step.call}({handle:#x})" if kind.named else step.call
-            given = attempt(what, promise_of(ledger, step.resource, call.entry),
+            given = attempt(what, ledger.promise_of(step.resource, call.entry),
                             functools.partial(getattr(self.lib, step.call), handle))
             if not given and step.gives_back and kind.leaks_if_refused:
                 ledger.leak(step.resource, handle)

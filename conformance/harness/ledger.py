@@ -9,8 +9,11 @@ whether the record of a release names the handle, and what counts as leaked.
 
 A :class:`Ledger` keeps one holder's books: a case's context (``harness/context.py``), an
 explorer example and a finding's replay script (``checks/explorer``). :meth:`Ledger.teardown`
-walks the spec's steps over what is held, each call with the device to make current first;
-the holder only says how a call is made (recorded, raw, or spelled as a line of the script).
+walks the spec's steps and :meth:`Ledger.calls` spells each one's calls over what is held,
+with the device to make current first; the holder only says how a call is made (recorded,
+raw, or as a line of the script). The explorer and the replay enumerate a kind's handles in
+the order they always have (see their ``teardown``): the simulator hands freed blocks out
+again in the order they were freed, so that order decides the addresses of what runs next.
 """
 
 from __future__ import annotations
@@ -76,7 +79,6 @@ class Call:
     """One call of teardown: ``step.call`` on ``entry``, with ``device`` made current first (None: as it is)."""
 
     step: Step
-    kind: HandleType
     entry: Entry
     device: int | None = None
     kept: bool = False  # kept_under a leaked handle: not to be given back, but kept for good
@@ -149,11 +151,6 @@ class Ledger:
         reverse = HANDLES[resource].newest_first if newest_first is None else newest_first
         return held[::-1] if reverse else held
 
-    def holds(self, resource: str, handle: object) -> bool:
-        """Whether ``handle`` of ``resource`` is held."""
-        with self._lock:
-            return any(e.handle == handle for e in self._held[resource])
-
     def touched(self, resource: str) -> dict[object, Entry]:
         """Every handle of ``resource`` an acquiring call named, by handle, in the order first named."""
         with self._lock:
@@ -163,6 +160,15 @@ class Ledger:
         """The handles of ``resource`` the holder gave back and has not acquired since."""
         with self._lock:
             return set(self._gone[resource])
+
+    def promise_of(self, resource: str, entry: Entry) -> str:
+        """The set-up step a release of ``entry`` rests on: its own, the latest acquiring call's, or its kind's."""
+        if entry.promise is not None:
+            return entry.promise
+        touched = self.touched(resource).get(entry.handle)
+        if touched is not None and touched.promise is not None:
+            return touched.promise
+        return HANDLES[resource].promise
 
     def leaked(self, resource: str) -> list[object]:
         """The handles of ``resource`` that outlive the holder."""
@@ -181,19 +187,19 @@ class Ledger:
             yield step, HANDLES[step.resource]
 
     def calls(self, step: Step, devices: Sequence[int] = (), entries: Sequence[Entry] | None = None) -> list[Call]:
-        """The calls of one teardown step over what is held (or over ``entries``).
+        """The calls of one teardown step over what is held, in its kind's order (or over ``entries``,
+        in the order a holder enumerates them).
 
         A kind given back per device (``per_device`` in the spec) is given back under each of
         ``devices`` in turn (none: under the current one); another kind's handle is given back
-        under the device it was acquired on, where the ledger knows it, and drained where it is.
-        Entries under a leaked handle come marked ``kept``, evaluated as the step begins.
+        under the device it was acquired on, where the entry knows it. Entries under a leaked
+        handle come marked ``kept``, evaluated as the step begins.
         """
-        kind = HANDLES[step.resource]
         held = self.held(step.resource) if entries is None else list(entries)
         if RESOURCES[step.resource].per_device and devices and held:
-            return [Call(step, kind, entry, device if i == 0 else None)
+            return [Call(step, entry, device if i == 0 else None)
                     for device in devices for i, entry in enumerate(held)]
-        return [Call(step, kind, entry, entry.device if step.gives_back else None,
+        return [Call(step, entry, entry.device if step.gives_back else None,
                      kept=step.gives_back and self.kept(step.resource, entry))
                 for entry in held]
 
@@ -203,15 +209,4 @@ class Ledger:
             for books in (self._held, self._touched, self._leaked, self._gone):
                 for value in books.values():
                     value.clear()
-
-
-def promise_of(ledger: Ledger, resource: str, entry: Entry) -> str:
-    """The set-up step a release of ``entry`` rests on: its own, the latest acquiring call's, or its kind's."""
-    if entry.promise is not None:
-        return entry.promise
-    touched = ledger.touched(resource).get(entry.handle)
-    if touched is not None and touched.promise is not None:
-        return touched.promise
-    return HANDLES[resource].promise
-
 

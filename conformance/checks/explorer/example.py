@@ -327,13 +327,14 @@ class Example:
             return [Entry(base, sizes.get(base)) for base in blocks]
         return ledger.held(step.resource)
 
-    def _give_back_kept(self, step: TeardownStep, kind: HandleType, removed: set[int], raw: bool = True) -> None:
+    def _give_back_kept(self, step: TeardownStep, kind: HandleType, under: str, removed: set[int],
+                        raw: bool = True) -> None:
         """A step of a kind kept under leaked handles (one teardown call in the figures): find the
         registrations no device would remove, give back every block except those under one, and get
         back the freed memory such a registration outlived, so that no later case is handed it."""
         self.stuck = self._stuck(removed)
         for base in self.stuck:
-            self.ledger.leak(kind.kept_under or "", base)
+            self.ledger.leak(under, base)
         release = getattr(self.driver.lib, step.call)
         for call in self.ledger.calls(step, entries=self._entries(step, kind)):
             if not call.kept:
@@ -367,7 +368,7 @@ class Example:
         devices = range(max(world.product.device_count, 1))
         for step, kind in self.ledger.teardown():
             if kind.kept_under is not None:
-                self._quietly(self._give_back_kept, step, kind, removed)
+                self._quietly(self._give_back_kept, step, kind, kind.kept_under, removed)
                 continue
             release = self._unregister_into(removed) if kind.drained else getattr(lib, step.call)
             for call in self.ledger.calls(step, devices, self._entries(step, kind)):
