@@ -1,4 +1,4 @@
-# Generated from spec 03a965aa0949ed53 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec b6c446c1bb6b2138 by codegen; do not edit. Regenerate: python -m codegen generate
 """The shape of catalog.json, generated from the spec's vocabularies and the catalog's writer.
 
 Read-only TypedDicts rather than classes: the catalog stays one JSON document that the kit,

@@ -1,4 +1,4 @@
-# Generated from spec 03a965aa0949ed53 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec b6c446c1bb6b2138 by codegen; do not edit. Regenerate: python -m codegen generate
 """The state model of the host-memory interfaces, generated from spec/state_model.yaml.
 
 :func:`predict` answers, for one call and the facts of the abstract state it meets, the
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-SPEC_HASH = '03a965aa0949ed53'
+SPEC_HASH = 'b6c446c1bb6b2138'
 
 
 @dataclass(frozen=True)

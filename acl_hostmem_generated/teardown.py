@@ -1,9 +1,10 @@
-# Generated from spec 03a965aa0949ed53 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec b6c446c1bb6b2138 by codegen; do not edit. Regenerate: python -m codegen generate
 """What the calls acquire and the order teardown gives it back in, from spec/interfaces.yaml.
 
-The harness's case context, the explorer's examples and a finding's replay script release
-in :data:`TEARDOWN` order, each with its own bookkeeping of what it holds; a test holds each
-of them to this order, so a new call's teardown is declared in the spec and nowhere else.
+The harness's case context, the explorer's examples and a finding's replay script keep their
+books in one ledger (``conformance.harness.ledger``), which declares once per resource how it
+is given back and releases in :data:`TEARDOWN` order, so a new call's teardown is declared in
+the spec and, for a new kind of resource, once in the ledger.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ class Resource:
 
     name: str
     acquired_by: tuple[str, ...]
+    released_by: tuple[str, ...]  # the calls that give it back; their first argument names it
     handle: str
     per_device: bool  # given back under the device it was acquired on
 
@@ -31,10 +33,10 @@ class Step:
 
 
 RESOURCES: dict[str, Resource] = {
-    'registration': Resource('registration', ('aclrtHostRegister', 'aclrtHostRegisterV2'), 'first_argument', True),
-    'host_memory': Resource('host_memory', ('aclrtMallocHost', 'aclrtMallocHostWithCfg'), 'output', False),
-    'device_memory': Resource('device_memory', ('aclrtMalloc',), 'output', False),
-    'stream': Resource('stream', ('aclrtCreateStream',), 'output', False),
+    'registration': Resource('registration', ('aclrtHostRegister', 'aclrtHostRegisterV2'), ('aclrtHostUnregister',), 'first_argument', True),
+    'host_memory': Resource('host_memory', ('aclrtMallocHost', 'aclrtMallocHostWithCfg'), ('aclrtFreeHost', 'aclrtFreeHostWithDevSync'), 'output', False),
+    'device_memory': Resource('device_memory', ('aclrtMalloc',), ('aclrtFree',), 'output', False),
+    'stream': Resource('stream', ('aclrtCreateStream',), ('aclrtDestroyStream', 'aclrtDestroyStreamForce'), 'output', False),
 }
 
 TEARDOWN: tuple[Step, ...] = (
@@ -47,3 +49,6 @@ TEARDOWN: tuple[Step, ...] = (
 
 #: Function -> the resource it acquires.
 ACQUIRES: dict[str, str] = {call: r.name for r in RESOURCES.values() for call in r.acquired_by}
+
+#: Function -> the resource it gives back.
+RELEASES: dict[str, str] = {call: r.name for r in RESOURCES.values() for call in r.released_by}

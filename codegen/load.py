@@ -221,7 +221,8 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
                                    for call in p.get("calls", []))),
         promise_codes=tuple(sorted((code, step) for step, p in rules_doc.data["setup_promises"].items()
                                    for code in p.get("codes", []))),
-        resources=tuple(Resource(name, tuple(r["acquired_by"]), r["handle"], r.get("per_device", False))
+        resources=tuple(Resource(name, tuple(r["acquired_by"]), r["handle"], tuple(r["released_by"]),
+                                 r.get("per_device", False))
                         for name, r in docs["interfaces"].data["resources"].items()),
         teardown=_teardown(docs["interfaces"].data["teardown"]),
     )

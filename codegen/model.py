@@ -517,6 +517,7 @@ class Resource:
     name: str
     acquired_by: tuple[str, ...]
     handle: str  # "first_argument" or "output": what names the resource after the call
+    released_by: tuple[str, ...] = ()  # the calls that give it back (their first argument names it)
     per_device: bool = False  # given back under the device it was acquired on
 
 

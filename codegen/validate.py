@@ -320,18 +320,20 @@ class CrossReferences:
                     self.report("types", ["structs", i, "members", j, "selected_by"], f"unknown enum member {sel!r}")
 
     def _teardown(self) -> None:
-        """Resources name known calls, each call acquires one resource, and every resource is given back."""
+        """Resources name known calls, each call acquires or releases one resource, and teardown gives every
+        resource back with one of the calls that release it."""
         doc = self.docs["interfaces"].data
         resources = doc["resources"]
-        acquirer: dict[str, str] = {}
+        owner: dict[str, str] = {}
         for name, resource in resources.items():
-            for j, call in enumerate(resource["acquired_by"]):
-                if call not in self.functions:
-                    self.report("interfaces", ["resources", name, "acquired_by", j], f"unknown function {call!r}")
-                elif call in acquirer:
-                    self.report("interfaces", ["resources", name, "acquired_by", j],
-                                f"{call} already acquires {acquirer[call]}: a call acquires one resource")
-                acquirer.setdefault(call, name)
+            for field, verb in (("acquired_by", "acquires"), ("released_by", "releases")):
+                for j, call in enumerate(resource[field]):
+                    if call not in self.functions:
+                        self.report("interfaces", ["resources", name, field, j], f"unknown function {call!r}")
+                    elif call in owner:
+                        self.report("interfaces", ["resources", name, field, j],
+                                    f"{call} already acquires or releases {owner[call]}: a call {verb} one resource")
+                    owner.setdefault(call, name)
         steps = doc["teardown"]
         for i, step in enumerate(steps):
             if step["resource"] not in resources:
@@ -342,6 +344,11 @@ class CrossReferences:
         for name in resources:
             if name not in released:
                 self.report("interfaces", ["resources", name], f"no teardown step gives {name!r} back")
+        last = {step["resource"]: (i, step["call"]) for i, step in enumerate(steps) if step["resource"] in resources}
+        for name, (i, call) in last.items():
+            if call not in resources[name]["released_by"]:
+                self.report("interfaces", ["teardown", i, "call"],
+                            f"{call} gives {name!r} back but is not among its released_by calls")
 
     def _interfaces(self) -> None:
         doc = self.docs["interfaces"].data

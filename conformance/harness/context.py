@@ -28,10 +28,11 @@ from typing import TypeVar
 from acl_hostmem_generated import acl_bindings as acl
 from acl_hostmem_generated.acl_bindings import AclLibrary, CData, MallocConfig, address
 from acl_hostmem_generated.catalog_types import Catalog, ObservationEntry
-from acl_hostmem_generated.teardown import ACQUIRES, TEARDOWN
+from acl_hostmem_generated.teardown import ACQUIRES, Step
 
 from . import preconditions
 from .attachment import Attachment
+from .ledger import HandleType, Ledger
 from .observations import ObservationLog, Scalar
 from .options import DEFAULT_EXPLORE_SEED, DEFAULT_EXPLORE_STEPS, DEFAULT_SYNC_WINDOW
 from .probes import BoundedCall, StreamBlocker
@@ -194,21 +195,16 @@ class AclContext:
         self.page = product.host_page
         self.rests_on: tuple[str, ...] = ()
         self._probing = False
-        self._sizes: dict[int, int] = {}
         self.trace: list[TraceEntry] = []
         self.observed = ObservationLog(observations)
         self.findings: list[Note] = []
         self.attachments: list[Attachment] = []
         self._started = time.perf_counter()
         self._lock = threading.Lock()
-        self._host: list[int] = []
-        self._registered: list[int] = []
-        self._stuck: list[int] = []
-        self._extents: dict[int, int] = {}  # registration base -> size, of the case's successful calls
-        self._unregister_promise: dict[int, str] = {}  # registration base -> the promise its removal rests on
+        # What the case holds (tracked by the helpers and track_*/forget_*), and every registration its
+        # calls made (touched, from the trace: size, and the promise its removal rests on).
+        self.ledger = Ledger()
         self.released_extents: dict[int, int] = {}  # after release: the registrations the case made
-        self._device_mem: list[int] = []
-        self._streams: list[CData] = []
         self._blockers: list[StreamBlocker] = []
         self._pageable: list[tuple[mmap.mmap, CData]] = []
         self._guarded: list[tuple[int, int]] = []
@@ -240,13 +236,9 @@ class AclContext:
         if not isinstance(ptr, int) or not isinstance(size, int) or not isinstance(result, int):
             return
         if result == 0:
-            with self._lock:
-                self._extents[ptr] = size
-                # Removing a PINNED-only registration is a promise of its own (setup_promises register_pinned).
-                if args.get("flag") == acl.ACL_HOST_REG_PINNED:
-                    self._unregister_promise[ptr] = "register_pinned"
-                else:
-                    self._unregister_promise.pop(ptr, None)
+            # Removing a PINNED-only registration is a promise of its own (setup_promises register_pinned).
+            pinned = args.get("flag") == acl.ACL_HOST_REG_PINNED
+            self.ledger.touch("registration", ptr, size, "register_pinned" if pinned else None)
             forget_stuck(ptr, size)
             return
         extent = stuck_extent(ptr, size)
@@ -344,21 +336,11 @@ class AclContext:
 
     def track_host(self, ptr: int, size: int | None = None) -> None:
         """Free ``ptr`` with aclrtFreeHost at teardown unless :meth:`forget_host` is called."""
-        with self._lock:
-            self._host.append(ptr)
-            if size is not None:
-                self._sizes[ptr] = size
-
-    def _holds(self, base: int, ptr: int) -> bool:
-        """Whether the host allocation at ``base`` contains ``ptr`` (only the exact base when its size is unknown)."""
-        size = self._sizes.get(base)
-        return base == ptr if size is None else base <= ptr < base + size
+        self.ledger.acquire("host_memory", ptr, size=size)
 
     def forget_host(self, ptr: int) -> None:
         """The case freed ``ptr`` itself."""
-        with self._lock:
-            if ptr in self._host:
-                self._host.remove(ptr)
+        self.ledger.give_back("host_memory", ptr)
 
     def pinned_pages(self, pages: int = 1) -> int:
         """A host-page-aligned range of ``pages`` host pages inside an aclrtMallocHost allocation.
@@ -448,9 +430,7 @@ class AclContext:
     def mark_stuck(self, ptr: int) -> None:
         """A registration at ``ptr`` that could not be removed: the memory under it is never released,
         so that no later case is handed addresses the backend still holds as registered."""
-        with self._lock:
-            if ptr not in self._stuck:
-                self._stuck.append(ptr)
+        self.ledger.leak("registration", ptr)
 
     def reclaim(self, block: int, size: int) -> bool:
         """:func:`reclaim` the freed ``block`` of ``size`` bytes, under a registration this case could not remove."""
@@ -465,36 +445,29 @@ class AclContext:
 
     def track_registration(self, ptr: int) -> None:
         """Unregister ``ptr`` at teardown unless :meth:`forget_registration` is called."""
-        with self._lock:
-            self._registered.append(ptr)
+        self.ledger.acquire("registration", ptr)
 
     def forget_registration(self, ptr: int) -> None:
         """The case unregistered ``ptr`` itself."""
-        with self._lock:
-            if ptr in self._registered:
-                self._registered.remove(ptr)
+        self.ledger.give_back("registration", ptr)
 
     # ---- device memory and streams ----
     def device_alloc(self, size: int) -> int:
         """Device memory from aclrtMalloc (an instrument), freed at teardown."""
         with self.instrument("device memory", f"aclrtMalloc of {size} bytes"):
             ptr = self.lib.aclrtMalloc(size, acl.ACL_MEM_MALLOC_HUGE_FIRST)
-        with self._lock:
-            self._device_mem.append(ptr)
+        self.ledger.acquire("device_memory", ptr)
         return ptr
 
     def forget_device(self, ptr: int) -> None:
         """The case released device memory ``ptr`` itself."""
-        with self._lock:
-            if ptr in self._device_mem:
-                self._device_mem.remove(ptr)
+        self.ledger.give_back("device_memory", ptr)
 
     def stream(self) -> CData:
         """A new stream on the current device (an instrument), destroyed at teardown."""
         with self.instrument("stream", "aclrtCreateStream"):
             handle = self.lib.aclrtCreateStream()
-        with self._lock:
-            self._streams.append(handle)
+        self.ledger.acquire("stream", handle)
         return handle
 
     def block(self, stream: CData, *, wait: bool = True) -> StreamBlocker:
@@ -561,57 +534,42 @@ class AclContext:
         return call.value()
 
     # ---- teardown ----
-    def _drain(self, removed: list[int]) -> None:
-        """Unregister each removed base again while that succeeds (untraced): a backend that took a
-        second registration of a range must not leave it to outlive the memory and trip later cases."""
+    def _drain(self, call: str, handles: list[int]) -> None:
+        """Give each handle back again while that succeeds (untraced): a backend that took a second
+        registration of a range must not leave it to outlive the memory and trip later cases."""
+        release = getattr(self.lib, call)
         tracing, self.lib.trace = self.lib.trace, None
         try:
-            for ptr in removed:
+            for handle in handles:
                 for _ in range(DRAIN_TRIES):
-                    if self.lib.aclrtHostUnregister(ptr, raw=True) != 0:
+                    if release(handle, raw=True) != 0:
                         break
         finally:
             self.lib.trace = tracing
 
-    def _unregister_held(self, attempt: _Attempt, stuck: list[int]) -> None:
-        for ptr in reversed(self._registered):
-            removed = attempt(f"aclrtHostUnregister({ptr:#x})", self._unregister_promise.get(ptr, "unregister"),
-                              functools.partial(self.lib.aclrtHostUnregister, ptr))
-            if not removed and ptr not in stuck:
-                stuck.append(ptr)
-        self._drain([ptr for ptr in self._extents if ptr not in stuck])
-        for ptr in stuck:
-            remember_stuck(ptr, self._extents.get(ptr, self.page), self.page)
-
-    def _synchronize_streams(self, attempt: _Attempt, stuck: list[int]) -> None:
-        for stream in self._streams:
-            attempt("aclrtSynchronizeStream", "instrument", functools.partial(self.lib.aclrtSynchronizeStream, stream))
-
-    def _free_host(self, attempt: _Attempt, stuck: list[int]) -> None:
-        for ptr in reversed(self._host):
-            if any(self._holds(ptr, registered) for registered in stuck):
+    def _give_back(self, step: Step, kind: HandleType, attempt: _Attempt) -> None:
+        """One step of the spec's teardown over what the case holds, as the kind's declaration says."""
+        ledger = self.ledger
+        for call in ledger.calls(step):
+            handle = call.entry.handle
+            if call.kept and isinstance(handle, int):
                 # A registration that could not be removed still covers this memory: freeing it would
                 # hand the same addresses to the next case, whose registrations would then collide.
-                _STUCK_HOST.append(ptr)
+                _STUCK_HOST.append(handle)
                 continue
-            attempt(f"aclrtFreeHost({ptr:#x})", "free", functools.partial(self.lib.aclrtFreeHost, ptr))
-
-    def _free_device(self, attempt: _Attempt, stuck: list[int]) -> None:
-        for ptr in reversed(self._device_mem):
-            attempt(f"aclrtFree({ptr:#x})", "instrument", functools.partial(self.lib.aclrtFree, ptr))
-
-    def _destroy_streams(self, attempt: _Attempt, stuck: list[int]) -> None:
-        for stream in self._streams:
-            attempt("aclrtDestroyStream", "instrument", functools.partial(self.lib.aclrtDestroyStream, stream))
-
-    #: The method carrying out each step of the spec's teardown (a test holds this to TEARDOWN).
-    TEARDOWN_STEPS: dict[str, str] = {
-        "aclrtHostUnregister": "_unregister_held",
-        "aclrtSynchronizeStream": "_synchronize_streams",
-        "aclrtFreeHost": "_free_host",
-        "aclrtFree": "_free_device",
-        "aclrtDestroyStream": "_destroy_streams",
-    }
+            what = f"{step.call}({handle:#x})" if kind.named else step.call
+            given = attempt(what, ledger.promise_of(step.resource, call.entry),
+                            functools.partial(getattr(self.lib, step.call), handle))
+            if not given and step.gives_back and kind.leaks_if_refused:
+                ledger.leak(step.resource, handle)
+        if step.gives_back and kind.drained:
+            leaked = ledger.leaked(step.resource)
+            touched = ledger.touched(step.resource)
+            self._drain(step.call, [h for h in touched if isinstance(h, int) and h not in leaked])
+            for handle in leaked:
+                size = touched[handle].size if handle in touched else None
+                if isinstance(handle, int):
+                    remember_stuck(handle, self.page if size is None else size, self.page)
 
     def release(self) -> list[Release]:
         """Release everything the case still holds; returns the steps that failed (never raises)."""
@@ -627,9 +585,9 @@ class AclContext:
 
         for blocker in self._blockers:
             blocker.open()
-        stuck = list(self._stuck)
-        for step in TEARDOWN:
-            getattr(self, self.TEARDOWN_STEPS[step.call])(attempt, stuck)
+        for step, kind in self.ledger.teardown():
+            self._give_back(step, kind, attempt)
+        stuck = [ptr for ptr in self.ledger.leaked("registration") if isinstance(ptr, int)]
         for thread in self._threads:
             thread.join(self.timeout)
             if thread.is_alive():
@@ -648,15 +606,9 @@ class AclContext:
             for base, length in self._guarded:
                 if not any(base <= p < base + length for p in stuck):
                     libc.munmap(base, length)
-        self._registered.clear()
-        self._stuck.clear()
-        self.released_extents = dict(self._extents)
-        self._extents.clear()
-        self._unregister_promise.clear()
-        self._host.clear()
-        self._sizes.clear()
-        self._device_mem.clear()
-        self._streams.clear()
+        self.released_extents = {h: e.size for h, e in self.ledger.touched("registration").items()
+                                 if isinstance(h, int) and e.size is not None}
+        self.ledger.clear()
         self._blockers.clear()
         self._pageable.clear()
         self._guarded.clear()

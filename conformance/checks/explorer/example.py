@@ -11,16 +11,18 @@ result, records the step and applies the model's effects. Every disagreement rai
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from acl_hostmem_generated import acl_bindings as acl
 from acl_hostmem_generated import state_model as model
-from acl_hostmem_generated.teardown import TEARDOWN
+from acl_hostmem_generated.teardown import ACQUIRES, RELEASES, RESOURCES
+from acl_hostmem_generated.teardown import Step as TeardownStep
 
 from ...harness.context import DRAIN_TRIES, keep_for_good, reclaim, remember_stuck
+from ...harness.ledger import Entry, HandleType, Ledger
 from .actions import Action
-from .calls import OUTPUT, Arg, CheckRecord, Output, Request, Step, const, handle, integer
+from .calls import OUTPUT, CheckRecord, Output, Request, Step, const, handle
 from .driver import ThreadCallHung
 from .facts import Facts
 from .outputs import CHECKS, Observation
@@ -30,9 +32,6 @@ from .state import Allocation, World
 MARKERS = "markers_intact"
 # How many ended registrations (the latest) are probed after every action.
 ENDED_PROBES = 4
-
-#: A teardown call: the function and its arguments (made with raw=True, errors ignored).
-_Call = tuple[Callable[..., object], tuple[Arg, ...]]
 
 
 @dataclass
@@ -55,13 +54,11 @@ class Example:
         self.world = World(session.product, session.device)
         self.path: list[Step] = []
         self.actions: list[Action] = []
-        self.touched: set[int] = set()
-        self.made: set[int] = set()
+        # What the backend's answers say the example holds, whatever the model says: every range a
+        # register call touched, the registrations and blocks it made and has not given back.
+        self.ledger = Ledger()
         self.absent: set[int] = set()  # bases the teardown's unregistration answered "not registered" for
-        # base -> size of the registrations the backend made, whatever the model says
-        self.registered: dict[int, int] = {}
         self.stuck: set[int] = set()  # found at teardown: registrations no device would remove
-        self.released: set[int] = set()
         session.examples += 1
         session.driver.start_example()
 
@@ -110,19 +107,16 @@ class Example:
         return rc, out
 
     def _remember(self, req: Request, rc: int, out: Output) -> None:
-        """What teardown must give back whatever the model thinks: every range registered, every block handed out."""
-        if req.interface in ("aclrtHostRegister", "aclrtHostRegisterV2"):
-            self.touched.add(req.pointer)
-            if rc == 0:
-                self.registered[req.pointer] = req.size
-        elif rc == 0 and req.interface == "aclrtHostUnregister":
-            self.registered.pop(req.pointer, None)
-        elif rc == 0 and out and req.interface in ("aclrtMallocHost", "aclrtMallocHostWithCfg"):
-            block = integer(out, "the allocated pointer")
-            self.made.add(block)
-            self.released.discard(block)  # a freed address handed out again is live again: teardown frees it
-        elif rc == 0 and req.interface in ("aclrtFreeHost", "aclrtFreeHostWithDevSync"):
-            self.released.add(req.pointer)
+        """What teardown must give back whatever the model thinks: every range a register call touched,
+        every address handed out and not given back (a freed address handed out again is live again)."""
+        resource = ACQUIRES.get(req.interface)
+        if resource is not None and RESOURCES[resource].handle == "output":
+            if rc == 0 and out and isinstance(out, int):  # a stream's handle is the model's to keep
+                self.ledger.note(req.interface, out, ok=True)
+        elif resource is not None:
+            self.ledger.note(req.interface, req.pointer, ok=rc == 0, size=req.size)
+        elif req.interface in RELEASES:
+            self.ledger.note(req.interface, req.pointer, ok=rc == 0)
 
     def _gates_for(self, req: Request, prediction: model.Prediction) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(gates to open while the call may wait, gates to open if it waits too long).
@@ -281,7 +275,9 @@ class Example:
         """The registrations that outlive the example: made (as the model or the backend's answer says),
         removed by no device at teardown, and still mapped on some device (one that no longer answers
         went another way, e.g. with its memory)."""
-        candidates = (set(self.world.registrations) | set(self.registered)) - removed
+        held = dict.fromkeys(e.handle for e in self.ledger.held("registration", newest_first=False)
+                             if isinstance(e.handle, int))
+        candidates = (set(self.world.registrations) | set(held)) - removed
         lib = self.driver.lib
         found: set[int] = set()
         for device in range(max(self.world.product.device_count, 1)) if candidates else ():
@@ -303,63 +299,58 @@ class Example:
                 break
         return True
 
-    def _free_unless_stuck(self, removed: set[int]) -> Callable[..., int]:
-        """A teardown step freeing every block the example holds, except blocks under a registration
-        the model knows of that no device would remove: their addresses stay out of later cases' reach."""
-        world = self.world
-        lib = self.driver.lib
+    # ---- teardown: the ledger's steps, in the spec's order, over what the model and the backend say is held ----
+    def _hold_what_the_model_holds(self) -> None:
+        """Enter the handles only the model follows into the ledger: streams (cdata, which the answers
+        are not noted by) and the device buffer, each with the device it was made on."""
+        ledger, world = self.ledger, self.world
+        if world.device_buffer is not None:
+            ledger.acquire("device_memory", world.device_buffer[1], device=world.device_buffer_device, once=True)
+        for stream in world.streams.values():
+            ledger.acquire("stream", stream.handle, device=stream.device)
 
-        def free_all(raw: bool = True) -> int:
-            stuck = self.stuck = self._stuck(removed)
-            sizes = {a.base: a for a in world.allocations.values()}
-            for base in {*sizes, *(self.made - self.released)}:
-                held = sizes.get(base)
-                if any((held.contains(reg) if held else reg == base) for reg in stuck):
-                    continue
-                lib.aclrtFreeHost(base, raw=raw)
-            for reg in stuck:  # a registration that outlived its freed memory: get the memory back
-                freed = next(((b, n) for b, n in world.freed_sizes.items() if b <= reg < b + n), None)
-                if freed is not None:
-                    reclaim(lib, *freed)
-            return 0
+    def _entries(self, step: TeardownStep, kind: HandleType) -> list[Entry]:
+        """What the example gives back at ``step``: what the model holds and what the backend's answers say.
 
-        return free_all
+        A drained kind (registrations): every handle a call touched, whatever it answered. A kind kept
+        under leaked handles (host memory): every block the model holds (with its size) and every one
+        handed out and not given back. The two are enumerated as sets, in the order the explorer has
+        always given them back in: the simulator hands freed blocks out again in the order they were
+        freed, so this order decides the addresses later examples get and, with them, the path.
+        """
+        ledger, world = self.ledger, self.world
+        if kind.drained:
+            return [Entry(base) for base in set(world.registrations) | _as_set(ledger.touched(step.resource))]
+        if kind.kept_under is not None:
+            sizes = {a.base: a.size for a in world.allocations.values()}
+            blocks = {*sizes, *(_as_set(ledger.touched(step.resource)) - ledger.gone(step.resource))}
+            return [Entry(base, sizes.get(base)) for base in blocks]
+        return ledger.held(step.resource)
 
-    # ---- teardown: one method per step of the spec's order, each the calls over what the example holds ----
-    def _unregister_all(self, removed: set[int]) -> list[_Call]:
-        lib, world = self.driver.lib, self.world
-        bases = set(world.registrations) | self.touched
-        calls: list[_Call] = []
-        for device in range(max(world.product.device_count, 1)) if bases else ():
-            calls.append((lib.aclrtSetDevice, (device,)))
-            calls += [(self._unregister_into(removed), (base,)) for base in bases]
-        return calls
+    def _give_back_kept(self, step: TeardownStep, kind: HandleType, under: str, removed: set[int],
+                        raw: bool = True) -> None:
+        """A step of a kind kept under leaked handles (one teardown call in the figures): find the
+        registrations no device would remove, give back every block except those under one, and get
+        back the freed memory such a registration outlived, so that no later case is handed it."""
+        self.stuck = self._stuck(removed)
+        for base in self.stuck:
+            self.ledger.leak(under, base)
+        release = getattr(self.driver.lib, step.call)
+        for call in self.ledger.calls(step, entries=self._entries(step, kind)):
+            if not call.kept:
+                release(call.entry.handle, raw=raw)
+        for reg in self.stuck:
+            freed = next(((b, n) for b, n in self.world.freed_sizes.items() if b <= reg < b + n), None)
+            if freed is not None:
+                reclaim(self.driver.lib, *freed)
 
-    def _synchronize_streams(self, removed: set[int]) -> list[_Call]:
-        return [(self.driver.lib.aclrtSynchronizeStream, (s.handle,)) for s in self.world.streams.values()]
-
-    def _free_host(self, removed: set[int]) -> list[_Call]:
-        return [(self._free_unless_stuck(removed), ())]
-
-    def _free_device(self, removed: set[int]) -> list[_Call]:
-        lib, world = self.driver.lib, self.world
-        if world.device_buffer is None:
-            return []
-        return [(lib.aclrtSetDevice, (world.device_buffer_device,)), (lib.aclrtFree, (world.device_buffer[1],))]
-
-    def _destroy_streams(self, removed: set[int]) -> list[_Call]:
-        lib = self.driver.lib
-        return [call for s in self.world.streams.values()
-                for call in ((lib.aclrtSetDevice, (s.device,)), (lib.aclrtDestroyStream, (s.handle,)))]
-
-    #: The method spelling each step of the spec's teardown (a test holds this to TEARDOWN).
-    TEARDOWN_STEPS: dict[str, str] = {
-        "aclrtHostUnregister": "_unregister_all",
-        "aclrtSynchronizeStream": "_synchronize_streams",
-        "aclrtFreeHost": "_free_host",
-        "aclrtFree": "_free_device",
-        "aclrtDestroyStream": "_destroy_streams",
-    }
+    def _quietly(self, fn: Callable[..., object], *args: object) -> None:
+        """One teardown call, made raw, errors ignored (a faulty backend's teardown goes on)."""
+        self.driver.calls += 1
+        try:
+            fn(*args, raw=True)
+        except Exception:  # noqa: BLE001 - teardown of a faulty backend goes on
+            pass
 
     def teardown(self) -> None:
         """Release everything the example holds (unrecorded, errors ignored); restore the main thread's device.
@@ -373,18 +364,23 @@ class Example:
         world = self.world
         self.driver.open_gates(tuple(self.driver.blockers))
         removed: set[int] = set()
-        calls = [call for step in TEARDOWN for call in getattr(self, self.TEARDOWN_STEPS[step.call])(removed)]
-        calls.append((lib.aclrtSetDevice, (self.session.device,)))
-        for fn, args in calls:
-            self.driver.calls += 1
-            try:
-                fn(*args, raw=True)
-            except Exception:  # noqa: BLE001 - teardown of a faulty backend goes on
-                pass
+        self._hold_what_the_model_holds()
+        devices = range(max(world.product.device_count, 1))
+        for step, kind in self.ledger.teardown():
+            if kind.kept_under is not None:
+                self._quietly(self._give_back_kept, step, kind, kind.kept_under, removed)
+                continue
+            release = self._unregister_into(removed) if kind.drained else getattr(lib, step.call)
+            for call in self.ledger.calls(step, devices, self._entries(step, kind)):
+                if call.device is not None:
+                    self._quietly(lib.aclrtSetDevice, call.device)
+                self._quietly(release, call.entry.handle)
+        self._quietly(lib.aclrtSetDevice, self.session.device)
+        sizes = {entry.handle: entry.size for entry in self.ledger.held("registration")}  # as the backend answered
         stuck = self.stuck
         for base in stuck:
             known = world.registrations.get(base)
-            remember_stuck(base, known.size if known else self.registered.get(base, 1), world.product.host_page)
+            remember_stuck(base, known.size if known else sizes.get(base) or 1, world.product.host_page)
         for region in world.regions.values():
             if any(region.contains(base) for base in stuck):
                 keep_for_good(region.mapping, region.view)
@@ -392,7 +388,17 @@ class Example:
             acl.ffi.release(region.view)
             region.mapping.close()
         self.driver.end_example()
+        self.ledger.clear()
         # The machine that holds this example is kept alive by a reference cycle until the cyclic
         # collector runs (paused during exploration): free the path now (a failure holds its own copy).
         self.path, self.actions = [], []
 
+
+def _as_set(handles: Iterable[object]) -> set[int]:
+    """The integer handles as a set built one by one in the order given: the table (and so the order
+    it enumerates in) is the one the explorer's books have always built."""
+    built: set[int] = set()
+    for item in handles:
+        if isinstance(item, int):
+            built.add(item)
+    return built

@@ -25,10 +25,11 @@ import jinja2
 
 from acl_hostmem_generated.acl_bindings import AclLibrary
 from acl_hostmem_generated.catalog_types import Catalog, ParamEntry
-from acl_hostmem_generated.teardown import ACQUIRES, RESOURCES, TEARDOWN
+from acl_hostmem_generated.teardown import ACQUIRES, RELEASES, RESOURCES
 from codegen import escape
 
 from ...harness.context import remember_stuck
+from ...harness.ledger import HANDLES, Ledger
 from .calls import PAGE, CheckRecord, Step, Sym
 from .driver import RELEASE_DELAY_S, WATCH_BOUND_S
 
@@ -83,25 +84,30 @@ class Program:
 
     @property
     def teardown(self) -> list[str]:
-        """The replay's teardown calls (after ``lib.``), in the spec's order: what the steps acquired, each
-        given back by its step of :data:`~acl_hostmem_generated.teardown.TEARDOWN` (per device where the spec says)."""
-        held: dict[str, list[str]] = {name: [] for name in RESOURCES}
+        """The replay's teardown calls (after ``lib.``): what the steps acquired, entered into a
+        :class:`~conformance.harness.ledger.Ledger` by the expression naming it, given back in the
+        spec's order (per device where the spec says: under every device the steps used).
+
+        Within a kind the script gives back in the order its steps acquired: the minimiser replays
+        trial after trial in one process, and the simulator hands freed blocks out again in the
+        order they were freed, so this order decides the addresses the next trial gets.
+        """
+        ledger = Ledger()
         for line in self.lines:
             resource = ACQUIRES.get(line.step.function) if line.step.kind == "call" else None
             if resource is None:
                 continue
             if RESOURCES[resource].handle == "first_argument":
-                held[resource].append(line.py_args[0])
+                ledger.acquire(resource, line.py_args[0])
             else:
-                held[resource] += [f"v.get({escape.py_literal(var)})" for _name, var in line.binds]
+                for _name, var in line.binds:
+                    ledger.acquire(resource, f"v.get({escape.py_literal(var)})")
         calls: list[str] = []
-        for step in TEARDOWN:
-            handles = held[step.resource]
-            gives = [f"{step.call}({handle}, raw=True)" for handle in handles]
-            if handles and RESOURCES[step.resource].per_device:
-                calls += [call for device in self.devices for call in [f"aclrtSetDevice({device}, raw=True)", *gives]]
-            else:
-                calls += gives
+        for step, _kind in ledger.teardown():
+            for call in ledger.calls(step, self.devices, ledger.held(step.resource, newest_first=False)):
+                if call.device is not None:
+                    calls.append(f"aclrtSetDevice({call.device}, raw=True)")
+                calls.append(f"{step.call}({call.entry.handle}, raw=True)")
         return calls
 
 
@@ -274,16 +280,22 @@ def render(program: Program) -> dict[str, str]:
 
 
 class _RegistrationWatch:
-    """``lib`` as a replay script sees it, noting which registrations it made and removed: the script
-    cleans up quietly, so one that no device would remove must be remembered by the harness."""
+    """``lib`` as a replay script sees it, keeping a ledger of the registrations it made and removed: the
+    script cleans up quietly, so one that no device would remove must be remembered by the harness."""
 
     def __init__(self, lib: AclLibrary) -> None:
         self._lib = lib
-        self.made: dict[int, int] = {}  # base -> size
+        self.ledger = Ledger()
+
+    @property
+    def made(self) -> dict[int, int]:
+        """Base -> size of what the script acquired of a kind that can outlive it, and did not give back."""
+        return {e.handle: 1 if e.size is None else e.size for kind in _WATCHED
+                for e in reversed(self.ledger.held(kind)) if isinstance(e.handle, int)}
 
     def __getattr__(self, name: str) -> Callable[..., object]:
         fn: Callable[..., object] = getattr(self._lib, name)
-        if name not in ("aclrtHostRegister", "aclrtHostRegisterV2", "aclrtHostUnregister"):
+        if ACQUIRES.get(name, RELEASES.get(name)) not in _WATCHED:
             return fn
 
         def watched(*args: object, **kwargs: object) -> object:
@@ -291,17 +303,21 @@ class _RegistrationWatch:
             code = result[0] if isinstance(result, tuple) else result
             ptr = args[0] if args else kwargs.get("ptr")
             if code == 0 and isinstance(ptr, int):
-                if name == "aclrtHostUnregister":
-                    self.made.pop(ptr, None)
-                else:
-                    size = args[1] if len(args) > 1 else kwargs.get("size", 1)
-                    if not isinstance(size, SupportsInt):
+                size: int | None = None
+                if name in ACQUIRES:
+                    asked = args[1] if len(args) > 1 else kwargs.get("size", 1)
+                    if not isinstance(asked, SupportsInt):
                         raise TypeError("int() argument must be a string, a bytes-like object or a real number, "
-                                        f"not '{type(size).__name__}'")
-                    self.made[ptr] = int(size)
+                                        f"not '{type(asked).__name__}'")
+                    size = int(asked)
+                self.ledger.note(name, ptr, ok=True, size=size)
             return result
 
         return watched
+
+
+#: The kinds a replay must account for after the script: those a refused release leaves held for good.
+_WATCHED = frozenset(name for name, kind in HANDLES.items() if kind.leaks_if_refused)
 
 
 def replay(script: str, lib: AclLibrary, device: int, host_page: int = PAGE) -> tuple[int, str] | None:
