@@ -305,7 +305,7 @@ class Executor:
                 stray = living(stray_processes(self.proc.pid, self.family.known(self.keep)) - self.inner)
                 if stray:
                     kill_now(stray)
-                answer.problems.append(f"{len(stray)} process(es) the library started during the case were killed")
+                    answer.problems.append(f"{len(stray)} process(es) the library started during the case were killed")
         return answer
 
     def _await(self, seq: int | None, limit: float, kind: str) -> Answer:
