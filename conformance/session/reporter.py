@@ -32,7 +32,7 @@ RUN_COMMAND_ENV = "ACL_RUN_COMMAND"
 
 
 class Reporter:
-    """Hooks of the reporting process (serial run or xdist controller), bound to its state."""
+    """Hooks of the judge's reporting, bound to its state."""
 
     def __init__(self, state: RunState) -> None:
         self.state = state
