@@ -132,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--explore-steps", type=int, default=5000, help="actions of the explorer run (default 5000)")
     parser.add_argument("--only", choices=("generate", "suite", "merge", "calls", "split", "startup"),
                         help="run one benchmark only")
+    parser.add_argument("--startup-before", metavar="COMMIT",
+                        help="also measure the startup figures of this commit's tree, in the same rounds")
     parser.add_argument("--before", default=SPLIT_BEFORE, help="the commit whose suite the split is compared with "
                         f"(default {SPLIT_BEFORE}, the last one that ran the library inside the judge)")
     args = parser.parse_args(argv)
@@ -139,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
                "suite": lambda: bench_suite(args.repeats, args.acl_lib),
                "merge": lambda: bench_merge(args.repeats),
                "calls": lambda: bench_calls(args.acl_lib, args.explore_steps, args.repeats),
-               "startup": lambda: startup.fixed_cost(Path(args.acl_lib), args.repeats),
+               "startup": lambda: {**startup.fixed_cost(Path(args.acl_lib), args.repeats, args.startup_before),
+                                   **split.executor_start(Path(args.acl_lib))},
                "split": lambda: {**split.case_round_trip(Path(args.acl_lib)),
                                  **split.suite_before_after(Path(args.acl_lib), args.before, args.repeats)}}
     figures: dict[str, Any] = {}

@@ -9,6 +9,7 @@ import pytest
 
 
 @pytest.mark.acl_rule('HM-ALIGN-MALLOC')
+@pytest.mark.acl_check('alignment:alloc_alignment', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -34,6 +35,7 @@ def test_HM_ALIGN_MALLOC(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | 
 
 
 @pytest.mark.acl_rule('HM-ALIGN-MALLOC-CFG')
+@pytest.mark.acl_check('alignment:alloc_alignment', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -66,6 +68,7 @@ def test_HM_ALIGN_MALLOC_CFG(acl: Any, case: tuple[dict[str, Any], dict[str, Any
 
 
 @pytest.mark.acl_rule('HM-ALIGN-LIVE')
+@pytest.mark.acl_check('alignment:live_alignment', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -84,12 +87,14 @@ def test_HM_ALIGN_LIVE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | No
 
 
 @pytest.mark.acl_rule('HM-FORM-RUN-MODE')
+@pytest.mark.acl_check('alignment:run_mode_host', expect=None)
 def test_HM_FORM_RUN_MODE(acl: Any) -> None:
     """Where the docs rule out the device run mode, aclrtGetRunMode answers ACL_HOST"""
     acl.run('alignment:run_mode_host', expect=None)
 
 
 @pytest.mark.acl_rule('HM-CFG-DEVICE-ID-MATCHING')
+@pytest.mark.acl_check('alignment:config_accepted', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -103,6 +108,7 @@ def test_HM_CFG_DEVICE_ID_MATCHING(acl: Any, case: tuple[dict[str, Any], dict[st
 
 
 @pytest.mark.acl_rule('HM-CFG-MULTI-ATTR')
+@pytest.mark.acl_check('alignment:config_accepted', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -117,6 +123,7 @@ def test_HM_CFG_MULTI_ATTR(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 
 
 @pytest.mark.acl_rule('HM-CFG-DUPLICATE-ATTR')
+@pytest.mark.acl_check('alignment:config_accepted', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -130,6 +137,7 @@ def test_HM_CFG_DUPLICATE_ATTR(acl: Any, case: tuple[dict[str, Any], dict[str, A
 
 
 @pytest.mark.acl_rule('HM-ALIGN-MALLOC-FALLBACK')
+@pytest.mark.acl_check('alignment:alloc_alignment', case="case")
 @pytest.mark.parametrize(
     "case",
     [

@@ -9,6 +9,7 @@ import pytest
 
 
 @pytest.mark.acl_rule('HM-CAP-QUERY-ALL')
+@pytest.mark.acl_check('capability:capability_query', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -31,6 +32,7 @@ def test_HM_CAP_QUERY_ALL(acl: Any, case: tuple[dict[str, Any], dict[str, Any] |
 
 
 @pytest.mark.acl_rule('HM-CAP-STABLE')
+@pytest.mark.acl_check('capability:capability_stable', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -44,6 +46,7 @@ def test_HM_CAP_STABLE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | No
 
 
 @pytest.mark.acl_rule('HM-CAP-CONSISTENT')
+@pytest.mark.acl_check('capability:capability_consistent', expect=None)
 def test_HM_CAP_CONSISTENT(acl: Any) -> None:
     """Capabilities agree with whether registration works, on every device"""
     acl.run('capability:capability_consistent', expect=None)

@@ -9,6 +9,7 @@ import pytest
 
 
 @pytest.mark.acl_rule('HM-CONTENT-RW-FULL')
+@pytest.mark.acl_check('content:full_range_rw', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -33,6 +34,7 @@ def test_HM_CONTENT_RW_FULL(acl: Any, case: tuple[dict[str, Any], dict[str, Any]
 
 
 @pytest.mark.acl_rule('HM-CONTENT-MEMSET')
+@pytest.mark.acl_check('content:memset_init', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -51,6 +53,7 @@ def test_HM_CONTENT_MEMSET(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 
 
 @pytest.mark.acl_rule('HM-CONTENT-REGISTER-PRESERVES')
+@pytest.mark.acl_check('content:register_preserves', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -67,6 +70,7 @@ def test_HM_CONTENT_REGISTER_PRESERVES(acl: Any, case: tuple[dict[str, Any], dic
 
 
 @pytest.mark.acl_rule('HM-CONTENT-FREE-ISOLATION')
+@pytest.mark.acl_check('content:free_isolation', case="case")
 @pytest.mark.parametrize(
     "case",
     [

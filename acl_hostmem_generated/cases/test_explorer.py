@@ -9,6 +9,7 @@ import pytest
 
 
 @pytest.mark.acl_rule('HM-EXPLORE-DOCUMENTED')
+@pytest.mark.acl_check('explorer:explore', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -22,6 +23,7 @@ def test_HM_EXPLORE_DOCUMENTED(acl: Any, case: tuple[dict[str, Any], dict[str, A
 
 
 @pytest.mark.acl_rule('HM-EXPLORE-ALL')
+@pytest.mark.acl_check('explorer:explore', case="case")
 @pytest.mark.parametrize(
     "case",
     [

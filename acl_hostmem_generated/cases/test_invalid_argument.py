@@ -9,6 +9,7 @@ import pytest
 
 
 @pytest.mark.acl_rule('HM-INVAL-MALLOC-HOST')
+@pytest.mark.acl_check('invalid_argument:invalid_argument', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -23,6 +24,7 @@ def test_HM_INVAL_MALLOC_HOST(acl: Any, case: tuple[dict[str, Any], dict[str, An
 
 
 @pytest.mark.acl_rule('HM-INVAL-MALLOC-CFG')
+@pytest.mark.acl_check('invalid_argument:invalid_argument', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -41,6 +43,7 @@ def test_HM_INVAL_MALLOC_CFG(acl: Any, case: tuple[dict[str, Any], dict[str, Any
 
 
 @pytest.mark.acl_rule('HM-INVAL-CFG-OTHER-DEVICE')
+@pytest.mark.acl_check('invalid_argument:invalid_argument', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -54,6 +57,7 @@ def test_HM_INVAL_CFG_OTHER_DEVICE(acl: Any, case: tuple[dict[str, Any], dict[st
 
 
 @pytest.mark.acl_rule('HM-INVAL-FREE-HOST')
+@pytest.mark.acl_check('invalid_argument:invalid_argument', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -67,6 +71,7 @@ def test_HM_INVAL_FREE_HOST(acl: Any, case: tuple[dict[str, Any], dict[str, Any]
 
 
 @pytest.mark.acl_rule('HM-INVAL-FREE-DEVSYNC')
+@pytest.mark.acl_check('invalid_argument:invalid_argument', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -80,6 +85,7 @@ def test_HM_INVAL_FREE_DEVSYNC(acl: Any, case: tuple[dict[str, Any], dict[str, A
 
 
 @pytest.mark.acl_rule('HM-INVAL-REGISTER')
+@pytest.mark.acl_check('invalid_argument:invalid_argument', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -97,6 +103,7 @@ def test_HM_INVAL_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 
 
 @pytest.mark.acl_rule('HM-INVAL-REGISTER-V2')
+@pytest.mark.acl_check('invalid_argument:invalid_argument', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -114,6 +121,7 @@ def test_HM_INVAL_REGISTER_V2(acl: Any, case: tuple[dict[str, Any], dict[str, An
 
 
 @pytest.mark.acl_rule('HM-INVAL-GETDEVPTR')
+@pytest.mark.acl_check('invalid_argument:invalid_argument', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -131,6 +139,7 @@ def test_HM_INVAL_GETDEVPTR(acl: Any, case: tuple[dict[str, Any], dict[str, Any]
 
 
 @pytest.mark.acl_rule('HM-INVAL-UNREGISTER')
+@pytest.mark.acl_check('invalid_argument:invalid_argument', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -144,6 +153,7 @@ def test_HM_INVAL_UNREGISTER(acl: Any, case: tuple[dict[str, Any], dict[str, Any
 
 
 @pytest.mark.acl_rule('HM-INVAL-CAPABILITIES')
+@pytest.mark.acl_check('invalid_argument:invalid_argument', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -161,6 +171,7 @@ def test_HM_INVAL_CAPABILITIES(acl: Any, case: tuple[dict[str, Any], dict[str, A
 
 
 @pytest.mark.acl_rule('HM-CTX-NO-DEVICE')
+@pytest.mark.acl_check('invalid_argument:no_device', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -181,12 +192,14 @@ def test_HM_CTX_NO_DEVICE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] |
 
 
 @pytest.mark.acl_rule('HM-CTX-FREE-WITHOUT-CONTEXT')
+@pytest.mark.acl_check('invalid_argument:free_without_context', expect=None)
 def test_HM_CTX_FREE_WITHOUT_CONTEXT(acl: Any) -> None:
     """aclrtFreeHost needs no current context"""
     acl.run('invalid_argument:free_without_context', expect=None)
 
 
 @pytest.mark.acl_rule('HM-CTX-OTHER-DEVICE')
+@pytest.mark.acl_check('invalid_argument:other_device_registration', case="case")
 @pytest.mark.parametrize(
     "case",
     [

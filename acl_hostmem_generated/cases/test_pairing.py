@@ -9,6 +9,7 @@ import pytest
 
 
 @pytest.mark.acl_rule('HM-PAIR-MALLOC-FREE')
+@pytest.mark.acl_check('pairing:alloc_free_pair', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -25,6 +26,7 @@ def test_HM_PAIR_MALLOC_FREE(acl: Any, case: tuple[dict[str, Any], dict[str, Any
 
 
 @pytest.mark.acl_rule('HM-PAIR-DOUBLE-FREE')
+@pytest.mark.acl_check('pairing:double_free', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -39,6 +41,7 @@ def test_HM_PAIR_DOUBLE_FREE(acl: Any, case: tuple[dict[str, Any], dict[str, Any
 
 
 @pytest.mark.acl_rule('HM-PAIR-FREE-FOREIGN')
+@pytest.mark.acl_check('pairing:free_foreign', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -55,6 +58,7 @@ def test_HM_PAIR_FREE_FOREIGN(acl: Any, case: tuple[dict[str, Any], dict[str, An
 
 
 @pytest.mark.acl_rule('HM-PAIR-FREE-DEVICE-MEM')
+@pytest.mark.acl_check('pairing:free_device_memory', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -69,6 +73,7 @@ def test_HM_PAIR_FREE_DEVICE_MEM(acl: Any, case: tuple[dict[str, Any], dict[str,
 
 
 @pytest.mark.acl_rule('HM-PAIR-REG-UNREG')
+@pytest.mark.acl_check('pairing:register_unregister', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -83,6 +88,7 @@ def test_HM_PAIR_REG_UNREG(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 
 
 @pytest.mark.acl_rule('HM-PAIR-DOUBLE-UNREGISTER')
+@pytest.mark.acl_check('pairing:double_unregister', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -97,6 +103,7 @@ def test_HM_PAIR_DOUBLE_UNREGISTER(acl: Any, case: tuple[dict[str, Any], dict[st
 
 
 @pytest.mark.acl_rule('HM-PAIR-UNREG-UNKNOWN')
+@pytest.mark.acl_check('pairing:unregister_unknown', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -110,6 +117,7 @@ def test_HM_PAIR_UNREG_UNKNOWN(acl: Any, case: tuple[dict[str, Any], dict[str, A
 
 
 @pytest.mark.acl_rule('HM-PAIR-UNREG-INTERIOR')
+@pytest.mark.acl_check('pairing:unregister_unknown', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -123,6 +131,7 @@ def test_HM_PAIR_UNREG_INTERIOR(acl: Any, case: tuple[dict[str, Any], dict[str, 
 
 
 @pytest.mark.acl_rule('HM-PAIR-DOUBLE-REGISTER')
+@pytest.mark.acl_check('pairing:double_register', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -137,6 +146,7 @@ def test_HM_PAIR_DOUBLE_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str,
 
 
 @pytest.mark.acl_rule('HM-PAIR-DOUBLE-REGISTER-V1')
+@pytest.mark.acl_check('pairing:double_register', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -151,6 +161,7 @@ def test_HM_PAIR_DOUBLE_REGISTER_V1(acl: Any, case: tuple[dict[str, Any], dict[s
 
 
 @pytest.mark.acl_rule('HM-PAIR-DOUBLE-REGISTER-V1-CODE')
+@pytest.mark.acl_check('pairing:double_register_code', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -165,6 +176,7 @@ def test_HM_PAIR_DOUBLE_REGISTER_V1_CODE(acl: Any, case: tuple[dict[str, Any], d
 
 
 @pytest.mark.acl_rule('HM-PAIR-OVERLAP-REGISTER')
+@pytest.mark.acl_check('pairing:overlap_register', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -181,6 +193,7 @@ def test_HM_PAIR_OVERLAP_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[str
 
 
 @pytest.mark.acl_rule('HM-PAIR-OVERLAP-REGISTER-V1')
+@pytest.mark.acl_check('pairing:overlap_register_v1', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -197,6 +210,7 @@ def test_HM_PAIR_OVERLAP_REGISTER_V1(acl: Any, case: tuple[dict[str, Any], dict[
 
 
 @pytest.mark.acl_rule('HM-PAIR-REFUSED-NO-RECORD')
+@pytest.mark.acl_check('pairing:refused_leaves_no_record', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -211,6 +225,7 @@ def test_HM_PAIR_REFUSED_NO_RECORD(acl: Any, case: tuple[dict[str, Any], dict[st
 
 
 @pytest.mark.acl_rule('HM-PAIR-GETDEVPTR-AFTER-UNREG')
+@pytest.mark.acl_check('pairing:devptr_after_unregister', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -225,6 +240,7 @@ def test_HM_PAIR_GETDEVPTR_AFTER_UNREG(acl: Any, case: tuple[dict[str, Any], dic
 
 
 @pytest.mark.acl_rule('HM-PAIR-FREE-REGISTERED')
+@pytest.mark.acl_check('pairing:free_registered', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -239,12 +255,14 @@ def test_HM_PAIR_FREE_REGISTERED(acl: Any, case: tuple[dict[str, Any], dict[str,
 
 
 @pytest.mark.acl_rule('HM-PAIR-FREE-WHILE-REGISTERED')
+@pytest.mark.acl_check('pairing:free_while_registered', expect=None)
 def test_HM_PAIR_FREE_WHILE_REGISTERED(acl: Any) -> None:
     """aclrtFreeHost frees memory that is still registered at once (docs) or refuses it (svm v3 driver)"""
     acl.run('pairing:free_while_registered', expect=None)
 
 
 @pytest.mark.acl_rule('HM-PAIR-V2-PINNED-ON-PINNED')
+@pytest.mark.acl_check('pairing:v2_pinned_on_pinned', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -259,6 +277,7 @@ def test_HM_PAIR_V2_PINNED_ON_PINNED(acl: Any, case: tuple[dict[str, Any], dict[
 
 
 @pytest.mark.acl_rule('HM-PAIR-V2-PINNED-NO-MAPPED')
+@pytest.mark.acl_check('pairing:v2_pinned_device_pointer', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -272,6 +291,7 @@ def test_HM_PAIR_V2_PINNED_NO_MAPPED(acl: Any, case: tuple[dict[str, Any], dict[
 
 
 @pytest.mark.acl_rule('HM-PAIR-V2-PINNED-MAPPED')
+@pytest.mark.acl_check('pairing:v2_pinned_device_pointer', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -285,24 +305,28 @@ def test_HM_PAIR_V2_PINNED_MAPPED(acl: Any, case: tuple[dict[str, Any], dict[str
 
 
 @pytest.mark.acl_rule('HM-PAIR-V2-PINNED-THEN-MAPPED')
+@pytest.mark.acl_check('pairing:v2_pinned_then_mapped', expect={'code': 'ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED', 'value': 507910, 'provenance': 'documented', 'severity': 'mandatory', 'decides': True})
 def test_HM_PAIR_V2_PINNED_THEN_MAPPED(acl: Any) -> None:
     """A range registered PINNED cannot be registered again as MAPPED"""
     acl.run('pairing:v2_pinned_then_mapped', expect={'code': 'ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED', 'value': 507910, 'provenance': 'documented', 'severity': 'mandatory', 'decides': True})
 
 
 @pytest.mark.acl_rule('HM-PAIR-V2-PINNED-THEN-MAPPED-KEEPS')
+@pytest.mark.acl_check('pairing:v2_pinned_then_mapped_keeps', expect=None)
 def test_HM_PAIR_V2_PINNED_THEN_MAPPED_KEEPS(acl: Any) -> None:
     """A refused MAPPED registration of a PINNED-only range leaves it PINNED-only"""
     acl.run('pairing:v2_pinned_then_mapped_keeps', expect=None)
 
 
 @pytest.mark.acl_rule('HM-PAIR-UNREG-PINNED-ONLY')
+@pytest.mark.acl_check('pairing:unregister_pinned_only', expect=None)
 def test_HM_PAIR_UNREG_PINNED_ONLY(acl: Any) -> None:
     """aclrtHostUnregister removes a PINNED-only registration"""
     acl.run('pairing:unregister_pinned_only', expect=None)
 
 
 @pytest.mark.acl_rule('HM-PAIR-CONCURRENT-REGISTER')
+@pytest.mark.acl_check('pairing:concurrent_register', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -316,6 +340,7 @@ def test_HM_PAIR_CONCURRENT_REGISTER(acl: Any, case: tuple[dict[str, Any], dict[
 
 
 @pytest.mark.acl_rule('HM-PAIR-EXHAUSTION')
+@pytest.mark.acl_check('pairing:exhaustion', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -329,6 +354,7 @@ def test_HM_PAIR_EXHAUSTION(acl: Any, case: tuple[dict[str, Any], dict[str, Any]
 
 
 @pytest.mark.acl_rule('HM-PAIR-HUGE-SIZE')
+@pytest.mark.acl_check('pairing:huge_alloc', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -345,6 +371,7 @@ def test_HM_PAIR_HUGE_SIZE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 
 
 @pytest.mark.acl_rule('HM-REG-RESERVED-TYPES')
+@pytest.mark.acl_check('pairing:reserved_register_types', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -360,6 +387,7 @@ def test_HM_REG_RESERVED_TYPES(acl: Any, case: tuple[dict[str, Any], dict[str, A
 
 
 @pytest.mark.acl_rule('HM-REG-RESERVED-IOMEMORY')
+@pytest.mark.acl_check('pairing:reserved_register_types', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -375,6 +403,7 @@ def test_HM_REG_RESERVED_IOMEMORY(acl: Any, case: tuple[dict[str, Any], dict[str
 
 
 @pytest.mark.acl_rule('HM-REG-PAGEABLE')
+@pytest.mark.acl_check('pairing:register_pageable', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -389,6 +418,7 @@ def test_HM_REG_PAGEABLE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | 
 
 
 @pytest.mark.acl_rule('HM-REG-PAGEABLE-4K-ALIGNED')
+@pytest.mark.acl_check('pairing:register_pageable_doc_aligned', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -403,6 +433,7 @@ def test_HM_REG_PAGEABLE_4K_ALIGNED(acl: Any, case: tuple[dict[str, Any], dict[s
 
 
 @pytest.mark.acl_rule('HM-REG-KERNEL-LEGACY')
+@pytest.mark.acl_check('pairing:register_pageable_legacy', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -417,6 +448,7 @@ def test_HM_REG_KERNEL_LEGACY(acl: Any, case: tuple[dict[str, Any], dict[str, An
 
 
 @pytest.mark.acl_rule('HM-REG-ALLOC-BASE')
+@pytest.mark.acl_check('pairing:register_alloc_base', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -441,6 +473,7 @@ def test_HM_REG_ALLOC_BASE(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 
 
 @pytest.mark.acl_rule('HM-REG-PAST-END')
+@pytest.mark.acl_check('pairing:register_past_end', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -455,6 +488,7 @@ def test_HM_REG_PAST_END(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | 
 
 
 @pytest.mark.acl_rule('HM-REG-UNALIGNED')
+@pytest.mark.acl_check('pairing:register_unaligned', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -469,6 +503,7 @@ def test_HM_REG_UNALIGNED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] |
 
 
 @pytest.mark.acl_rule('HM-REG-PROT-READ')
+@pytest.mark.acl_check('pairing:register_read_only', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -483,6 +518,7 @@ def test_HM_REG_PROT_READ(acl: Any, case: tuple[dict[str, Any], dict[str, Any] |
 
 
 @pytest.mark.acl_rule('HM-REG-NEIGHBOURS')
+@pytest.mark.acl_check('pairing:register_neighbours', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -497,6 +533,7 @@ def test_HM_REG_NEIGHBOURS(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 
 
 @pytest.mark.acl_rule('HM-REG-NEIGHBOURS-LARGE-PAGE')
+@pytest.mark.acl_check('pairing:register_neighbours', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -511,6 +548,7 @@ def test_HM_REG_NEIGHBOURS_LARGE_PAGE(acl: Any, case: tuple[dict[str, Any], dict
 
 
 @pytest.mark.acl_rule('HM-REG-SECOND-DEVICE')
+@pytest.mark.acl_check('pairing:register_second_device', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -525,6 +563,7 @@ def test_HM_REG_SECOND_DEVICE(acl: Any, case: tuple[dict[str, Any], dict[str, An
 
 
 @pytest.mark.acl_rule('HM-FORK-NOT-INHERITED')
+@pytest.mark.acl_check('pairing:fork_child_view', expect=None)
 def test_HM_FORK_NOT_INHERITED(acl: Any) -> None:
     """A forked child does not inherit aclrtMallocHost memory"""
     acl.run('pairing:fork_child_view', expect=None)

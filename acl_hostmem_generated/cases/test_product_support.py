@@ -9,6 +9,7 @@ import pytest
 
 
 @pytest.mark.acl_rule('HM-PROD-SUPPORT')
+@pytest.mark.acl_check('product_support:product_support', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -30,6 +31,7 @@ def test_HM_PROD_SUPPORT(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | 
 
 
 @pytest.mark.acl_rule('HM-PROD-TRAINING-REGISTER')
+@pytest.mark.acl_check('product_support:registration_unsupported', case="case")
 @pytest.mark.parametrize(
     "case",
     [

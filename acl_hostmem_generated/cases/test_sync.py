@@ -9,6 +9,7 @@ import pytest
 
 
 @pytest.mark.acl_rule('HM-SYNC-MALLOC-NO-IMPLICIT')
+@pytest.mark.acl_check('sync:alloc_no_sync', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -24,6 +25,7 @@ def test_HM_SYNC_MALLOC_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[s
 
 
 @pytest.mark.acl_rule('HM-SYNC-MALLOC-CFG-NO-IMPLICIT')
+@pytest.mark.acl_check('sync:alloc_no_sync', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -39,6 +41,7 @@ def test_HM_SYNC_MALLOC_CFG_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], di
 
 
 @pytest.mark.acl_rule('HM-SYNC-FREE-NO-IMPLICIT')
+@pytest.mark.acl_check('sync:free_no_sync', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -54,6 +57,7 @@ def test_HM_SYNC_FREE_NO_IMPLICIT(acl: Any, case: tuple[dict[str, Any], dict[str
 
 
 @pytest.mark.acl_rule('HM-SYNC-DEVSYNC-WAITS')
+@pytest.mark.acl_check('sync:devsync_waits', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -69,6 +73,7 @@ def test_HM_SYNC_DEVSYNC_WAITS(acl: Any, case: tuple[dict[str, Any], dict[str, A
 
 
 @pytest.mark.acl_rule('HM-SYNC-DEVSYNC-ALL-STREAMS')
+@pytest.mark.acl_check('sync:devsync_all_streams', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -86,6 +91,7 @@ def test_HM_SYNC_DEVSYNC_ALL_STREAMS(acl: Any, case: tuple[dict[str, Any], dict[
 
 
 @pytest.mark.acl_rule('HM-SYNC-DEVSYNC-CURRENT-DEVICE')
+@pytest.mark.acl_check('sync:devsync_current_device', expect=None)
 def test_HM_SYNC_DEVSYNC_CURRENT_DEVICE(acl: Any) -> None:
     """aclrtFreeHostWithDevSync waits only for the current device"""
     acl.run('sync:devsync_current_device', expect=None)

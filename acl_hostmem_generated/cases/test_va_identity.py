@@ -9,6 +9,7 @@ import pytest
 
 
 @pytest.mark.acl_rule('HM-VA-IDENTITY')
+@pytest.mark.acl_check('va_identity:va_identity', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -24,6 +25,7 @@ def test_HM_VA_IDENTITY(acl: Any, case: tuple[dict[str, Any], dict[str, Any] | N
 
 
 @pytest.mark.acl_rule('HM-VA-UNSUPPORTED')
+@pytest.mark.acl_check('va_identity:va_unsupported', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -37,6 +39,7 @@ def test_HM_VA_UNSUPPORTED(acl: Any, case: tuple[dict[str, Any], dict[str, Any] 
 
 
 @pytest.mark.acl_rule('HM-VA-DEVPTR-CONSISTENT')
+@pytest.mark.acl_check('va_identity:devptr_consistent', case="case")
 @pytest.mark.parametrize(
     "case",
     [
@@ -53,6 +56,7 @@ def test_HM_VA_DEVPTR_CONSISTENT(acl: Any, case: tuple[dict[str, Any], dict[str,
 
 
 @pytest.mark.acl_rule('HM-VA-DEVPTR-INTERIOR')
+@pytest.mark.acl_check('va_identity:devptr_interior', case="case")
 @pytest.mark.parametrize(
     "case",
     [

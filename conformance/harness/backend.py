@@ -61,7 +61,7 @@ class Backend:
 def open_backend(settings: Settings, catalog: Catalog, worker_index: int) -> Backend:
     """aclInit, aclrtSetDevice and family detection; raises HarnessError saying what is wrong.
 
-    The device is ``--acl-device`` or, by default, the xdist worker index modulo the
+    The device is ``--acl-device`` or, by default, the executor's index modulo the
     device count, so that parallel workers spread over the devices.
     """
     try:

@@ -1,22 +1,17 @@
-"""Allure output of a run: labels and links of each case, categories, environment, crash results.
+"""Allure output of a run: labels and links of each case, categories, environment.
 
-allure-pytest writes the results of cases that ran; :func:`allure_crash_result` writes the
-result of a case whose process died, since no worker was left to write it.
+allure-pytest writes the result of every case, a case whose executor was lost included (the
+judge, which decided it, is still there to write it).
 """
 
 from __future__ import annotations
 
 import ast
-import hashlib
 import json
-import time
-import uuid
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import pytest
-
-from acl_hostmem_generated.catalog_types import RuleEntry
 
 from .files import write_json
 from .identity import tested_interface
@@ -73,32 +68,6 @@ def categories_json() -> list[dict[str, str | list[str]]]:
         rule(Category.NOT_RUN, ["broken", "skipped"], messageRegex=r"(?s)^not run: .*"),
         rule(Category.HARNESS_ERROR, ["broken", "failed", "skipped"]),
     ]
-
-
-def allure_crash_result(result: CaseResult, rule: RuleEntry, nodeid: str,
-                        environment: Mapping[str, object]) -> dict[str, object]:
-    """An Allure result for a case whose process died (no worker was left to write one)."""
-    now = int(time.time() * 1000)
-    case = next((c for c in rule.get("cases", []) if c["case_id"] == result.case_id), None)
-    params: Mapping[str, object] = (case.get("params") if case is not None else None) or {}
-    labels = allure_labels(rule, environment.get("product_family"), params)
-    labels += [("outcome", result.outcome.value), ("category", result.category.value if result.category else ""),
-               ("framework", "pytest")]
-    return {
-        "uuid": str(uuid.uuid4()),
-        "historyId": hashlib.md5(nodeid.encode()).hexdigest(),
-        "testCaseId": hashlib.md5(nodeid.encode()).hexdigest(),
-        "name": result.case_id,
-        "fullName": nodeid,
-        "status": "broken",
-        "statusDetails": {"message": f"[{result.category.value if result.category else ''}] {result.message}"},
-        "stage": "finished",
-        "start": now - int(result.duration_s * 1000),
-        "stop": now,
-        "labels": [{"name": n, "value": v} for n, v in labels if v],
-        "links": [{"type": "link", "url": rule["doc_url"], "name": rule.get("doc_ref")}] if rule.get("doc_url") else [],
-        "parameters": [{"name": name, "value": repr(value)} for name, value in params.items()],
-    }
 
 
 def environment_properties(facts: Mapping[str, object]) -> str:

@@ -12,8 +12,8 @@
    printed and written to ``<out>/selftest.json`` and ``<out>/selftest.md``.
 
 The runs are independent subprocesses (``pytest -p conformance.session.plugin``) executed in
-parallel; a run whose process a fault crashes or hangs is repeated under one xdist worker,
-which contains the damage to the case that caused it.
+parallel; each one's judge contains a fault that crashes or hangs to the case that caused
+it, and a run that leaves no summary is repeated once.
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ rules apply. Fault runs run the whole suite too, so that a fault's collateral fa
 of sync faults; elsewhere every sync case watches briefly. Fault runs whose fault needs no
 history give the explorer a small budget, and fault runs leave the sampled-size cases out
 unless the fault breaks a rule that has them (see :func:`sampled_rules`); legal runs keep them
-where the variant concerns such a rule (:func:`variant_concerns_sampled`). A run whose
-process a fault crashes or hangs is repeated under one xdist worker, which contains the
-damage to the case that caused it.
+where the variant concerns such a rule (:func:`variant_concerns_sampled`). A fault that
+crashes or hangs costs the case that caused it (its executor); a run that still leaves no
+summary is repeated once.
 """
 
 from __future__ import annotations
@@ -282,9 +282,8 @@ def _attempt(run: Run, lib: Path, report_dir: Path, timeout: float, extra: list[
 def execute(run: Run, lib: Path, out_dir: Path, timeout: float, extra: list[str]) -> Run:
     """Run the suite for one configuration and load its summary.
 
-    The first attempt runs in one process, which is fastest. A fault that crashes or hangs
-    the process leaves no summary; the run is then repeated under one xdist worker, which
-    contains every crash and hang to the case that caused it.
+    Every crash and hang of the library is contained to its case by the judge's executor; a
+    run that nevertheless leaves no summary (its judge died) is repeated once.
     """
     report_dir = out_dir / run.name
     shutil.rmtree(report_dir, ignore_errors=True)

@@ -2,5 +2,6 @@
 
 The plugin wires the harness (stage 1) to the generated cases, which call the checks
 (stage 2), and hands every case to the results stage (3) for classification and reports;
-the reporter gathers results in the serial process or xdist controller.
+one process, the judge, schedules the case programs onto its executors
+(``scheduler.py``) and its reporter gathers the results.
 """

@@ -1,8 +1,9 @@
-"""The ``run`` subcommand: pytest under xdist with the plugin, then the HTML report and a summary.
+"""The ``run`` subcommand: one judge (pytest with the plugin), then the HTML report and a summary.
 
-Every case runs under pytest-xdist (at least one worker), so that a backend that crashes or
-hangs in a C call costs one case, never the run. :func:`configure` declares the options that
-``run`` and ``certify`` share (one name and one environment twin each).
+The judge runs the cases on ``-n`` executor processes of its own, so that a backend that
+crashes or hangs in a C call costs one case, never the run; ``run`` itself is the watchdog
+that ends the judge at the deadline. :func:`configure` declares the options that ``run`` and
+``certify`` share (one name and one environment twin each).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .interrupt import Interrupted, PreviousReports, end_interrupted, interrupti
 from .preflight import SETUP_EXIT_CODES, Problem, SetupError
 from .reporter import RUN_COMMAND_ENV
 from .reportlock import HELD_ENV, lock_report_dir
+from .scheduler import EXECUTORS_FLAG
 from .seal import SEAL_FD_ENV
 from .seal import emit as emit_seal
 from .watchdog import JudgeStopped, make_scratch, remove_scratch, wait_watching
@@ -72,8 +74,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                             + (f" [{spec.env}]" if spec.env else ""),
                             action="append" if spec.multiple else "store")
     parser.add_argument("-n", "--numprocesses", default=_env_default("ACL_JOBS", "auto"), metavar="N",
-                        help="parallel workers: a number or 'auto' (default: auto; at least 1, so that a crash "
-                             "costs one case) [ACL_JOBS]")
+                        help="executor processes that run cases at once: a number or 'auto' (default: auto; at "
+                             "least 1) [ACL_JOBS]")
     parser.add_argument("--no-html", action="store_true", default=bool(os.environ.get("ACL_NO_HTML")),
                         help="do not render the HTML report [ACL_NO_HTML]")
     parser.add_argument("--history-limit", type=int, metavar="RUNS",
@@ -108,11 +110,13 @@ def option_arguments(args: argparse.Namespace, skip: Sequence[str] = ()) -> list
 
 
 #: pytest plugins a judge never uses: the judge runs no Hypothesis test (the explorer runs in the
-#: executor), its cases log nothing and warn nothing, and its own backstop bounds each case
-#: (session/backstop.py). Hypothesis's plugin alone imports all of Hypothesis, 0.15 s of every
-#: judge process; the logging and warnings plugins wrap every phase of every case; pytest-timeout,
-#: where it is installed, would look up every case's settings.
-JUDGE_WITHOUT = ["-p", "no:hypothesispytest", "-p", "no:logging", "-p", "no:warnings", "-p", "no:timeout"]
+#: executor), its cases log nothing and warn nothing, it bounds every wait on an executor itself,
+#: and it schedules its executors itself (xdist's controller and workers would be a second process
+#: layer with a second crash path). Hypothesis's plugin alone imports all of Hypothesis, 0.15 s of
+#: every judge process; xdist's imports execnet; the logging and warnings plugins wrap every phase
+#: of every case; pytest-timeout, where it is installed, would look up every case's settings.
+JUDGE_WITHOUT = ["-p", "no:hypothesispytest", "-p", "no:logging", "-p", "no:warnings", "-p", "no:timeout",
+                 "-p", "no:xdist"]
 
 
 def suite_pytest(report_dir: Path, workers: int | str, options: Sequence[str], extra: Sequence[str] = (), *,
@@ -125,7 +129,7 @@ def suite_pytest(report_dir: Path, workers: int | str, options: Sequence[str], e
     command = [sys.executable, "-m", "pytest", "-p", PLUGIN, "--rootdir", str(generated_dir()),
                "-o", "addopts=", "-o", "testpaths="]
     command += ["-o", f"cache_dir={report_dir / '.pytest_cache'}"] if cache else ["-p", "no:cacheprovider"]
-    command += ["-n", str(workers), "--max-worker-restart", "1000000"]
+    command += [EXECUTORS_FLAG, str(workers)]
     command += ["--alluredir", str(report_dir / "allure-results")] if allure else ["-p", "no:allure_pytest"]
     command += JUDGE_WITHOUT
     command += ["-o", "junit_family=xunit2", "-o", "junit_suite_name=acl-conformance",
@@ -142,7 +146,7 @@ def verbose(extra: Sequence[str]) -> bool:
 
 
 def pytest_command(args: argparse.Namespace, extra: Sequence[str], report_dir: Path) -> list[str]:
-    """The pytest command line that ``run`` executes (at least one xdist worker); without -v, with the
+    """The pytest command line that ``run`` executes (at least one executor); without -v, with the
     kit's console (progress, one line per case that did not pass) instead of pytest's report."""
     workers = str(args.numprocesses)
     if workers in ("0", ""):
@@ -221,10 +225,10 @@ KEEP_PARTIAL_GRACE_S = 5.0
 def supervise(command: list[str], env: dict[str, str], limit: float, interrupt_grace: float = INTERRUPT_GRACE_S) -> int:
     """Run ``command`` in its own process group, for at most ``limit`` seconds; its exit status.
 
-    The watchdog of a run: ``run`` never loads the library, so a stopped or wedged controller
+    The watchdog of a run: ``run`` never loads the library, so a stopped or wedged judge
     (a daemon of the library may SIGSTOP it) cannot stop it from ending the run at the
-    deadline. As a subreaper it also outlives and kills whatever the run left behind: workers
-    of a killed controller, executors, the library's helpers. An interrupting signal (Ctrl-C to
+    deadline. As a subreaper it also outlives and kills whatever the run left behind: the
+    executors of a killed judge, the library's helpers. An interrupting signal (Ctrl-C to
     the group or to ``run`` alone, SIGTERM, SIGHUP) is passed on to the group as SIGINT, which
     gets ``interrupt_grace`` seconds to write its partial summary before everything is killed;
     :class:`~.interrupt.Interrupted` is then raised again, the processes contained.
@@ -275,7 +279,7 @@ def _signal_group(pgid: int, signum: int) -> None:
 
 
 def run_suite(args: argparse.Namespace, extra: list[str]) -> int:
-    """``run``: pytest under xdist, then HTML, then the printed summary; returns the exit status."""
+    """``run``: the judge, then HTML, then the printed summary; returns the exit status."""
     bad = check_expectations(args)
     if bad is not None:
         return bad

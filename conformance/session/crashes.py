@@ -1,46 +1,38 @@
-"""The result of a case whose worker died, with the evidence the death left behind.
+"""The result of a case whose executor died or hung, with the evidence the loss left behind.
 
-The reporting process learns from xdist that a worker died while running a case. It
-turns that into the case's ERROR: ``deadline`` when the run deadline cut the case's time
-and it ran out, ``timeout`` when it ran into its own hard limit, ``crash`` otherwise. It
-names the ACL call the worker was in (from its call journal), counts that call towards
-giving it up when it hung, and keeps the last 64 KiB of the worker's stderr with the case
-(summary.json, and an attachment of the case's Allure result).
+The judge turns an executor lost during a case into the case's ERROR: ``deadline`` when the
+run deadline cut the case's time and it ran out, ``timeout`` when it ran into its own hard
+limit, ``crash`` otherwise. It names the ACL call the executor was in (from its call journal),
+counts that call towards giving it up when it hung, and keeps what the executor printed on
+stderr (capped) with the case (summary.json, and an attachment of the case's Allure result).
 """
 
 from __future__ import annotations
 
 import sys
-import uuid
-from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
-from acl_hostmem_generated.catalog_types import RuleEntry
-
 from ..executor.journal import call_in_flight
 from ..harness.promises import promise_of_call
-from ..results.allure import allure_crash_result
-from ..results.files import write_json, write_text
 from ..results.outcomes import CaseResult, Category, Outcome, crash_result
 from .state import RunState
-from .workerlog import TAIL_BYTES, log_path, tail
 
 GRACE_S = 0.5
 
 
 def crashed_case(state: RunState, case_id: str, rule_id: str, elapsed: float | None, limit: float | None,
-                 who: str, journal: Path | None = None, stderr: str | None = None) -> CaseResult:
-    """The result of a case whose process (an executor, or a judge worker ``who``) died after ``elapsed``
-    seconds, its limit having been ``limit``.
+                 who: str, journal: Path, stderr: str) -> CaseResult:
+    """The result of a case whose executor ``who`` died after ``elapsed`` seconds (or was killed at its
+    limit), its limit having been ``limit``.
 
     An ERROR (crash, timeout or deadline), unless the process died in a call whose promise is
     another rule's (a set-up step resting on it, or one of the calls that rule promises): then
     the case is BLOCKED by that rule, which is where the deviation lies. ``journal`` is the
-    dead process's call journal and ``stderr`` what it printed (else the worker's log is read).
+    dead executor's call journal and ``stderr`` what it printed.
     """
-    call, setup_rule = call_in_flight(journal) if journal is not None else (None, None)
-    process = f"{'executor of ' if journal is not None else 'worker '}{who} died" if who else ""
+    call, setup_rule = call_in_flight(journal)
+    process = f"{who} died" if who else ""
     detail = ", ".join(part for part in (process, f"in {call}" if call else "") if part)
     hard = state.settings.case_timeout
     killed = elapsed is not None and limit is not None and elapsed >= limit - GRACE_S
@@ -59,18 +51,4 @@ def crashed_case(state: RunState, case_id: str, rule_id: str, elapsed: float | N
         result = replace(result, outcome=Outcome.BLOCKED, category=Category.BLOCKED, blocked_by=root,
                          message=f"BLOCKED by {root}: the process died in {call}, whose promise is {root}'s\n"
                                  f"{result.message}")
-    if stderr is None:
-        stderr = tail(log_path(state.run_dir, who)) if who else ""
     return replace(result, stderr=stderr) if stderr else result
-
-
-def write_crash_allure(result: CaseResult, rule: RuleEntry, nodeid: str, facts: Mapping[str, object],
-                       allure_dir: Path) -> None:
-    """The Allure result of a crashed case, with its stderr attached."""
-    data = allure_crash_result(result, rule, nodeid, facts)
-    if result.stderr:
-        source = f"{uuid.uuid4()}-attachment.txt"
-        write_text(allure_dir / source, result.stderr)
-        data["attachments"] = [{"name": f"stderr of the worker (last {TAIL_BYTES // 1024} KiB)", "source": source,
-                                "type": "text/plain"}]
-    write_json(allure_dir / f"{data['uuid']}-result.json", data)

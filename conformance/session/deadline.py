@@ -1,13 +1,12 @@
 """A run-wide deadline (``--acl-deadline``): no run outlives it, and its summary stays complete.
 
 The ``run`` command fixes the deadline as a wall-clock time when it starts (a plain pytest
-run: when its reporting process starts), and the reporting process (serial run or xdist
-controller) hands it to every worker. Rendering the HTML report comes after it. Cases get the time up to a small
-reserve before it, kept for stopping the workers and writing the reports. A case that
+run: when its judge starts). Rendering the HTML report comes after it. Cases get the time up to a small
+reserve before it, kept for stopping the executors and writing the reports. A case that
 starts after that is an ERROR (category ``deadline``) without touching the backend; while
 a case runs, its hard per-case timeout is cut to the time left, so a hung call ends in
-time and its case is an ERROR ``deadline`` as well. Once the time is up the reporting
-process stops the run, and every selected case that did not run is ERROR ``deadline``.
+time and its case is an ERROR ``deadline`` as well. Once the time is up the judge
+stops the run, and every selected case that did not run is ERROR ``deadline``.
 """
 
 from __future__ import annotations
@@ -16,18 +15,12 @@ import os
 import time
 from dataclasses import dataclass
 
-import pytest
-
 from ..harness.violations import DeadlineReached
 from ..results.outcomes import CaseResult, Category, Outcome
 
-WORKER_KEY = "acl_deadline_at"  # how :class:`~conformance.session.rundir.WorkerHandoff` hands it over
 ENV_AT = "ACL_DEADLINE_AT"  # set by the ``run`` command: the deadline counts from its start
-MIN_CASE_S = 1.0
-#: The judge's backstop (session/backstop.py) lies this far past the case's own limit: the judge ends
-#: a case's wait itself (killing its executor), and the backstop only stops a judge that is itself stuck.
-JUDGE_BACKSTOP_S = 10.0  # a case that starts just before the deadline still gets this long to fail cleanly
-# Cases stop this long before the deadline, to leave time for stopping the workers and writing the reports:
+MIN_CASE_S = 1.0  # a case that starts just before the deadline still gets this long to fail cleanly
+# Cases stop this long before the deadline, to leave time for stopping the executors and writing the reports:
 # 15 % of it, at least 3 s and at most 10 s (measured: about 1.5 s on a 2-core machine).
 RESERVE_MIN_S, RESERVE_MAX_S, RESERVE_SHARE = 3.0, 10.0, 0.15
 
@@ -40,11 +33,9 @@ class RunDeadline:
     seconds: float
 
     @classmethod
-    def for_process(cls, config: pytest.Config, seconds: float) -> RunDeadline:
-        """A worker's deadline is its controller's; the controller's is the ``run`` command's, or starts now."""
-        handed = getattr(config, "workerinput", {}).get(WORKER_KEY)
-        if handed is None:
-            handed = os.environ.get(ENV_AT)
+    def for_process(cls, seconds: float) -> RunDeadline:
+        """The judge's deadline: the ``run`` command's, or ``seconds`` from now."""
+        handed = os.environ.get(ENV_AT)
         try:
             return cls(float(handed), seconds) if handed is not None else cls(time.time() + seconds, seconds)
         except ValueError:
@@ -52,7 +43,7 @@ class RunDeadline:
 
     @property
     def reserve(self) -> float:
-        """Seconds kept at the end for stopping the workers and writing the reports."""
+        """Seconds kept at the end for stopping the executors and writing the reports."""
         return min(RESERVE_MAX_S, max(RESERVE_MIN_S, RESERVE_SHARE * self.seconds), self.seconds / 2)
 
     def left(self) -> float:

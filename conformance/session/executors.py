@@ -1,9 +1,11 @@
 """The judge's side of an executor: start it neutral, hand it case programs, bound every wait.
 
-The judge (a pytest process) never loads the library under test. Each judge process that
-runs cases starts one executor (:mod:`conformance.executor`) and keeps it while it answers;
-a case whose executor dies or does not answer within the case's limit loses only that
-executor, which is killed with everything it started, and the next case gets a fresh one.
+The judge (a pytest process) never loads the library under test. It keeps N executors
+(:mod:`conformance.executor`, scheduled by :mod:`conformance.session.scheduler`) and each one
+while it answers; a case whose executor dies or does not answer within the case's limit loses
+only that executor, which is killed with everything it started, and its next case gets a fresh
+one. The executors of one judge share an :class:`ExecutorFamily`: the processes the judge
+started itself, which no executor's clean-up may take for a stray of its library.
 
 An executor carries nothing that names the kit, pytest or the case: its argv is ``python main.py``
 (a script in its own directory that deletes itself as it starts), its two pipes sit at descriptor
@@ -24,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -111,12 +114,32 @@ class ExecutorError(Exception):
         self.stderr = stderr  # what it printed on stderr before it was lost
 
 
+class ExecutorFamily:
+    """The executors one judge runs at once: their pids, and the lock under which one of them starts or
+    looks for strays.
+
+    The judge is a subreaper, so an orphan of any executor's library becomes the judge's child, as
+    does every executor it starts: an executor that looks for what its library left running takes
+    every child of the judge for a stray except the processes of this family (the judge's children
+    from before, and every executor living now). Starting one and looking for strays hold the same lock,
+    so no executor is ever taken for a stray in the instant between its start and its registration.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.pids: set[int] = set()
+
+    def known(self, before: set[int]) -> set[int]:
+        """The judge's children that are no stray: ``before`` and every living executor."""
+        return before | self.pids
+
+
 class Executor:
     """One executor process, started on first use and replaced after it is lost."""
 
     def __init__(self, start: Mapping[str, object], name: str, run_dir: Path,
                  start_limit: float = START_LIMIT_S, entry: str = "conformance.executor.main",
-                 sandbox: Sandbox | None = None) -> None:
+                 sandbox: Sandbox | None = None, family: ExecutorFamily | None = None) -> None:
         self.start_message = dict(start)
         self.sandbox = sandbox  # None: the library runs unsandboxed (the run said so)
         self.inner: set[int] = set()  # the sandboxed interpreter below bwrap: the executor itself, not a stray
@@ -135,6 +158,7 @@ class Executor:
         self.record_fd = -1
         self.buffer = FrameBuffer()
         self.keep: set[int] = set()
+        self.family = family or ExecutorFamily()
         become_subreaper()
 
     @property
@@ -168,7 +192,6 @@ class Executor:
         command_r, command_w = os.pipe()
         record_r, record_w = os.pipe()
         env = neutral_environment(os.environ, self.tmpdir)
-        before = set(pid for pid, parent in parents().items() if parent == os.getpid())
 
         # The pipes' ends move to numbers drawn for this executor (the lowest free one from a random start,
         # atomically): nothing sits at a number a library could key on, and no preexec_fn is needed.
@@ -189,9 +212,13 @@ class Executor:
                                         readable=kit_paths() + self._library_paths())
         self.inner = set()
         try:
-            self.proc = subprocess.Popen(
-                argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, env=env, cwd=self.tmpdir, pass_fds=(command_fd, record_fd), close_fds=True)
+            with self.family.lock:
+                before = set(pid for pid, parent in parents().items() if parent == os.getpid()) - self.family.pids
+                self.proc = subprocess.Popen(
+                    argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE, env=env, cwd=self.tmpdir, pass_fds=(command_fd, record_fd),
+                    close_fds=True)
+                self.family.pids.add(self.proc.pid)
         finally:
             os.close(command_fd)
             os.close(record_fd)
@@ -211,6 +238,15 @@ class Executor:
         files = [settings.get("lib"), *(self.start_message.get("preload") or [])]  # type: ignore[misc]
         return [str(Path(str(f)).resolve().parent) for f in files if f]
 
+    def kill(self) -> None:
+        """End the executor at once, from another thread: the thread waiting on it sees it die and closes it."""
+        proc = self.proc
+        if proc is not None and proc.returncode is None:
+            try:
+                proc.kill()
+            except OSError:
+                pass
+
     def stop(self) -> None:
         """Ask the executor to finalize and end; whatever is left after :data:`STOP_LIMIT_S` is killed."""
         if self.proc is None:
@@ -227,7 +263,9 @@ class Executor:
         """Kill the executor and every process it started; close its pipes; remove its temporary directory."""
         if self.proc is not None:
             # A reaped executor's pid may be someone else's by now: only its orphans are looked for then.
-            kill_tree(self.proc.pid if self.proc.returncode is None else None, self.keep)
+            with self.family.lock:
+                self.family.pids.discard(self.proc.pid)
+                kill_tree(self.proc.pid if self.proc.returncode is None else None, self.family.known(self.keep))
             try:
                 self.proc.wait(timeout=1.0)
             except subprocess.TimeoutExpired:
@@ -263,10 +301,11 @@ class Executor:
             self.close()
         elif self.proc is not None:
             # Nothing the library started outlives its case (a helper, a daemon that double-forked).
-            stray = living(stray_processes(self.proc.pid, self.keep) - self.inner)
-            if stray:
-                kill_now(stray)
-                answer.problems.append(f"{len(stray)} process(es) the library started during the case were killed")
+            with self.family.lock:
+                stray = living(stray_processes(self.proc.pid, self.family.known(self.keep)) - self.inner)
+                if stray:
+                    kill_now(stray)
+                    answer.problems.append(f"{len(stray)} process(es) the library started during the case were killed")
         return answer
 
     def _await(self, seq: int | None, limit: float, kind: str) -> Answer:

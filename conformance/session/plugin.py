@@ -1,12 +1,12 @@
 """pytest plugin of the conformance suite (load with ``-p conformance.session.plugin``).
 
-Roles: in a serial run one process opens the library, runs the cases and writes the
-reports. With pytest-xdist every worker opens the library once (aclInit, aclrtSetDevice,
-family detection) and runs cases; the controller never loads the library, receives each
-case's classified result through ``report.user_properties`` and writes ``summary.json`` once.
-A worker that dies (a judge stuck past its backstop, :mod:`conformance.session.backstop`) is
-replaced by xdist; the controller turns the lost case into an ERROR with category ``crash`` or
-``timeout`` while every other case keeps its result.
+One process, the judge, collects the cases, classifies every result and writes the reports;
+it never loads the library. It drives ``--acl-executors`` executor processes (pytest-xdist's
+``-n``, when given to a plain pytest run, means the same: the run itself does not distribute),
+which open the library and run the case programs that :mod:`conformance.session.scheduler`
+dispatches ahead of pytest. A case whose executor dies or hangs is decided by the judge (an
+ERROR crash or timeout, or BLOCKED by the rule whose call it died in); every other case keeps
+its result. That is the run's one crash and hang path.
 
 Everything a process needs lives in one :class:`~conformance.session.state.RunState` in
 ``config.stash``.
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import random
 import sys
 import types
@@ -39,7 +40,6 @@ from ..results.environment import static_facts
 from ..results.files import save_attachments
 from ..results.identity import case_id_for_item
 from ..results.outcomes import (
-    OWN_FAILURES,
     CaseResult,
     Category,
     Finding,
@@ -48,20 +48,19 @@ from ..results.outcomes import (
     classify,
     exception_kind,
 )
-from .backstop import Backstop
 from .console import CONSOLE_FLAG, Console, console_requested, quiet_pytest
 from .containment import refuse_tracing
 from .crashes import crashed_case
-from .deadline import JUDGE_BACKSTOP_S, RunDeadline
-from .deadline import WORKER_KEY as DEADLINE_KEY
-from .executors import Executor, ExecutorError
+from .deadline import RunDeadline
+from .executors import Answer, Executor, ExecutorError, ExecutorFamily
 from .hangs import HANGS_BEFORE_GIVING_UP, HungCalls
 from .preflight import Problem, SetupError, preflight, remove_stale_reports
 from .remote import CaseRecords, ExecutorLost, RemoteCase
-from .reporter import CASE_PROPERTY, FACTS_PROPERTY, Reporter, write_reports
+from .reporter import CASE_PROPERTY, Reporter, write_reports
 from .reportlock import held_by_parent, lock_report_dir
-from .rundir import RUN_DIR_KEY, WorkerHandoff, WorkerNode, remove_run_dir, run_dir_for_process
+from .rundir import remove_run_dir, run_dir_for_process
 from .sandbox import find_sandbox
+from .scheduler import EXECUTORS_FLAG, Dispatched, Hooks, Job, Scheduler, predicted_program
 from .selection import keep_rules, label_item, marker_names, selected_case_ids, selection_requested
 from .state import (
     ATTACHMENTS,
@@ -80,7 +79,6 @@ from .state import (
     CaseRule,
     RunState,
 )
-from .workerlog import WorkerLog, log_path
 
 if TYPE_CHECKING:
     from ..results.expectations import ExpectationSet
@@ -89,19 +87,32 @@ if TYPE_CHECKING:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """Declare the --acl-* options, and the console ``run`` asks for."""
+    """Declare the --acl-* options, the number of executors, and the console ``run`` asks for."""
     add_options(parser)
-    parser.getgroup("acl").addoption(CONSOLE_FLAG, action="store_true", dest="acl_console",
-                                     help="print progress and one line per case that did not pass, "
-                                          "not pytest's report (run passes it unless told -v)")
+    group = parser.getgroup("acl")
+    group.addoption(CONSOLE_FLAG, action="store_true", dest="acl_console",
+                    help="print progress and one line per case that did not pass, "
+                         "not pytest's report (run passes it unless told -v)")
+    group.addoption(EXECUTORS_FLAG, dest="acl_executors", default="1", metavar="N",
+                    help="executor processes that run cases at once: a number or 'auto' (default: 1; "
+                         "pytest-xdist's -n N means the same here)")
 
 
-def _role(config: pytest.Config) -> str:
-    if hasattr(config, "workerinput"):
-        return "worker"
-    if getattr(config.option, "dist", "no") != "no" and getattr(config.option, "numprocesses", None) != 0:
-        return "controller"
-    return "serial"
+def executor_count(config: pytest.Config) -> int:
+    """How many executors the judge runs: ``--acl-executors``, or xdist's ``-n`` taken over (the judge
+    schedules its executors itself; a run under xdist's controller would be a second crash path)."""
+    option = config.option
+    taken = getattr(option, "numprocesses", None)
+    if taken:  # xdist resolved "auto" already
+        option.numprocesses, option.dist, option.tx = 0, "no", []
+        return max(1, int(taken))
+    value = str(getattr(option, "acl_executors", "1") or "1")
+    if value == "auto":
+        return max(1, os.cpu_count() or 1)
+    try:
+        return max(1, int(value))
+    except ValueError:
+        raise pytest.UsageError(f"{EXECUTORS_FLAG} takes a number or 'auto', not {value!r}") from None
 
 
 def _load_expectations(paths: tuple[Path, ...]) -> ExpectationSet | None:
@@ -125,7 +136,7 @@ def _needs_backend(config: pytest.Config) -> bool:
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config: pytest.Config) -> int | None:
     """Check the set-up before anything runs; a mistake ends the run with its own exit status."""
-    if hasattr(config, "workerinput") or not _needs_backend(config):
+    if not _needs_backend(config):
         return None
     settings = settings_from_config(config)
     catalog = load_catalog()
@@ -150,65 +161,34 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "acl_rule(rule_id): the catalog rule a generated case checks")
     for name, description in marker_names(catalog).items():
         config.addinivalue_line("markers", f"{name}: {description}")
-    state = RunState(config, settings, catalog, _role(config))
+    config.addinivalue_line("markers", "acl_check(check, expect=..., case=...): the check procedure a generated "
+                                       "case runs, and its expectation or the parameter that holds both")
+    state = RunState(config, settings, catalog, "judge")
+    state.executors = executor_count(config)
     state.expectations = _load_expectations(settings.expectations)
     state.facts = dict(static_facts(settings.lib, settings.kernel, catalog.get("spec_hash", "")),
                        **config.stash.get(PREFLIGHT, {}), shuffle=settings.shuffle, explore_seed=settings.explore_seed)
     _bound_the_run(config, state)
     config.stash[STATE] = state
-    if state.reporter:
-        config.pluginmanager.register(Reporter(state), "acl-conformance-reporter")
-        if console_requested(config):
-            quiet_pytest(config)
-            config.pluginmanager.register(Console(state), "acl-console")
-    if state.role == "controller" and getattr(config.option, "maxworkerrestart", None) is None:
-        config.option.maxworkerrestart = "1000000"  # every crashed case gets a fresh worker
+    config.pluginmanager.register(Reporter(state), "acl-conformance-reporter")
+    if console_requested(config):
+        quiet_pytest(config)
+        config.pluginmanager.register(Console(state), "acl-console")
     if config.pluginmanager.hasplugin("allure_pytest"):
         from .allure_listener import AllureListener  # imports allure, which a run without it lacks
 
         state.allure = AllureListener(lambda item: _rule_of(state, item),
                                       lambda item, rule: _case_result(state, item, rule))
         config.pluginmanager.register(state.allure, "acl-allure-listener")
-        if state.reporter and getattr(config.option, "allure_report_dir", None) is None:
+        if getattr(config.option, "allure_report_dir", None) is None:
             config.option.allure_report_dir = str(settings.report_dir / "allure-results")
 
 
 def _bound_the_run(config: pytest.Config, state: RunState) -> None:
-    """Deadline, scratch directory, hung calls, the backstop of a process that runs cases and (in a
-    worker) kept stderr."""
+    """Deadline, scratch directory (the executors' call journals) and hung calls."""
     state.run_dir, state.owns_run_dir = run_dir_for_process(config)
-    state.deadline = RunDeadline.for_process(config, state.settings.deadline)
-    if state.role != "controller":
-        state.backstop = Backstop(lambda: _release_stderr(config))
+    state.deadline = RunDeadline.for_process(state.settings.deadline)
     state.hung = HungCalls(state.run_dir / "hung")
-    if state.role == "worker":
-        config.pluginmanager.register(WorkerLog(log_path(state.run_dir, state.worker_id)), "acl-worker-log")
-    if state.role == "controller":
-        handoff = {RUN_DIR_KEY: str(state.run_dir), DEADLINE_KEY: state.deadline.at}
-        config.pluginmanager.register(WorkerHandoff(handoff), "acl-worker-handoff")
-
-
-def _release_stderr(config: pytest.Config) -> None:
-    """Give stderr back to the process (pytest captures it while a case runs): a judge about to exit
-    stuck leaves its stacks where its log keeps them."""
-    capture = config.pluginmanager.getplugin("capturemanager")
-    if capture is not None:
-        capture.suspend_global_capture(in_=True)
-
-
-@pytest.hookimpl(hookwrapper=True, tryfirst=True)
-def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
-    """Arm the judge's backstop for the case: its hard limit, cut to the time left before the run
-    deadline, and :data:`JUDGE_BACKSTOP_S` more (the judge ends the case's own wait first)."""
-    state = item.config.stash[STATE]
-    backstop = state.backstop if item.get_closest_marker("acl_rule") else None
-    if backstop is not None:
-        backstop.arm(state.deadline.case_limit(state.settings.case_timeout) + JUDGE_BACKSTOP_S, item.nodeid)
-    try:
-        yield
-    finally:
-        if backstop is not None:
-            backstop.disarm()
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -224,28 +204,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             continue
         label_item(item, rule)
     keep_rules(items, lambda item: _rule_of(state, item), state.settings.rules, config)
-    if state.settings.shuffle is not None:  # every xdist worker draws the same order from the same seed
+    if state.settings.shuffle is not None:
         random.Random(state.settings.shuffle).shuffle(items)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Serial run: remember which cases were selected (a partial run reports only those)."""
+    """Remember which cases were selected (a partial run reports only those)."""
     state = session.config.stash[STATE]
-    if state.role == "serial":
-        _record_selection(state, [item.nodeid for item in session.items])
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_node_collection_finished(node: WorkerNode, ids: list[str]) -> None:
-    """xdist controller: the cases a worker selected (every worker selects the same)."""
-    state = node.config.stash[STATE]
-    _record_selection(state, ids)
-
-
-def _record_selection(state: RunState, nodeids: list[str]) -> None:
     if selection_requested(state.config, state.settings.rules):
-        state.selected = selected_case_ids(nodeids, state.rules)
+        state.selected = selected_case_ids([item.nodeid for item in session.items], state.rules)
 
 
 def _rule_of(state: RunState, item: pytest.Item) -> CaseRule | None:
@@ -260,20 +228,28 @@ def _rule_of(state: RunState, item: pytest.Item) -> CaseRule | None:
 # --------------------------------------------------------------------------- the executor
 
 
-def _executor(state: RunState) -> Executor:
-    """This process's executor, started on first use; a library that cannot be opened is remembered."""
-    if state.executor is None:
-        settings = state.settings
-        start = {"worker_index": state.worker_index, "settings": {
-            "lib": str(settings.lib) if settings.lib else None, "device": settings.device,
-            "product": settings.product, "timeout": settings.timeout, "kernel": settings.kernel,
-            "explore_steps": settings.explore_steps, "explore_seed": settings.explore_seed,
-            "host_page": settings.host_page, "host_alloc": settings.host_alloc,
-            "sync_window": settings.sync_window, "cann_release": settings.cann_release}}
-        start["preload"] = executor_setups(state.config)
-        state.executor = Executor(start, state.worker_id or "serial", state.run_dir,
-                                  sandbox=find_sandbox(settings.sandbox_allow))
-    return state.executor
+def _start_message(state: RunState, index: int) -> dict[str, object]:
+    """What executor ``index`` is told when it starts: the settings it opens the library with, its
+    index (which device it pins when the run names none) and the plugin files it imports first."""
+    settings = state.settings
+    return {"worker_index": index, "settings": {
+        "lib": str(settings.lib) if settings.lib else None, "device": settings.device,
+        "product": settings.product, "timeout": settings.timeout, "kernel": settings.kernel,
+        "explore_steps": settings.explore_steps, "explore_seed": settings.explore_seed,
+        "host_page": settings.host_page, "host_alloc": settings.host_alloc,
+        "sync_window": settings.sync_window, "cann_release": settings.cann_release},
+        "preload": executor_setups(state.config)}
+
+
+def _scheduler(state: RunState) -> Scheduler:
+    """The run's scheduler and its executors (each started when it first gets a case)."""
+    if state.scheduler is None:
+        sandbox = find_sandbox(state.settings.sandbox_allow)
+        family = ExecutorFamily()
+        executors = [Executor(_start_message(state, index), f"executor-{index}", state.run_dir, sandbox=sandbox,
+                              family=family) for index in range(state.executors)]
+        state.scheduler = Scheduler(executors, _hooks(state))
+    return state.scheduler
 
 
 def executor_setups(config: pytest.Config) -> list[str]:
@@ -288,45 +264,100 @@ def executor_setups(config: pytest.Config) -> list[str]:
     return sorted(found)
 
 
+def _hooks(state: RunState) -> Hooks:
+    """What the run decides for its scheduler (each is called in an executor's thread, never pytest's)."""
+
+    def prepare(job: Job) -> tuple[dict[str, object], float] | None:
+        if state.deadline.left() <= 0:
+            return None
+        extra: dict[str, object] = {"given_up": state.hung.given_up(), "hangs": HANGS_BEFORE_GIVING_UP,
+                                    "seed": state.settings.explore_seed}
+        return extra, state.deadline.case_limit(state.settings.case_timeout)
+
+    def lost(job: Job, answer: Answer, executor: Executor, limit: float) -> CaseResult:
+        return crashed_case(state, job.case_id, job.rule_id, limit if answer.lost == "timeout" else answer.elapsed,
+                            limit, executor.name, executor.journal, capped_output(answer.stderr))
+
+    def spoils(job: Job, record: Mapping[str, object]) -> bool:
+        # An exploration that met a deviation leaves the library as its history made it, which no teardown
+        # knows how to undo (a mapping the driver kept after a successful unregister, say). The judge has not
+        # classified the case yet when the executor's next case is due: any exception other than a skip, or
+        # any finding, counts (a superset of the FAIL and ERROR that the judge will decide).
+        if job.rule_id not in EXPLORER_RULES:
+            return False
+        raised = [record.get(phase) for phase in ("setup", "call", "teardown")]
+        return bool(record.get("findings")) or any(isinstance(r, Mapping) and r.get("kind") != "skip" for r in raised)
+
+    def fresh_after_spoil(job: Job) -> bool:
+        # The explorer's other case runs where the first one ran, as it always has: their findings are one
+        # deviation's, and a fresh process for it would import Hypothesis again (0.14 s).
+        return job.rule_id not in EXPLORER_RULES
+
+    def open_error(exc: ExecutorError) -> str:
+        return f"could not open {state.settings.lib}: {exc}"
+
+    return Hooks(prepare, lost, spoils, fresh_after_spoil, open_error)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtestloop(session: pytest.Session) -> Iterator[None]:
+    """Dispatch the programs of the selected generated cases before pytest reaches them; stop every
+    executor when the loop ends (however it ends)."""
+    state = session.config.stash[STATE]
+    if not session.config.option.collectonly and _needs_backend(session.config):
+        jobs = []
+        for item in session.items:
+            rule = _rule_of(state, item)
+            if rule is None:
+                continue
+            case_id = case_id_for_item(rule["id"], item)
+            program = predicted_program(item, rule["id"], case_id)
+            if program is not None:
+                jobs.append(Job(item.nodeid, rule["id"], case_id, program))
+        if jobs:
+            _scheduler(state).start(jobs)
+    try:
+        yield
+    finally:
+        if state.scheduler is not None:
+            state.scheduler.stop()
+
+
 def _send(state: RunState, item: pytest.Item, rule: CaseRule, case_id: str
           ) -> Callable[[dict[str, object]], Mapping[str, object]]:
-    """The function a RemoteCase hands its program to: bounded by the case's limit, never blocking the judge."""
+    """The function a RemoteCase hands its program to: the scheduler's answer for it, bounded by the case's
+    limit, and turned into the record pytest sees (or the case decided by the judge when it was lost)."""
 
     def send(program: dict[str, object]) -> Mapping[str, object]:
-        executor = _executor(state)
-        if state.executor_spoiled and rule["id"] not in EXPLORER_RULES:
-            # The explorer's other case runs where the first one ran, as it always has: their findings
-            # are one deviation's, and a fresh process for it would import Hypothesis again (0.14 s).
-            executor.stop()
-            state.executor_spoiled = False
-        try:
-            executor.ensure()
-        except ExecutorError as exc:
-            raise HarnessError(f"could not open {state.settings.lib}: {exc}") from None
-        if executor.error:
-            raise HarnessError(executor.error)
-        if not state.facts_learned:
-            state.facts = dict(state.facts, **executor.facts)
-            state.facts_learned = True
-        program = dict(program, given_up=state.hung.given_up(), hangs=HANGS_BEFORE_GIVING_UP,
-                       seed=state.settings.explore_seed)
-        limit = state.deadline.case_limit(state.settings.case_timeout)
-        answer = executor.run(program, limit)
+        dispatched = _scheduler(state).take(item.nodeid, rule["id"], case_id, program)
+        _learn_facts(state, dispatched)
+        if dispatched.error:
+            raise HarnessError(dispatched.error)
+        if dispatched.not_started or dispatched.answer is None:
+            state.deadline.check()
+            raise HarnessError("the case was not started")  # only a deadline leaves a case unstarted
+        answer = dispatched.answer
         for problem in answer.problems:  # shown with the case's output
             print(f"acl: {problem}", file=sys.stderr)
-        if answer.record is None:
-            stderr = capped_output(answer.stderr)
-            result = crashed_case(state, case_id, rule["id"], limit if answer.lost == "timeout" else answer.elapsed,
-                                  limit, executor.name, executor.journal, stderr)
+        if dispatched.lost is not None:
+            result = dispatched.lost
             item.stash[LOST] = result
             if state.allure is not None:
-                state.allure.executor_lost(stderr)
+                state.allure.executor_lost(result.stderr or "")
             raise ExecutorLost(f"[{result.category.value if result.category else ''}] {result.message}")
+        assert answer.record is not None
         record = dict(answer.record, stdout=answer.stdout, stderr=answer.stderr)
         _keep(item, RemoteCase.records(record))
         return record
 
     return send
+
+
+def _learn_facts(state: RunState, dispatched: Dispatched) -> None:
+    """The run's facts gain what the first executor learned from the library (SoC, family, release)."""
+    if not state.facts_learned and dispatched.facts:
+        state.facts = dict(state.facts, **dispatched.facts)
+        state.facts_learned = True
 
 
 def _keep(item: pytest.Item, kept: CaseRecords) -> None:
@@ -447,14 +478,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
     if report.when == "teardown":
         result = _case_result(state, item, rule)
         report.user_properties.append((CASE_PROPERTY, json.dumps(result.to_json())))
-        if result.rule_id in EXPLORER_RULES and result.outcome in OWN_FAILURES:
-            # An exploration that met a deviation leaves the library as its history made it, which no
-            # teardown knows how to undo (a mapping the driver kept after a successful unregister,
-            # say): the next case of another rule gets a fresh executor (see _send).
-            state.executor_spoiled = True
-        if state.facts_learned and not state.facts_sent:
-            report.user_properties.append((FACTS_PROPERTY, json.dumps(state.facts)))
-            state.facts_sent = True
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -470,14 +493,12 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Workers hand their facts over and finalize; the reporting process writes the reports."""
+    """The executors are stopped (the run loop's end stops them; a session that never reached it has none);
+    the judge writes the reports."""
     state = session.config.stash[STATE]
-    if state.role == "worker":
-        session.config.workeroutput["acl_facts"] = state.facts  # type: ignore[attr-defined]
-    if state.role in ("worker", "serial") and state.executor is not None:
-        state.executor.stop()
-        state.executor = None
-    if state.reporter and not session.config.option.collectonly:
+    if state.scheduler is not None:
+        state.scheduler.stop()
+    if not session.config.option.collectonly:
         write_reports(state, interrupted=session.config.stash.get(KEYBOARD_INTERRUPT, False))
     if state.owns_run_dir:
         remove_run_dir(state.run_dir)

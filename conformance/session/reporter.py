@@ -1,8 +1,8 @@
-"""The reporting side of a run (serial process or xdist controller): gather results, write reports.
+"""The reporting side of the judge: gather results, write reports.
 
-Workers attach each case's classified result to its teardown report; the reporter takes it
-from there, turns a worker that died into an ERROR (crash or timeout) for the case it was
-running, and at the end writes ``summary.json`` and the Allure run files once.
+The plugin attaches each case's classified result to its teardown report (a lost executor's
+case included: the judge decided it); the reporter takes it from there, and at the end writes
+``summary.json`` and the Allure run files once.
 """
 
 from __future__ import annotations
@@ -10,9 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pytest
 
@@ -25,34 +23,23 @@ from ..results.outcomes import CaseResult
 from ..results.rootcause import attribute_findings
 from ..results.summary import build_summary
 from ..results.waiver_use import unused_expectations
-from .crashes import crashed_case, write_crash_allure
 from .deadline import deadline_result
 from .seal import emit as emit_seal
 from .state import KEYBOARD_INTERRUPT, SUMMARY, RunState
 
-if TYPE_CHECKING:
-    from .rundir import WorkerNode
-
 CASE_PROPERTY = "acl_case"
 RUN_COMMAND_ENV = "ACL_RUN_COMMAND"
-FACTS_PROPERTY = "acl_facts"
 
 
 class Reporter:
-    """Hooks of the reporting process (serial run or xdist controller), bound to its state."""
+    """Hooks of the judge's reporting, bound to its state."""
 
     def __init__(self, state: RunState) -> None:
         self.state = state
 
-    def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
-        """Remember when each case started and its hard limit (tell a timeout from a crash when its worker dies)."""
-        self.state.started[nodeid] = time.monotonic()
-        if self.state.deadline is not None:
-            self.state.limits[nodeid] = self.state.deadline.case_limit(self.state.settings.case_timeout)
-
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        """Take each case's result from its teardown report, or record a crash."""
+        """Take each case's result from its teardown report."""
         if report.when == "teardown":
             for name, value in report.user_properties:
                 if name == CASE_PROPERTY:
@@ -61,18 +48,12 @@ class Reporter:
                     report.user_properties.append(("acl_outcome", result.outcome.value))
                     if result.category:
                         report.user_properties.append(("acl_category", result.category.value))
-                elif name == FACTS_PROPERTY and self.state.facts.get("product_family") is None:
-                    # The worker's facts add to the controller's (its preflight saw what the library loaded).
-                    self.state.facts = {**self.state.facts, **json.loads(str(value))}
-            report.user_properties[:] = [(n, v) for n, v in report.user_properties
-                                         if n not in (CASE_PROPERTY, FACTS_PROPERTY)]
-        elif str(report.when) == "???":  # xdist: the worker died while running this case
-            self._record_crash(report)
+            report.user_properties[:] = [(n, v) for n, v in report.user_properties if n != CASE_PROPERTY]
         self._stop_when_time_is_up()
 
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
         """Remember that the run was interrupted: its summary's verdict is then INTERRUPTED. A run stopped by its
-        deadline or -x ends through a subclass of KeyboardInterrupt (pytest's and xdist's ``Interrupted``): that
+        deadline or -x ends through a subclass of KeyboardInterrupt (pytest's ``Interrupted``): that
         is no interruption, and its summary stays complete."""
         if excinfo.type is KeyboardInterrupt:
             self.state.config.stash[KEYBOARD_INTERRUPT] = True
@@ -82,52 +63,16 @@ class Reporter:
         self.session = session
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        """Serial run: the selected cases (those the deadline may leave unstarted)."""
+        """The selected cases (those the deadline may leave unstarted)."""
         self.state.collected.update(item.nodeid for item in session.items)
-
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_xdist_node_collection_finished(self, node: WorkerNode, ids: list[str]) -> None:
-        """xdist: the selected cases, as the workers collected them."""
-        self.state.collected.update(ids)
 
     def _stop_when_time_is_up(self) -> None:
         """After the deadline, stop dispatching: the cases not started yet are ERROR deadline in the summary."""
         deadline = self.state.deadline
         if deadline is None or deadline.left() > 0:
             return
-        reason = f"the run deadline (--acl-deadline {deadline.seconds:g} s) passed"
-        dsession = self.state.config.pluginmanager.getplugin("dsession")
-        if dsession is not None and not getattr(dsession, "shouldstop", False):
-            dsession.shouldstop = reason
-            if hasattr(dsession, "_max_worker_restart"):
-                # xdist would boot a replacement for a worker killed at the deadline only to stop it again;
-                # it reads no public setting after start, so its own attribute says "no more restarts".
-                dsession._max_worker_restart = 0
-        elif dsession is None and getattr(self, "session", None) is not None:
-            self.session.shouldstop = reason
-
-    def _record_crash(self, report: pytest.TestReport) -> None:
-        state = self.state
-        ids = case_id_from_nodeid(report.nodeid, state.rules)
-        if ids is None:
-            return
-        case_id, rule_id = ids
-        start = state.started.get(report.nodeid)
-        elapsed = time.monotonic() - start if start is not None else None
-        worker = getattr(getattr(getattr(report, "node", None), "gateway", None), "id", "")
-        limit = state.limits.get(report.nodeid, state.settings.case_timeout)
-        result = crashed_case(state, case_id, rule_id, elapsed, limit, worker)
-        state.results[case_id] = result
-        allure_dir = getattr(state.config.option, "allure_report_dir", None)
-        if allure_dir:
-            write_crash_allure(result, state.rules[rule_id], report.nodeid, state.facts, Path(allure_dir))
-
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_testnodedown(self, node: WorkerNode, error: object) -> None:
-        """xdist: take the environment facts a worker learned from the library."""
-        facts = getattr(node, "workeroutput", {}).get("acl_facts")
-        if facts and self.state.facts.get("product_family") is None:
-            self.state.facts = {**self.state.facts, **facts}
+        if getattr(self, "session", None) is not None:
+            self.session.shouldstop = f"the run deadline (--acl-deadline {deadline.seconds:g} s) passed"
 
 
 def run_command_line() -> list[str]:

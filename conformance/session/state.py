@@ -17,9 +17,7 @@ from acl_hostmem_generated.catalog_types import CaseEntry, Catalog, RuleEntry
 from ..harness.options import Settings
 from ..results.outcomes import CaseResult, Finding, PhaseResult, apply_waiver
 from ..results.summary import SummaryJSON
-from .backstop import Backstop
 from .deadline import RunDeadline
-from .executors import Executor
 from .hangs import HungCalls
 
 if TYPE_CHECKING:  # the listener imports allure, which a run without allure-pytest lacks; expectations load
@@ -30,6 +28,7 @@ if TYPE_CHECKING:  # the listener imports allure, which a run without allure-pyt
     from ..results.expectations import ExpectationSet
     from .allure_listener import AllureListener
     from .reportlock import ReportDirLock
+    from .scheduler import Scheduler
 
 
 class CaseRule(TypedDict):
@@ -52,47 +51,27 @@ class RunState:
     config: pytest.Config
     settings: Settings
     catalog: Catalog
-    role: str  # "serial" | "controller" | "worker"
+    role: str  # "judge": the one process that collects, schedules the executors and reports
     expectations: ExpectationSet | None = None
-    executor: Executor | None = None  # the process that runs this judge's cases against the library
-    facts_learned: bool = False  # the executor's facts (SoC, family, release) are in ``facts``
+    executors: int = 1  # how many executor processes run cases at once
+    scheduler: Scheduler | None = None  # the executors and what they run, made when the first case needs it
+    facts_learned: bool = False  # the executors' facts (SoC, family, release) are in ``facts``
     results: dict[str, CaseResult] = field(default_factory=dict)
     started: dict[str, float] = field(default_factory=dict)
     facts: dict[str, object] = field(default_factory=dict)  # the run's environment facts (summary.json's)
-    facts_sent: bool = False
-    executor_spoiled: bool = False  # an explorer case failed in it: the next case of another rule starts a new one
     selected: set[str] | None = None  # case IDs of a run that selected cases; None: every case
-    run_dir: Path = field(default_factory=Path)  # scratch files shared with the workers (session/rundir.py)
+    run_dir: Path = field(default_factory=Path)  # scratch files of the executors (session/rundir.py)
     owns_run_dir: bool = False
     # Both are set by the plugin's configure hook (session/plugin.py, _bound_the_run) before any case.
     deadline: RunDeadline = field(default_factory=lambda: RunDeadline(float("inf"), float("inf")))
     hung: HungCalls = field(default_factory=lambda: HungCalls(Path(os.devnull)))
-    limits: dict[str, float] = field(default_factory=dict)  # nodeid -> the hard limit the case started with
     collected: set[str] = field(default_factory=set)  # node IDs of the selected cases (reporting process)
     allure: AllureListener | None = None  # only when allure-pytest is loaded (session/allure_listener.py)
-    backstop: Backstop | None = None  # in a process that runs cases (session/backstop.py)
 
     @functools.cached_property
     def rules(self) -> dict[str, RuleEntry]:
         """Catalog rules by id (the catalog does not change while the process runs)."""
         return {rule["id"]: rule for rule in self.catalog["rules"]}
-
-    @property
-    def reporter(self) -> bool:
-        """Whether this process gathers results and writes the reports."""
-        return self.role in ("serial", "controller")
-
-    @property
-    def worker_id(self) -> str:
-        """xdist worker id (``gw3``); "" outside a worker."""
-        return str(getattr(self.config, "workerinput", {}).get("workerid", ""))
-
-    @property
-    def worker_index(self) -> int:
-        """xdist worker number (``gw3`` -> 3); 0 outside xdist."""
-        workerid = getattr(self.config, "workerinput", {}).get("workerid", "gw0")
-        digits = "".join(ch for ch in workerid if ch.isdigit())
-        return int(digits) if digits else 0
 
     def today(self) -> datetime.date:
         """The date waivers are judged against."""

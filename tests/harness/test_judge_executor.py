@@ -284,3 +284,41 @@ def test_a_skip_in_a_case_is_recorded_as_a_skip_with_its_reason(skip):
     except BaseException as exc:  # noqa: BLE001 - pytest's skip is no Exception
         record = exception_record(exc)
     assert (record["kind"], record["message"]) == ("skip", "NOT_APPLICABLE: why")
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def test_one_judge_drives_its_executors_itself(tmp_path):
+    # A run is the CLI, one judge and its -n executors: no second process layer (an xdist controller
+    # and workers, each a judge with a crash path of its own) between the judge and the library.
+    from conformance.executor.protocol import SCRIPT_NAME
+    from conformance.session.containment import children
+
+    proc = subprocess.Popen([sys.executable, "-m", "conformance", "run", "--acl-rule", "HM-PAIR-*", "--acl-rule",
+                             "HM-SYNC-*", "--no-html", "-n", "2", "--acl-report-dir", str(tmp_path / "r")],
+                            cwd=ROOT, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    most, others = 0, set()
+    try:
+        end = time.monotonic() + 120
+        while proc.poll() is None and time.monotonic() < end:
+            for judge in children(proc.pid) or set():
+                itself = _cmdline(judge).split()  # what a child shows between its fork and its exec
+                argvs = [argv for pid in children(judge) or set() if (argv := _cmdline(pid).split()) != itself]
+                executors = [argv for argv in argvs if argv and argv[-1] == SCRIPT_NAME]  # bwrap's or python's
+                others.update(" ".join(argv[:3]) for argv in argvs  # an interpreter, not a git the facts ask
+                              if argv and argv[-1] != SCRIPT_NAME and "python" in Path(argv[0]).name)
+                most = max(most, len(executors))
+            time.sleep(0.05)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err[-3000:]
+    # Every interpreter below the judge is an executor (the preflight probe is started as one), two at once.
+    assert not others, others
+    assert most == 2, most

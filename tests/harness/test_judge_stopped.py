@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def start_run(tmp_path: Path) -> tuple[subprocess.Popen[str], Path]:
-    """``run`` of one rule's cases (-n 1, so there is a worker) with its own TMPDIR; (the process, that TMPDIR)."""
+    """``run`` of one rule's cases (-n 1: one executor) with its own TMPDIR; (the process, that TMPDIR)."""
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ACL_", "ACLSIM_"))}
@@ -28,12 +28,11 @@ def start_run(tmp_path: Path) -> tuple[subprocess.Popen[str], Path]:
 
 
 def controller_of(proc: subprocess.Popen[str], timeout: float = 60.0) -> int:
-    """The pytest controller below ``run``, once its worker has an executor (the run is under way)."""
+    """The judge (pytest) below ``run``, once it has an executor (the run is under way)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         for pid in children(proc.pid) or set():
-            workers = children(pid) or set()
-            if any(children(worker) for worker in workers):
+            if children(pid):
                 return pid
         time.sleep(0.1)
     raise AssertionError("the run never started its executors")

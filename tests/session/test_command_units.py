@@ -10,12 +10,14 @@ from conformance import cli
 from conformance.session import command as run_command
 
 
-def test_cli_command_always_uses_xdist(tmp_path):
+def test_cli_command_runs_one_judge_with_at_least_one_executor(tmp_path):
     parser, loaded = cli.build_parser(["run"])
     args, extra = parser.parse_known_args(["run", "-n", "0", "--acl-timeout", "2", "-k", "ALIGN"])
     command = run_command.pytest_command(args, extra, tmp_path)
-    assert command[command.index("-n") + 1] == "1"
-    assert "--acl-timeout" in command and "-k" in command and "--max-worker-restart" in command
+    assert command[command.index("--acl-executors") + 1] == "1"
+    # One judge: xdist's controller and workers are no layer of a run (the judge schedules its executors).
+    assert command[command.index("no:xdist") - 1] == "-p" and "-n" not in command
+    assert "--acl-timeout" in command and "-k" in command
     assert command[-1].endswith("acl_hostmem_generated/cases")
     assert isinstance(loaded["run"], cli.Subcommand)
 
