@@ -57,11 +57,13 @@ class Term:
     id: str
     english: tuple[str, ...]
     chinese: tuple[str, ...]
+    other_senses: tuple[str, ...] = ()
 
     @classmethod
     def from_raw(cls, raw: dict[str, Any]) -> Term:
         """The term of one glossary entry."""
-        return cls(raw["id"], (raw["en"], *raw.get("en_variants", [])), (raw["zh"], *raw.get("zh_variants", [])))
+        return cls(raw["id"], (raw["en"], *raw.get("en_variants", [])), (raw["zh"], *raw.get("zh_variants", [])),
+                   tuple(raw.get("en_other_senses", [])))
 
     def used_in(self, english: str) -> str | None:
         """The first English form of the term that ``english`` uses as a whole word, or None.
@@ -70,15 +72,22 @@ class Term:
         other capitals, so that flag names (MAPPED, PINNED) and identifiers (aclrtHostRegister) do
         not count as the words they contain.
         """
+        for phrase in self.other_senses:
+            english = _whole_word(phrase).sub(" ", english)
         for form in self.english:
-            for spelled in dict.fromkeys((form, form[:1].upper() + form[1:])):
-                if re.search(rf"(?<![A-Za-z0-9_-]){re.escape(spelled)}(?![A-Za-z0-9_])", english):
-                    return form
+            if _whole_word(form).search(english):
+                return form
         return None
 
     def written_in(self, chinese: str) -> bool:
         """Whether ``chinese`` uses the term's Chinese word or one of its variants."""
         return any(word in chinese for word in self.chinese)
+
+
+def _whole_word(form: str) -> re.Pattern[str]:
+    """``form`` as a whole word (not inside an identifier or a hyphenated word), as written or capitalised."""
+    spelled = "|".join(re.escape(s) for s in dict.fromkeys((form, form[:1].upper() + form[1:])))
+    return re.compile(rf"(?<![A-Za-z0-9_-])(?:{spelled})(?![A-Za-z0-9_-])")
 
 
 def rule_pairs(rules_doc: Document, model_doc: Document | None = None) -> Iterator[TextPair]:
