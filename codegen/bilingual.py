@@ -101,7 +101,8 @@ def rule_pairs(rules_doc: Document, model_doc: Document | None = None) -> Iterat
                     yield TextPair(doc, ["rules", i, f"{key}_zh"], rule.get(key, ""), rule[f"{key}_zh"])
             applies = rule.get("applies") or {}
             if "reason_zh" in applies:
-                yield TextPair(doc, ["rules", i, "applies", "reason_zh"], applies.get("reason", ""), applies["reason_zh"])
+                yield TextPair(doc, ["rules", i, "applies", "reason_zh"], applies.get("reason", ""),
+                               applies["reason_zh"])
 
 
 class BilingualChecks:
@@ -159,7 +160,8 @@ class BilingualChecks:
                     accepted = " or ".join(term.chinese)
                     self.report(pair.doc, pair.path,
                                 f"the English text uses {form!r} (glossary term {term.id!r}): the Chinese text must "
-                                f"say {accepted} (spec/glossary.yaml; add a zh_variant there if the pages use another word)")
+                                f"say {accepted} (spec/glossary.yaml; add a zh_variant there if the pages use "
+                                "another word)")
 
     def _family_names(self) -> None:
         series = {word for t in self.terms for word in t.chinese}

@@ -309,8 +309,9 @@ class Applicability:
 
     def to_json(self) -> dict[str, Any]:
         """The applicability as the catalog carries it."""
-        return {"reason": self.reason, "reason_zh": self.reason_zh, "families": list(self.families), "run_mode": self.run_mode,
-                "min_devices": self.min_devices, "va_flag": self.va_flag, "kernel_at_most": self.kernel_at_most,
+        return {"reason": self.reason, "reason_zh": self.reason_zh, "families": list(self.families),
+                "run_mode": self.run_mode, "min_devices": self.min_devices, "va_flag": self.va_flag,
+                "kernel_at_most": self.kernel_at_most,
                 "kernel_above": self.kernel_above, "drivers": list(self.drivers),
                 "host_page_at_most": self.host_page_at_most, "host_page_above": self.host_page_above,
                 "host_alloc": self.host_alloc}

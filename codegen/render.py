@@ -88,9 +88,9 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
         "_generated": banner_line(spec),
         "spec_hash": spec.spec_hash,
         "families": [
-            {"id": f.id, "name": f.name, "name_zh": f.name_zh, "soc_patterns": list(f.soc_patterns), "sample_soc": f.sample_soc,
-             "va_flag": f.va_flag, "device_run_mode": f.device_run_mode, "confirmed": f.confirmed,
-             "driver": f.driver}
+            {"id": f.id, "name": f.name, "name_zh": f.name_zh, "soc_patterns": list(f.soc_patterns),
+             "sample_soc": f.sample_soc, "va_flag": f.va_flag, "device_run_mode": f.device_run_mode,
+             "confirmed": f.confirmed, "driver": f.driver}
             for f in spec.families
         ],
         "interfaces": {
