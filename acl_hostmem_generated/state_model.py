@@ -1,4 +1,4 @@
-# Generated from spec d94347324ce83811 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec a9ad8bce9c360e55 by codegen; do not edit. Regenerate: python -m codegen generate
 """The state model of the host-memory interfaces, generated from spec/state_model.yaml.
 
 :func:`predict` answers, for one call and the facts of the abstract state it meets, the
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-SPEC_HASH = 'd94347324ce83811'
+SPEC_HASH = 'a9ad8bce9c360e55'
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-# Generated from spec d94347324ce83811 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec a9ad8bce9c360e55 by codegen; do not edit. Regenerate: python -m codegen generate
 """What the calls acquire and the order teardown gives it back in, from spec/interfaces.yaml.
 
 The harness's case context, the explorer's examples and a finding's replay script release

@@ -18,6 +18,7 @@ a ``source`` stands on the cited line.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -84,6 +85,7 @@ class Term:
         return any(word in chinese for word in self.chinese)
 
 
+@functools.cache
 def _whole_word(form: str) -> re.Pattern[str]:
     """``form`` as a whole word (not inside an identifier or a hyphenated word), as written or capitalised."""
     spelled = "|".join(re.escape(s) for s in dict.fromkeys((form, form[:1].upper() + form[1:])))

@@ -1,4 +1,4 @@
-# Generated from spec d94347324ce83811 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec a9ad8bce9c360e55 by codegen; do not edit. Regenerate: python -m codegen generate
 """Content cases: full-range access, aclrtMemset initialisation, content untouched by registration and by freeing neighbours."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-# Generated from spec d94347324ce83811 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec a9ad8bce9c360e55 by codegen; do not edit. Regenerate: python -m codegen generate
 """Invalid-argument cases: each bad argument gets its documented error, with every other argument valid."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-# Generated from spec d94347324ce83811 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec a9ad8bce9c360e55 by codegen; do not edit. Regenerate: python -m codegen generate
 """Synchronisation cases: which calls wait for the device and which return at once."""
 
 from __future__ import annotations

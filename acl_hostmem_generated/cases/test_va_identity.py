@@ -1,4 +1,4 @@
-# Generated from spec d94347324ce83811 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec a9ad8bce9c360e55 by codegen; do not edit. Regenerate: python -m codegen generate
 """VA identity cases: device addresses of registered memory, with and without the VA flag."""
 
 from __future__ import annotations

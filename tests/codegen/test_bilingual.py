@@ -70,7 +70,8 @@ def test_the_shipped_spec_is_bilingual() -> None:
 
 def test_a_rule_that_uses_a_glossary_term_must_use_its_chinese_word(spec_dir: Path) -> None:
     # HM-PAIR-DOUBLE-FREE's statement says "fails"; the glossary writes it 失败 (or 报错, 错误).
-    edit(spec_dir, "rules.yaml", "    statement_zh: 对同一指针第二次释放时返回失败，而不是返回成功（仅为观测记录，文档未作说明）。\n",
+    edit(spec_dir, "rules.yaml",
+         "    statement_zh: 对同一指针第二次释放时返回失败，而不是返回成功（仅为观测记录，文档未作说明）。\n",
          "    statement_zh: 对同一指针第二次释放时不返回成功（仅为观测记录，文档未作说明）。\n")
     line = line_of(spec_dir, "rules.yaml", "statement_zh: 对同一指针第二次释放时不返回成功")
     find_issue(issues(spec_dir), f"spec/rules.yaml:{line}: rules[", ".statement_zh: the English text uses 'fails' "
@@ -165,7 +166,8 @@ def _glossary(spec_dir: Path, zh: str = "锁页内存", line: int = 7) -> None:
 
 def _page_issues(spec_dir: Path, reference: Path, prefix: str) -> list[str]:
     """The page issues of one place (the other rules cite pages the small reference does not have)."""
-    return [str(i) for i in page_issues(reference, read_documents(spec_dir)) if str(i).split(": ", 1)[1].startswith(prefix)]
+    found = [str(i) for i in page_issues(reference, read_documents(spec_dir))]
+    return [issue for issue in found if issue.split(": ", 1)[1].startswith(prefix)]
 
 
 def test_a_quote_on_its_cited_line_holds(spec_dir: Path, reference: Path) -> None:
@@ -178,19 +180,22 @@ def test_a_quote_on_its_cited_line_holds(spec_dir: Path, reference: Path) -> Non
 def test_a_quote_that_is_not_on_its_cited_line_is_refused(spec_dir: Path, reference: Path) -> None:
     edit(spec_dir, "rules.yaml", '    zh_source: "11-02_host_memory_management.md#aclrtMallocHost:50"\n',
          '    zh_source: "11-02_host_memory_management.md#aclrtMallocHost:9"\n', count=2)
-    find_issue(_page_issues(spec_dir, reference, "rules[0]"), "spec/rules.yaml:", "rules[0].statement_zh: the quote 「由系统保证内存首地址64字节对齐」 is not on "
+    find_issue(_page_issues(spec_dir, reference, "rules[0]"), "spec/rules.yaml:",
+               "rules[0].statement_zh: the quote 「由系统保证内存首地址64字节对齐」 is not on "
                "11-02_host_memory_management.md#aclrtMallocHost:9")
 
 
 def test_a_zh_source_outside_its_anchor_is_refused(spec_dir: Path, reference: Path) -> None:
     edit(spec_dir, "rules.yaml", '    zh_source: "11-02_host_memory_management.md#aclrtMallocHost:50"\n',
          '    zh_source: "11-02_host_memory_management.md#aclrtMallocHost:1"\n', count=2)
-    find_issue(_page_issues(spec_dir, reference, "rules[0]"), "spec/rules.yaml:", "rules[0].zh_source: lines 1 lie outside the section of #aclrtMallocHost")
+    find_issue(_page_issues(spec_dir, reference, "rules[0]"), "spec/rules.yaml:",
+               "rules[0].zh_source: lines 1 lie outside the section of #aclrtMallocHost")
 
 
 def test_an_official_term_that_is_not_on_its_source_line_is_refused(spec_dir: Path, reference: Path) -> None:
     _glossary(spec_dir, zh="页锁定内存")
-    find_issue(_page_issues(spec_dir, reference, "terms"), "spec/glossary.yaml:2: terms[0].zh: '页锁定内存' does not stand on "
+    find_issue(_page_issues(spec_dir, reference, "terms"),
+               "spec/glossary.yaml:2: terms[0].zh: '页锁定内存' does not stand on "
                "11-02_host_memory_management.md#aclrtMallocHost:7")
 
 
