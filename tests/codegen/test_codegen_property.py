@@ -228,6 +228,23 @@ def _issues(err: str) -> list[re.Match[str]]:
     return [m for m in matches if m]
 
 
+def _unrejected(baseline: Baseline, edits: dict[Leaf, str], err: str) -> dict[Leaf, str]:
+    """The edits the spec issues in ``err`` do not reject; every issue must name an edited field."""
+    paths = {where: leaf for leaf in edits for where in baseline.same_value.get(leaf, set())}
+    paths.update({(leaf[0], format_path(list(leaf[1]))): leaf for leaf in edits})
+    paths.update({where: leaf for where, leaf in twin_paths(edits).items() if where not in paths})
+    # A glossary term's new word is reported at every Chinese text that no longer uses it.
+    glossary_edits = {leaf for leaf in edits if leaf[0] == "glossary.yaml"}
+    rejected = set()
+    for issue in _issues(err):
+        if (issue["file"], issue["path"]) not in paths and glossary_edits and issue["path"].endswith("_zh"):
+            rejected |= glossary_edits
+            continue
+        assert (issue["file"], issue["path"]) in paths, f"issue at a field that was not edited: {issue[0]}"
+        rejected.add(paths[issue["file"], issue["path"]])
+    return {leaf: text for leaf, text in edits.items() if leaf not in rejected}
+
+
 @SLOW
 @given(st.data())
 def test_hostile_prose_is_rejected_or_round_trips(baseline: Baseline, cc: str, tmp_path_factory: Any,
@@ -238,27 +255,16 @@ def test_hostile_prose_is_rejected_or_round_trips(baseline: Baseline, cc: str, t
     one_per_value = {baseline.identity(leaf): leaf for leaf in sorted(leaves, reverse=True)}  # aliases: one text
     edits = {leaf: data.draw(HOSTILE) for leaf in sorted(one_per_value.values())}
     root = tmp_path_factory.mktemp("prose")
-    code, err = generate_in_process(_write_spec(root / "first", baseline.docs, edits), root / "first" / "out")
-    if code != 0:
-        assert code == 2 and not (root / "first" / "out").exists()
-        paths = {where: leaf for leaf in edits for where in baseline.same_value.get(leaf, set())}
-        paths.update({(leaf[0], format_path(list(leaf[1]))): leaf for leaf in edits})
-        paths.update({where: leaf for where, leaf in twin_paths(edits).items() if where not in paths})
-        # A glossary term's new word is reported at every Chinese text that no longer uses it.
-        glossary_edits = {leaf for leaf in edits if leaf[0] == "glossary.yaml"}
-        rejected = set()
-        for issue in _issues(err):
-            if (issue["file"], issue["path"]) not in paths and glossary_edits and issue["path"].endswith("_zh"):
-                rejected |= glossary_edits
-                continue
-            assert (issue["file"], issue["path"]) in paths, f"issue at a field that was not edited: {issue[0]}"
-            rejected.add(paths[issue["file"], issue["path"]])
-        edits = {leaf: text for leaf, text in edits.items() if leaf not in rejected}
-        code, err = generate_in_process(_write_spec(root / "second", baseline.docs, edits), root / "second" / "out")
-        assert code == 0, err
-        out = root / "second" / "out"
-    else:
-        out = root / "first" / "out"
+    # The schema refuses prose first; lint then holds the Chinese fields to the glossary, so a Chinese text
+    # the schema accepted may be refused in a second round, once the schema's refusals are left out.
+    for attempt in ("first", "second", "third"):
+        code, err = generate_in_process(_write_spec(root / attempt, baseline.docs, edits), root / attempt / "out")
+        out = root / attempt / "out"
+        if code == 0:
+            break
+        assert attempt != "third", err
+        assert code == 2 and not out.exists()
+        edits = _unrejected(baseline, edits, err)
     assert skeletons(out) == baseline.skeletons
     import_bindings(out)
     compiles(cc, out)
