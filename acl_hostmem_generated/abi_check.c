@@ -1,4 +1,4 @@
-/* Generated from spec a9ad8bce9c360e55 by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 1da84ed796179e53 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* ABI check: the spec's values and layouts against a set of declarations.
  *
  *   cc -std=c11 -I acl_hostmem_generated/include acl_hostmem_generated/abi_check.c -o abi_check && ./abi_check

@@ -1,4 +1,4 @@
-# Generated from spec a9ad8bce9c360e55 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 1da84ed796179e53 by codegen; do not edit. Regenerate: python -m codegen generate
 # Copied from codegen/runtime/acl_runtime.py.
 """The spec-independent half of the bindings: the cffi handle, argument conversion, outputs, configs.
 

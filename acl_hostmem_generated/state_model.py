@@ -1,4 +1,4 @@
-# Generated from spec a9ad8bce9c360e55 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 1da84ed796179e53 by codegen; do not edit. Regenerate: python -m codegen generate
 """The state model of the host-memory interfaces, generated from spec/state_model.yaml.
 
 :func:`predict` answers, for one call and the facts of the abstract state it meets, the
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-SPEC_HASH = 'a9ad8bce9c360e55'
+SPEC_HASH = '1da84ed796179e53'
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-# Generated from spec a9ad8bce9c360e55 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 1da84ed796179e53 by codegen; do not edit. Regenerate: python -m codegen generate
 """What the calls acquire and the order teardown gives it back in, from spec/interfaces.yaml.
 
 The harness's case context, the explorer's examples and a finding's replay script release

@@ -1,4 +1,4 @@
-# Generated from spec a9ad8bce9c360e55 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 1da84ed796179e53 by codegen; do not edit. Regenerate: python -m codegen generate
 """Capability cases: aclrtHostMemMapCapabilities over every device and HAC type."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-/* Generated from spec a9ad8bce9c360e55 by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 1da84ed796179e53 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The simulator's fault switches, from spec/faults.yaml. Enable with
  * ACLSIM_FAULTS=name[,name...]; each breaks the rules named in its comment. */
 #ifndef ACLSIM_FAULTS_GENERATED_H

@@ -1,4 +1,4 @@
-/* Generated from spec a9ad8bce9c360e55 by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 1da84ed796179e53 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The CANN releases the spec knows (spec/rules.yaml sources.releases), oldest first, the
  * first release that documents each of the nine interfaces, and the product families whose
  * support a later release adds (interfaces.yaml support_since). ACLSIM_CANN_VERSION picks
