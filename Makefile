@@ -24,7 +24,12 @@ CHECKS := --checks conformance/checks
 # at its release (the tags, the 9.2.0-beta.2 branch's recorded commit, the pinned commits).
 RUNTIME_GIT ?=## lint: git directory of hicann/runtime (check citations at their releases)
 DRIVER_GIT ?=## lint: git directory of hicann/driver (check driver citations at the pinned commit)
-CITATIONS := $(if $(RUNTIME_GIT),--runtime-git $(RUNTIME_GIT)) $(if $(DRIVER_GIT),--driver-git $(DRIVER_GIT))
+# The pinned API pages: with them `make lint` also checks every doc citation, every quote of a Chinese
+# rule text on its zh_source line and every official glossary term on its page line. The default is
+# the shared copy beside the checkout, where there is one.
+REFERENCE ?= $(wildcard ../shared/reference/cann-runtime-api)## lint: directory of the pinned API pages (doc citations, Chinese quotes, glossary terms)
+CITATIONS := $(if $(RUNTIME_GIT),--runtime-git $(RUNTIME_GIT)) $(if $(DRIVER_GIT),--driver-git $(DRIVER_GIT)) \
+	$(if $(REFERENCE),--reference $(REFERENCE))
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 

@@ -1,4 +1,4 @@
-# Generated from spec b6c446c1bb6b2138 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec d3ad86e5120bd463 by codegen; do not edit. Regenerate: python -m codegen generate
 """The shape of catalog.json, generated from the spec's vocabularies and the catalog's writer.
 
 Read-only TypedDicts rather than classes: the catalog stays one JSON document that the kit,
@@ -35,6 +35,7 @@ class FamilyEntry(TypedDict):
 
     id: ReadOnly[ProductFamily]
     name: ReadOnly[str]
+    name_zh: ReadOnly[str]
     soc_patterns: ReadOnly[list[str]]
     sample_soc: ReadOnly[str]
     va_flag: ReadOnly[bool]
@@ -158,6 +159,7 @@ class ApplicabilityEntry(TypedDict):
     """Where a rule applies; None and empty lists mean no restriction."""
 
     reason: ReadOnly[str]
+    reason_zh: ReadOnly[str]
     families: ReadOnly[list[str]]
     run_mode: ReadOnly[str | None]
     min_devices: ReadOnly[int | None]
@@ -209,6 +211,9 @@ class RuleEntry(TypedDict):
     id: ReadOnly[str]
     title: ReadOnly[str]
     statement: ReadOnly[str]
+    title_zh: ReadOnly[str]
+    statement_zh: ReadOnly[str]
+    zh_source: ReadOnly[str | None]
     family: ReadOnly[RuleFamily]
     check: ReadOnly[str]
     severity: ReadOnly[Severity]
@@ -242,6 +247,18 @@ class FaultEntry(TypedDict):
     since: ReadOnly[str | None]
 
 
+class GlossaryEntry(TypedDict):
+    """One term of the kit's vocabulary in both languages; ``source`` cites the official page that uses ``zh``."""
+
+    id: ReadOnly[str]
+    en: ReadOnly[str]
+    zh: ReadOnly[str]
+    en_variants: ReadOnly[list[str]]
+    zh_variants: ReadOnly[list[str]]
+    source: ReadOnly[str | None]
+    note: ReadOnly[str]
+
+
 Catalog = TypedDict("Catalog", {
     "_generated": "ReadOnly[str]",
     "spec_hash": "ReadOnly[str]",
@@ -256,5 +273,6 @@ Catalog = TypedDict("Catalog", {
     "promise_codes": "ReadOnly[dict[str, str]]",
     "rules": "ReadOnly[list[RuleEntry]]",
     "faults": "ReadOnly[list[FaultEntry]]",
+    "glossary": "ReadOnly[list[GlossaryEntry]]",
 })
 """The whole catalog (functional form: its first key is not an identifier)."""

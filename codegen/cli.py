@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from .bilingual import page_issues
 from .cases import all_cases, duplicate_case_ids
 from .errors import SpecError, SpecIssue, Where
 from .evidence_verify import CitationVerifier
@@ -89,8 +90,13 @@ def cmd_lint(args: argparse.Namespace) -> int:
                                     {r.branch: r.commit for r in spec.releases if r.branch})
         docs = read_documents(args.spec)
         issues = verifier.run(docs["rules"], docs["interfaces"])
+        if args.reference:
+            issues += page_issues(args.reference, docs)
         if issues:
             raise SpecError(issues)
+    if not args.reference:
+        print("note: the Chinese texts' quotes and the glossary's official terms were not checked against the "
+              "pages (pass --reference DIR)", file=sys.stderr)
     if args.checks is None:
         print("note: the rules' check: names were not checked against the check procedures (pass --checks DIR)",
               file=sys.stderr)
@@ -178,7 +184,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "passes it): every rule's check: must name a function of DIR/<family>.py that takes "
                             "its matrix. Without it, the names are not checked")
     lint.add_argument("--reference", type=Path, help="directory of the pinned API pages: check every doc citation "
-                      "(page, anchor, lines inside the anchor's section)")
+                      "(page, anchor, lines inside the anchor's section), every quote of a Chinese text on its "
+                      "zh_source line and every official glossary term on its source line")
     lint.add_argument("--runtime-git", type=Path, help="git directory of hicann/runtime: check every source citation "
                       "(file and lines exist at the pinned commit)")
     lint.add_argument("--driver-git", type=Path, help="git directory of hicann/driver: check every driver citation "

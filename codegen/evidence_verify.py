@@ -111,6 +111,10 @@ class CitationVerifier:
         path = self.reference / page
         return path.read_text(encoding="utf-8").splitlines() if path.is_file() else None
 
+    def page(self, page: str) -> list[str] | None:
+        """The lines of a page of the reference directory, or None when it has no such page."""
+        return self._page(page)
+
     @cache  # noqa: B019
     def _source(self, kind: str, path: str, revision: str = "") -> list[str] | None:
         git_dir, commit = self.repos[kind]

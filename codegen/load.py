@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from .bilingual import BilingualChecks
 from .errors import SpecError, SpecIssue, Where
 from .evidence import Citation, Release, Sources, code_decides, code_level, derive_provenance, weakest
 from .evidence_lint import EvidencePolicy
@@ -26,6 +27,7 @@ from .model import (
     Family,
     Fault,
     FaultPoint,
+    GlossaryTerm,
     Interface,
     Macro,
     Param,
@@ -53,6 +55,7 @@ SPEC_FILES: dict[str, str] = {
     "faults.yaml": "faults",
     "observations.yaml": "observations",
     "state_model.yaml": "state_model",
+    "glossary.yaml": "glossary",
 }
 
 
@@ -122,7 +125,7 @@ def load_spec(spec_dir: Path, checks_dir: Path | None = None) -> Spec:
     ``checks_dir``, every rule's ``check:`` must name a procedure defined there that takes its matrix."""
     docs = read_documents(spec_dir)
     issues = (CrossReferences(docs).run() + observation_issues(docs) + EvidencePolicy(docs).run()
-              + ReleaseChecks(docs).run())
+              + ReleaseChecks(docs).run() + BilingualChecks(docs).run())
     if issues:
         raise SpecError(issues)
     issues = hardening_issues(docs, checks_dir)  # these rules rely on the names resolving
@@ -196,7 +199,7 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
         ),
         families=tuple(
             Family(f["id"], f["name"], f["doc_tag"], tuple(f["soc_patterns"]), f["sample_soc"], f["va_flag"],
-                   f["device_run_mode"], f.get("confirmed", True), f["driver"])
+                   f["device_run_mode"], f.get("confirmed", True), f["driver"], f["name_zh"])
             for f in docs["products"].data["families"]
         ),
         rules=rules + state_model.rules,
@@ -225,6 +228,9 @@ def _build(docs: dict[str, Document], digest: str) -> Spec:
                                  r.get("per_device", False))
                         for name, r in docs["interfaces"].data["resources"].items()),
         teardown=_teardown(docs["interfaces"].data["teardown"]),
+        glossary=tuple(GlossaryTerm(g["id"], g["en"], g["zh"], tuple(g.get("en_variants", [])),
+                                    tuple(g.get("zh_variants", [])), g.get("source"), g.get("note", ""))
+                       for g in docs["glossary"].data["terms"]),
     )
 
 
@@ -340,6 +346,9 @@ def _rule(doc: Document, index: int, raw: dict[str, Any], matrices: dict[str, tu
         id=raw["id"],
         title=raw["title"],
         statement=raw["statement"],
+        title_zh=raw["title_zh"],
+        statement_zh=raw["statement_zh"],
+        zh_source=raw.get("zh_source"),
         family=raw["family"],
         check=raw["check"],
         severity=severity,
@@ -349,6 +358,7 @@ def _rule(doc: Document, index: int, raw: dict[str, Any], matrices: dict[str, tu
         interfaces=tuple(raw.get("interfaces", [])),
         applies=Applicability(
             reason=applies_raw.get("reason", ""),
+            reason_zh=applies_raw.get("reason_zh", ""),
             families=tuple(applies_raw.get("families", [])),
             run_mode=applies_raw.get("run_mode"),
             min_devices=applies_raw.get("min_devices"),

@@ -286,6 +286,7 @@ class Family:
     device_run_mode: bool
     confirmed: bool = True
     driver: str = "none"
+    name_zh: str = ""  # as the official support lists write it
 
 
 @dataclass(frozen=True)
@@ -294,6 +295,7 @@ class Applicability:
     driver generation, host page size and where host memory comes from."""
 
     reason: str = ""
+    reason_zh: str = ""
     families: tuple[str, ...] = ()
     run_mode: str | None = None
     min_devices: int | None = None
@@ -307,8 +309,9 @@ class Applicability:
 
     def to_json(self) -> dict[str, Any]:
         """The applicability as the catalog carries it."""
-        return {"reason": self.reason, "families": list(self.families), "run_mode": self.run_mode,
-                "min_devices": self.min_devices, "va_flag": self.va_flag, "kernel_at_most": self.kernel_at_most,
+        return {"reason": self.reason, "reason_zh": self.reason_zh, "families": list(self.families),
+                "run_mode": self.run_mode, "min_devices": self.min_devices, "va_flag": self.va_flag,
+                "kernel_at_most": self.kernel_at_most,
                 "kernel_above": self.kernel_above, "drivers": list(self.drivers),
                 "host_page_at_most": self.host_page_at_most, "host_page_above": self.host_page_above,
                 "host_alloc": self.host_alloc}
@@ -438,6 +441,9 @@ class Rule:
     since: Since | None = None
     until: Since | None = None
     matrix_since: tuple[tuple[str, str, Since], ...] = ()  # (matrix key, value, since) of later cases
+    title_zh: str = ""
+    statement_zh: str = ""
+    zh_source: str | None = None  # page#anchor:lines of the official Chinese text the statement follows
 
     @property
     def citations(self) -> tuple[Citation, ...]:
@@ -455,6 +461,24 @@ class Rule:
     def python_name(self) -> str:
         """The test-function name: ``test_HM_ALIGN_MALLOC``."""
         return "test_" + self.id.replace("-", "_")
+
+
+@dataclass(frozen=True)
+class GlossaryTerm:
+    """One word of the kit's vocabulary in both languages (spec/glossary.yaml)."""
+
+    id: str
+    en: str
+    zh: str
+    en_variants: tuple[str, ...] = ()
+    zh_variants: tuple[str, ...] = ()
+    source: str | None = None  # page#anchor:lines where the official pages use ``zh``; None: the kit's own word
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The term as the catalog carries it."""
+        return {"id": self.id, "en": self.en, "zh": self.zh, "en_variants": list(self.en_variants),
+                "zh_variants": list(self.zh_variants), "source": self.source, "note": self.note}
 
 
 @dataclass(frozen=True)
@@ -558,6 +582,7 @@ class Spec:
     promise_codes: tuple[tuple[str, str], ...] = ()  # error name -> the set-up step a needed call answering it breaks
     resources: tuple[Resource, ...] = ()
     teardown: tuple[TeardownStep, ...] = ()  # in the order teardown runs
+    glossary: tuple[GlossaryTerm, ...] = ()
 
     @property
     def host_memory_interfaces(self) -> tuple[Interface, ...]:

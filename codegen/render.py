@@ -88,9 +88,9 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
         "_generated": banner_line(spec),
         "spec_hash": spec.spec_hash,
         "families": [
-            {"id": f.id, "name": f.name, "soc_patterns": list(f.soc_patterns), "sample_soc": f.sample_soc,
-             "va_flag": f.va_flag, "device_run_mode": f.device_run_mode, "confirmed": f.confirmed,
-             "driver": f.driver}
+            {"id": f.id, "name": f.name, "name_zh": f.name_zh, "soc_patterns": list(f.soc_patterns),
+             "sample_soc": f.sample_soc, "va_flag": f.va_flag, "device_run_mode": f.device_run_mode,
+             "confirmed": f.confirmed, "driver": f.driver}
             for f in spec.families
         ],
         "interfaces": {
@@ -116,7 +116,8 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
         "promise_codes": _promise_codes(spec),
         "rules": [
             {
-                "id": r.id, "title": r.title, "statement": r.statement, "family": r.family, "check": r.check,
+                "id": r.id, "title": r.title, "statement": r.statement, "title_zh": r.title_zh,
+                "statement_zh": r.statement_zh, "zh_source": r.zh_source, "family": r.family, "check": r.check,
                 "severity": r.severity, "interfaces": list(r.interfaces), "provenance": r.provenance,
                 "evidence": evidence_literal(spec, r.citations),
                 "doc_url": r.doc.url, "doc_ref": r.doc.ref,
@@ -143,6 +144,9 @@ def catalog(spec: Spec, cases: dict[str, list[Case]]) -> dict[str, Any]:
              "families": list(f.families), "environments": [dict(e) for e in f.environments], "since": f.since}
             for f in spec.faults
         ],
+        # The kit's vocabulary in both languages: the Chinese words a person reads next to the English
+        # tokens of machine output (outcomes, verdicts, severities), and the official pages' terms.
+        "glossary": [g.to_json() for g in spec.glossary],
     }
 
 

@@ -203,7 +203,8 @@ def _explorer_rule(doc: Any, index: int, raw: dict[str, Any], clauses: list[Clau
         for c in rules[rule_id].citations:
             evidence.setdefault((c.ref, c.stance, c.says), c)
     return Rule(
-        id=raw["id"], title=raw["title"], statement=raw["statement"], family=EXPLORER_FAMILY, check=EXPLORER_CHECK,
+        id=raw["id"], title=raw["title"], statement=raw["statement"], title_zh=raw["title_zh"],
+        statement_zh=raw["statement_zh"], zh_source=raw.get("zh_source"), family=EXPLORER_FAMILY, check=EXPLORER_CHECK,
         severity=raw["severity"], doc=Doc(raw["doc"]["page"], raw["doc"]["anchor"]),
         provenance=weakest(c.evidence.provenance for c in usable), evidence=tuple(evidence.values()),
         interfaces=(), applies=Applicability(),

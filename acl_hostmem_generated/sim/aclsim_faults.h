@@ -1,4 +1,4 @@
-/* Generated from spec b6c446c1bb6b2138 by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec d3ad86e5120bd463 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The simulator's fault switches, from spec/faults.yaml. Enable with
  * ACLSIM_FAULTS=name[,name...]; each breaks the rules named in its comment. Below them, the
  * fault points where they act. */

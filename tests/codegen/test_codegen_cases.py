@@ -139,6 +139,8 @@ def test_a_new_rule_appears_everywhere(spec_dir: Path, tmp_path: Path, capsys: p
   - id: HM-ALIGN-EXTRA
     title: An extra alignment rule
     statement: A rule added by the test.
+    title_zh: 测试添加的对齐规则
+    statement_zh: 由测试添加的规则。
     family: alignment
     check: alloc_alignment
     severity: recommended

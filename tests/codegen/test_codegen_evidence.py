@@ -105,7 +105,7 @@ def test_lint_rejects_a_mandatory_rule_backed_only_by_the_source(spec_dir: Path)
     at = text.index("    severity: recommended\n", start)
     rules.write_text(text[:at] + "    severity: mandatory\n" + text[at + len("    severity: recommended\n"):],
                      encoding="utf-8")
-    line = line_of(spec_dir, "rules.yaml", "id: HM-SYNC-MALLOC-CFG-NO-IMPLICIT") + 5
+    line = line_of(spec_dir, "rules.yaml", "id: HM-SYNC-MALLOC-CFG-NO-IMPLICIT") + 7
     find_issue(issues(spec_dir), f"spec/rules.yaml:{line}: rules[",
                ".severity: the rule is mandatory but its evidence is only runtime-source", "needs documented")
 
