@@ -1,4 +1,4 @@
-# Generated from spec ada914ef3faac5e0 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec d20c8b7b94886c62 by codegen; do not edit. Regenerate: python -m codegen generate
 """The shape of catalog.json, generated from the spec's vocabularies and the catalog's writer.
 
 Read-only TypedDicts rather than classes: the catalog stays one JSON document that the kit,

@@ -1,4 +1,4 @@
-# Generated from spec ada914ef3faac5e0 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec d20c8b7b94886c62 by codegen; do not edit. Regenerate: python -m codegen generate
 """The state model of the host-memory interfaces, generated from spec/state_model.yaml.
 
 :func:`predict` answers, for one call and the facts of the abstract state it meets, the
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-SPEC_HASH = 'ada914ef3faac5e0'
+SPEC_HASH = 'd20c8b7b94886c62'
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-# Generated from spec ada914ef3faac5e0 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec d20c8b7b94886c62 by codegen; do not edit. Regenerate: python -m codegen generate
 """What the calls acquire and the order teardown gives it back in, from spec/interfaces.yaml.
 
 The harness's case context, the explorer's examples and a finding's replay script release

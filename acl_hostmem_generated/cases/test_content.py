@@ -1,4 +1,4 @@
-# Generated from spec ada914ef3faac5e0 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec d20c8b7b94886c62 by codegen; do not edit. Regenerate: python -m codegen generate
 """Content cases: full-range access, aclrtMemset initialisation, content untouched by registration and by freeing neighbours."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-# Generated from spec ada914ef3faac5e0 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec d20c8b7b94886c62 by codegen; do not edit. Regenerate: python -m codegen generate
 """Explorer cases: random interleavings of the calls, judged step by step against the generated state model."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-# Generated from spec ada914ef3faac5e0 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec d20c8b7b94886c62 by codegen; do not edit. Regenerate: python -m codegen generate
 """Invalid-argument cases: each bad argument gets its documented error, with every other argument valid."""
 
 from __future__ import annotations

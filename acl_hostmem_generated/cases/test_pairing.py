@@ -1,4 +1,4 @@
-# Generated from spec ada914ef3faac5e0 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec d20c8b7b94886c62 by codegen; do not edit. Regenerate: python -m codegen generate
 """Pairing and lifecycle cases: allocate/free and register/unregister pairs and their misuse."""
 
 from __future__ import annotations
