@@ -292,3 +292,25 @@ def test_a_pin_register_setting_the_simulator_cannot_model_stops_init_with_one_l
 def test_pin_register_settings_the_simulator_models_initialise(run_sim, env):
     r = run_sim("init()\n", env=env)
     assert "aclsim:" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("soc", ["Ascend910B3", "Ascend950PR_9599"])
+def test_driver_pins_under_the_public_drivers_answers_keep_the_documented_codes(run_sim, soc):
+    """A driver with pinned registration reports a re-registration as BUSY, which the runtime turns
+    into 507910 for V1 and V2 alike (npu_driver_mem.cc:240-242), also where the rest of its answers are
+    the public driver's (legal_public_driver); a pinned-only node maps nothing, so the remote map's
+    host-page alignment does not apply to it (64 KiB host pages)."""
+    run_sim("""
+        init(0)
+        p = malloc_host(1 << 20)
+        expect(register(p, 4 * PAGE)[0], SUCCESS)
+        expect(register(p, 4 * PAGE)[0], ALREADY_REGISTERED, "V1 again")
+        expect(lib.aclrtHostRegisterV2(p, 4 * PAGE, REG_MAPPED), ALREADY_REGISTERED, "V2 of the same range")
+        expect(lib.aclrtHostUnregister(p), SUCCESS)
+        q = pageable_aligned(8 * 65536, 65536)
+        inner = ffi.cast("char *", q) + PAGE
+        expect(lib.aclrtHostRegisterV2(inner, 2 * PAGE, REG_PINNED), SUCCESS, "pinned-only, 4 KiB aligned")
+        expect(lib.aclrtHostRegisterV2(inner, 2 * PAGE, REG_PINNED), ALREADY_REGISTERED, "pinned-only again")
+        expect(lib.aclrtHostUnregister(inner), SUCCESS)
+    """, env={"ACLSIM_SOC": soc, "ACLSIM_PIN_REGISTER": "driver", "ACLSIM_FAULTS": "legal_public_driver",
+              "ACLSIM_HOST_PAGE": "65536", "ACLSIM_KERNEL": "6.6.0", "ACLSIM_DEVICE_COUNT": "2"})
