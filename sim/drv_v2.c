@@ -57,7 +57,9 @@ static int same_range(const simNode *n, const simDrvRequest *rq, uint64_t span)
  * the host kernel's on the driver's side), UVA memory first to 2 MiB on the driver's side. */
 static uint64_t node_span(const simDrvRequest *rq)
 {
-    if (!public_side()) {
+    /* A pinned-only node (a driver with pinned registration) maps nothing: the docs' page, as
+     * for its alignment in v2_check. */
+    if (!public_side() || !rq->mapped) {
         return round_up(rq->size, SIM_PAGE);
     }
     uint64_t size = rq->mem.found && rq->mem.va_flag ? round_up(rq->size, SIM_2M) : rq->size;

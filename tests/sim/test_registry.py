@@ -299,7 +299,7 @@ def test_driver_pins_under_the_public_drivers_answers_keep_the_documented_codes(
     """A driver with pinned registration reports a re-registration as BUSY, which the runtime turns
     into 507910 for V1 and V2 alike (npu_driver_mem.cc:240-242), also where the rest of its answers are
     the public driver's (legal_public_driver); a pinned-only node maps nothing, so the remote map's
-    host-page alignment does not apply to it (64 KiB host pages)."""
+    host-page alignment and rounding do not apply to it (64 KiB host pages)."""
     run_sim("""
         init(0)
         p = malloc_host(1 << 20)
@@ -311,6 +311,9 @@ def test_driver_pins_under_the_public_drivers_answers_keep_the_documented_codes(
         inner = ffi.cast("char *", q) + PAGE
         expect(lib.aclrtHostRegisterV2(inner, 2 * PAGE, REG_PINNED), SUCCESS, "pinned-only, 4 KiB aligned")
         expect(lib.aclrtHostRegisterV2(inner, 2 * PAGE, REG_PINNED), ALREADY_REGISTERED, "pinned-only again")
+        after = ffi.cast("char *", inner) + 2 * PAGE  # the same 64 KiB host page, the next 4 KiB one
+        expect(lib.aclrtHostRegisterV2(after, PAGE, REG_PINNED), SUCCESS, "a neighbour in the same host page")
+        expect(lib.aclrtHostUnregister(after), SUCCESS)
         expect(lib.aclrtHostUnregister(inner), SUCCESS)
     """, env={"ACLSIM_SOC": soc, "ACLSIM_PIN_REGISTER": "driver", "ACLSIM_FAULTS": "legal_public_driver",
               "ACLSIM_HOST_PAGE": "65536", "ACLSIM_KERNEL": "6.6.0", "ACLSIM_DEVICE_COUNT": "2"})
