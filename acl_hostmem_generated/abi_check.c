@@ -1,4 +1,4 @@
-/* Generated from spec d3ad86e5120bd463 by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec aac126d50bd8befc by codegen; do not edit. Regenerate: python -m codegen generate */
 /* ABI check: the spec's values and layouts against a set of declarations.
  *
  *   cc -std=c11 -I acl_hostmem_generated/include acl_hostmem_generated/abi_check.c -o abi_check && ./abi_check

@@ -18,7 +18,7 @@
  *   range lookup over the caller's unrounded sizes that answers the first registration
  *   holding the pointer (svm_mem_register_record.c:83-134; ascend_hal_base.h:2576-2577).
  *
- * Under legal_driver_pin_register the driver also keeps pinned-only nodes, answers
+ * Under ACLSIM_PIN_REGISTER=driver the driver also keeps pinned-only nodes, answers
  * device pointers itself and refuses an unknown base as not registered (halHostUnregister
  * NOT_EXIST, devmm_svm.c:4039, npu_driver_mem.cc:275), whatever the generation.
  *
@@ -70,8 +70,7 @@ uintptr_t sim_drv_window(uint64_t span)
 
 int sim_drv_pin_register(void)
 {
-    /* inline fault: another driver, which keeps the pinned registrations itself */
-    return aclsim_fault(ACLSIM_FAULT_LEGAL_DRIVER_PIN_REGISTER);
+    return sim_config()->pin_register_driver;
 }
 
 const simNode *sim_drv_next_overlap(const simNode *from, int device, uintptr_t host, uint64_t span)

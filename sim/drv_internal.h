@@ -25,7 +25,7 @@ typedef struct simNode {
     uintptr_t dev;      /* device address; 0 for a pinned-only node */
     int device;
     int mapped;
-    int pinned;         /* pinned registration (legal_driver_pin_register) */
+    int pinned;         /* pinned registration (ACLSIM_PIN_REGISTER=driver) */
     int mlocked;        /* pageable pages this node locked */
     int freed;          /* its host memory was released while registered */
     simRegStamp stamp;
@@ -50,7 +50,7 @@ extern const simDriverOps sim_drv_v3_ops;
 SIM_INTERNAL const simNode *sim_drv_next_overlap(const simNode *from, int device, uintptr_t host, uint64_t span);
 /* The first node of another device than `device` with exactly this host and span. */
 SIM_INTERNAL const simNode *sim_drv_same_elsewhere(int device, uintptr_t host, uint64_t span);
-/* Whether the driver supports pinned registration (legal_driver_pin_register). */
+/* Whether the driver supports pinned registration (ACLSIM_PIN_REGISTER=driver). */
 SIM_INTERNAL int sim_drv_pin_register(void);
 /* The span a registration covers in the driver's overlap check when the
  * register_rounds_2m fault is on (2 MiB from the pointer for aclrtMallocHost memory). */

@@ -57,7 +57,9 @@ static int same_range(const simNode *n, const simDrvRequest *rq, uint64_t span)
  * the host kernel's on the driver's side), UVA memory first to 2 MiB on the driver's side. */
 static uint64_t node_span(const simDrvRequest *rq)
 {
-    if (!public_side()) {
+    /* A pinned-only node (a driver with pinned registration) maps nothing: the docs' page, as
+     * for its alignment in v2_check. */
+    if (!public_side() || !rq->mapped) {
         return round_up(rq->size, SIM_PAGE);
     }
     uint64_t size = rq->mem.found && rq->mem.va_flag ? round_up(rq->size, SIM_2M) : rq->size;
@@ -75,7 +77,9 @@ static aclError v2_check(const simDrvRequest *rq, simDrvPlan *plan)
         if (rc != ACL_SUCCESS) {
             return rc;
         }
-        uint64_t align = pub ? sim_config()->host_page : SIM_PAGE;
+        /* The host page is the remote map's alignment (:2008); a pinned-only node of a driver with
+         * pinned registration maps nothing, and that driver's source is not public: the docs' page. */
+        uint64_t align = pub && rq->mapped ? sim_config()->host_page : SIM_PAGE;
         /* inline fault: this and the next refuse inside the driver's check, after its earlier ones */
         if (rq->host % align != 0 && !aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
             return ACL_ERROR_RT_DRV_INTERNAL_ERROR; /* svm_master_remote_map.c:2008 */
@@ -88,9 +92,11 @@ static aclError v2_check(const simDrvRequest *rq, simDrvPlan *plan)
     const simNode *n = sim_drv_blocking(rq, span, same_range, NULL);
     if (n != NULL) {
         /* svm_master_remote_map.c:2083-2088: any overlap is -EINVAL. A V1 registration of
-         * exactly a registered range is the docs' "already registered" (a driver with pinned
-         * registration reports BUSY for it, npu_driver_mem.cc:242). */
-        int documented = (rq->v1 || sim_drv_pin_register()) && !pub;
+         * exactly a registered range is the docs' "already registered". A driver with pinned
+         * registration, newer than this source, reports BUSY for a re-registration, V1 or V2,
+         * which the runtime turns into the docs' code (npu_driver_mem.cc:240-242), whichever
+         * side of the docs/driver conflicts the rest of its answers take. */
+        int documented = sim_drv_pin_register() || (rq->v1 && !pub);
         return sim_drv_conflict(n, rq, same_range(n, rq, span), documented, ACL_ERROR_RT_DRV_INTERNAL_ERROR);
     }
     if (rq->iomemory) {

@@ -89,7 +89,8 @@ static aclError v3_check(const simDrvRequest *rq, simDrvPlan *plan)
     uint64_t span = sim_drv_fault_span(rq, round_up(rq->size, SIM_PAGE));
     const simNode *n = sim_drv_blocking(rq, span, same_seg, ub ? NULL : inside_node);
     if (n != NULL) {
-        int documented = (rq->v1 || sim_drv_pin_register()) && !pub;
+        /* A driver with pinned registration reports BUSY for a re-registration, as on v2. */
+        int documented = sim_drv_pin_register() || (rq->v1 && !pub);
         return sim_drv_conflict(n, rq, same_seg(n, rq, span), documented, ACL_ERROR_RT_DRV_INTERNAL_ERROR);
     }
     if (!rq->mem.found) {

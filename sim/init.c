@@ -266,6 +266,41 @@ static aclError load_config(simConfig *cfg)
     return bad ? ACL_ERROR_INVALID_PARAM : ACL_SUCCESS;
 }
 
+/* ACLSIM_PIN_REGISTER: which of the runtime's two paths aclrtHostRegisterV2 PINNED takes, chosen
+ * by the driver's pin-register feature (raw_device.cc:257 IsSupportPinRegister). `runtime`, the
+ * default, is the path for drivers without it, the public driver's (query_feature.c:105-118);
+ * `driver` sends every V2 call to halHostRegister (api_impl.cc:2589-2591). The runtime has that
+ * path from commit 71a3ea667 on (the 9.2.0-beta.2 branch and master), and it is modelled over the
+ * public svm drivers only (v2, v3). The legal variant legal_driver_pin_register in ACLSIM_FAULTS
+ * is its alias. Called after the faults are parsed. */
+static aclError load_pin_register(simConfig *cfg)
+{
+    const char *path = getenv("ACLSIM_PIN_REGISTER");
+    int alias = aclsim_fault(ACLSIM_FAULT_LEGAL_DRIVER_PIN_REGISTER);
+    if (path != NULL && *path != '\0' && strcmp(path, "runtime") != 0 && strcmp(path, "driver") != 0) {
+        fprintf(stderr, "aclsim: ACLSIM_PIN_REGISTER='%s' is neither 'runtime' nor 'driver'\n", path);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (alias && path != NULL && strcmp(path, "runtime") == 0) {
+        fprintf(stderr, "aclsim: ACLSIM_FAULTS names legal_driver_pin_register (ACLSIM_PIN_REGISTER=driver) "
+                        "but ACLSIM_PIN_REGISTER='runtime'; drop one of them\n");
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    cfg->pin_register_driver = alias || (path != NULL && strcmp(path, "driver") == 0);
+    if (cfg->pin_register_driver && cfg->driver == SIM_DRV_DOCS) {
+        fprintf(stderr, "aclsim: ACLSIM_PIN_REGISTER=driver needs a family with a public svm driver (Ascend910B, "
+                        "Ascend910_93, Ascend950); ACLSIM_SOC='%s' has none, so unset it\n", cfg->soc);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (cfg->pin_register_driver && cfg->release < ACLSIM_REL_9_2_0_BETA_2) {
+        fprintf(stderr, "aclsim: ACLSIM_PIN_REGISTER=driver needs CANN 9.2.0-beta.2 or newer (runtime 71a3ea667); "
+                        "the simulator answers as %s, so unset it or ACLSIM_CANN_VERSION\n",
+                aclsimReleaseNames[cfg->release]);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    return ACL_SUCCESS;
+}
+
 SIM_EXPORT aclError aclInit(const char *configPath)
 {
     (void)configPath; /* the JSON config of the real runtime has no effect here */
@@ -277,6 +312,9 @@ SIM_EXPORT aclError aclInit(const char *configPath)
     aclError rc = load_config(&g_config);
     if (rc == ACL_SUCCESS && sim_faults_parse(getenv("ACLSIM_FAULTS")) != 0) {
         rc = ACL_ERROR_INVALID_PARAM;
+    }
+    if (rc == ACL_SUCCESS) {
+        rc = load_pin_register(&g_config);
     }
     if (rc == ACL_SUCCESS) {
         memset(g_device_refs, 0, sizeof(g_device_refs));

@@ -28,7 +28,7 @@
  *   (svm v2), else the mapped records by exact base; nothing is 107000.
  *
  * Where docs and source conflict (PINNED on page-locked memory) the docs win unless the
- * legal_src_pinned_on_pinned variant is on. legal_driver_pin_register models a newer
+ * legal_src_pinned_on_pinned variant is on. ACLSIM_PIN_REGISTER=driver models a newer
  * driver that registers everything itself, per device: the runtime then keeps no records
  * and goes to the driver for every call (api_impl.cc:2589-2591; npu_driver_mem.cc:265-268).
  *
@@ -72,10 +72,10 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* The driver-side pinning path (ACLSIM_PIN_REGISTER=driver): the runtime keeps no records. */
 static int pin_register_driver(void)
 {
-    /* inline fault: another driver, so the records are not kept at all */
-    return aclsim_fault(ACLSIM_FAULT_LEGAL_DRIVER_PIN_REGISTER);
+    return sim_config()->pin_register_driver;
 }
 
 /* Whether the device is part of a record's key: not in the runtime's maps. */

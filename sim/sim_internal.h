@@ -94,6 +94,7 @@ typedef struct {
     uint64_t host_page;        /* emulated host kernel PAGE_SIZE: 4096 (default) .. 65536 */
     simDriverGen driver;       /* the family's svm driver generation */
     int connect_ub;            /* ACLSIM_CONNECT=ub: the v3 host-device link is UB, not PCIe */
+    int pin_register_driver;   /* ACLSIM_PIN_REGISTER=driver: V2 PINNED goes to the driver (init.c) */
 } simConfig;
 
 SIM_INTERNAL const simConfig *sim_config(void);
@@ -194,7 +195,7 @@ typedef struct {
     uint64_t size;        /* the caller's size */
     int device;           /* the device current for the calling thread */
     int mapped;           /* a device mapping is asked for */
-    int pinned;           /* PINNED reaches the driver (legal_driver_pin_register only) */
+    int pinned;           /* PINNED reaches the driver (ACLSIM_PIN_REGISTER=driver only) */
     int readonly;         /* READONLY reaches the driver (MEM_REGISTER_READ_ONLY) */
     int iomemory;         /* IOMEMORY reaches the driver (HOST_IO_MAP_DEV) */
     int v1;               /* aclrtHostRegister: an identical range is the docs' 507910 */

@@ -1,2 +1,2 @@
-# Generated from spec d3ad86e5120bd463 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec aac126d50bd8befc by codegen; do not edit. Regenerate: python -m codegen generate
 """Code generated from spec/ by codegen; never edit by hand."""

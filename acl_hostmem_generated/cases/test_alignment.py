@@ -1,4 +1,4 @@
-# Generated from spec d3ad86e5120bd463 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec aac126d50bd8befc by codegen; do not edit. Regenerate: python -m codegen generate
 """Alignment cases: every successful host allocation is 64-byte aligned."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-# Generated from spec d3ad86e5120bd463 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec aac126d50bd8befc by codegen; do not edit. Regenerate: python -m codegen generate
 """Pairing and lifecycle cases: allocate/free and register/unregister pairs and their misuse."""
 
 from __future__ import annotations

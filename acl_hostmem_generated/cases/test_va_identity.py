@@ -1,4 +1,4 @@
-# Generated from spec d3ad86e5120bd463 by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec aac126d50bd8befc by codegen; do not edit. Regenerate: python -m codegen generate
 """VA identity cases: device addresses of registered memory, with and without the VA flag."""
 
 from __future__ import annotations

@@ -8,6 +8,9 @@
    mutation score).
 3. It runs once per legal variant and product family the variant concerns: behaviour the
    evidence leaves open must never make a mandatory rule fail (the false-alarm score).
+   Where the family's driver can pin aclrtHostRegisterV2 PINNED memory itself, the faithful
+   and legal runs are made once more on that path (``ACLSIM_PIN_REGISTER=driver``), where a
+   rule below mandatory may deviate and a mandatory one may not.
 4. A table fault → killing cases → rules, the two scores, and the unproven rules are
    printed and written to ``<out>/selftest.json`` and ``<out>/selftest.md``.
 
@@ -28,21 +31,22 @@ from pathlib import Path
 
 from ..results.terminal import Progress, Style
 from .judge import SelftestJSON, judge_faithful, judge_fault, judge_legal, report
-from .plan import CATALOG, DEFAULT_LIB, Run, execute, plan_runs, release_lib
+from .plan import CATALOG, DEFAULT_LIB, DRIVER_PINS, RUNTIME_PINS, Run, execute, plan_runs, release_lib
 from .report import markdown, print_table
 
 
 def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: list[str] | None = None,
                  faults: list[str] | None = None, extra: list[str] | None = None,
                  variants: list[str] | None = None, faithful: bool = True,
-                 all_releases: bool = False) -> SelftestJSON:
+                 all_releases: bool = False, pins: list[str] | None = None) -> SelftestJSON:
     """Run every planned configuration and judge the results.
 
-    ``families`` limits the faithful and legal-variant runs, ``faults`` the fault runs and
-    ``variants`` the legal variants (None: all); ``faithful=False`` leaves the faithful runs out.
+    ``families`` limits the faithful and legal-variant runs, ``faults`` the fault runs,
+    ``variants`` the legal variants and ``pins`` their pin-register settings (None: all);
+    ``faithful=False`` leaves the faithful runs out.
     """
     catalog = json.loads(CATALOG.read_text())
-    runs = plan_runs(catalog, families, faults, variants, faithful, all_releases)
+    runs = plan_runs(catalog, families, faults, variants, faithful, all_releases, pins)
     cost = previous_seconds(out_dir / "selftest.json")
     out_dir.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
@@ -115,6 +119,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--family", action="append", help="limit faithful runs to these family IDs")
     parser.add_argument("--fault", action="append", help="limit fault runs to these fault names")
     parser.add_argument("--variant", action="append", help="limit legal-variant runs to these variant names")
+    parser.add_argument("--pin-register", action="append", choices=(RUNTIME_PINS, DRIVER_PINS),
+                        help="limit the faithful and legal-variant runs to this pin-register setting "
+                             "(ACLSIM_PIN_REGISTER; default: each, the driver's where the family's driver can take it)")
     parser.add_argument("--all-releases", action="store_true",
                         help="run every fault on every older release whose contract holds a rule it breaks (by "
                              "default: only where that rule's contract differs from the newest release's)")
@@ -136,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
               "`make sim` in a clone or `acl-conformance build-sim`", file=sys.stderr)
         return 2
     result = run_selftest(args.acl_lib, args.out, args.jobs, args.acl_timeout, args.family, args.fault,
-                          variants=args.variant, all_releases=args.all_releases)
+                          variants=args.variant, all_releases=args.all_releases, pins=args.pin_register)
     print_table(result, Style.for_stream(sys.stdout))
     print(f"results: {args.out / 'selftest.json'}, {args.out / 'selftest.md'}")
     return 0 if result["passed"] else 1

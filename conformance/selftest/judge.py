@@ -9,7 +9,7 @@ from acl_hostmem_generated.catalog_types import Catalog
 from ..harness.product import Machine, applicability
 from ..results.outcomes import DECIDING_SEVERITY
 from ..results.summary import PARTIAL
-from .plan import FAILING, NOT_PASSING, SEQUENCE_FAMILY, Run, family_record
+from .plan import DRIVER_PINS, FAILING, NOT_PASSING, SEQUENCE_FAMILY, Run, family_record
 
 DECIDING = DECIDING_SEVERITY
 EXPLORER_FAMILY = SEQUENCE_FAMILY
@@ -25,8 +25,19 @@ def predicted_not_applicable(catalog: Catalog, family_id: str, machine: Machine)
     return out
 
 
+def deviating_rules(run: Run) -> list[str]:
+    """The rules below mandatory that did not pass in a run (what a legal choice made deviate)."""
+    severity = run.rule_severity()
+    return sorted({rule for rule, outcome, _m in run.case_outcomes().values()
+                   if outcome in NOT_PASSING and severity.get(rule, DECIDING) != DECIDING})
+
+
 def judge_faithful(catalog: Catalog, run: Run) -> list[str]:
-    """Problems of a faithful run: any failure, or a NOT_APPLICABLE set other than predicted."""
+    """Problems of a faithful run: any failure, or a NOT_APPLICABLE set other than predicted.
+
+    On the driver's pinning path (``ACLSIM_PIN_REGISTER=driver``), a legal choice, a rule below
+    mandatory may deviate as under a legal variant (:func:`deviating_rules`); a mandatory one may not.
+    """
     problems = list(run.problems)
     if run.summary is None:
         return problems
@@ -35,8 +46,9 @@ def judge_faithful(catalog: Catalog, run: Run) -> list[str]:
     missing = sorted(all_cases - set(outcomes))
     if missing:
         problems.append(f"{run.name}: {len(missing)} case(s) without a result, e.g. {missing[0]}")
-    for case_id, (_rule, outcome, message) in sorted(outcomes.items()):
-        if outcome in NOT_PASSING:
+    allowed = set(deviating_rules(run)) if run.pin_register == DRIVER_PINS else set()
+    for case_id, (rule, outcome, message) in sorted(outcomes.items()):
+        if outcome in NOT_PASSING and rule not in allowed:
             problems.append(f"{run.name}: false alarm {case_id}: {outcome} {message[:200]}")
     actual_na = {c for c, (_r, o, _m) in outcomes.items() if o == "NOT_APPLICABLE"}
     predicted = predicted_not_applicable(catalog, run.family, run.machine)
@@ -54,6 +66,7 @@ class FaultVerdictJSON(TypedDict):
     family: str
     violates: list[str]
     release: str | None
+    pin_register: str  # who pins aclrtHostRegisterV2 PINNED memory: runtime or driver (plan.pin_settings)
     run: str
     selected: list[str]
     sampled: bool  # whether the sampled-size cases ran (plan.sampled_rules)
@@ -73,6 +86,7 @@ class LegalVerdictJSON(TypedDict):
 
     variant: str
     family: str
+    pin_register: str
     run: str
     status: str
     false_alarms: list[str]
@@ -138,8 +152,10 @@ class FaithfulRunJSON(TypedDict):
     name: str
     family: str
     kernel: str
+    pin_register: str
     seconds: float
     totals: dict[str, int] | None
+    deviating_rules: list[str]  # rules below mandatory that did not pass: allowed on the driver's pinning path only
 
 
 class SelftestJSON(TypedDict):
@@ -186,7 +202,7 @@ def judge_fault(run: Run) -> FaultVerdictJSON:
     collateral = [] if sequence else [r for r in rules if r not in run.fault["violates"]]
     return {
         "fault": run.fault["name"], "family": run.fault["family"], "violates": run.fault["violates"],
-        "release": run.release, "run": run.name, "selected": list(run.select),
+        "release": run.release, "pin_register": run.pin_register, "run": run.name, "selected": list(run.select),
         "sampled": run.sampled,
         "status": status, "killing_cases": sorted(killers), "killing_rules": rules, "on_target_rules": on_target,
         "collateral_rules": collateral,
@@ -219,7 +235,7 @@ def judge_legal(run: Run) -> LegalVerdictJSON:
     if run.summary is not None and (run.summary.verdict or clean_verdict) != clean_verdict and not false_alarms:
         problems.append(f"verdict {run.summary.verdict} without a failing mandatory case")
     return {
-        "variant": run.fault["name"], "family": run.family, "run": run.name,
+        "variant": run.fault["name"], "family": run.family, "pin_register": run.pin_register, "run": run.name,
         "status": "no-result" if run.summary is None else ("false-alarm" if false_alarms or problems else "clean"),
         "false_alarms": false_alarms + problems, "deviating_rules": sorted(set(deviations)), "findings": findings,
         "covers": run.fault.get("covers", []), "sampled": run.sampled, "seconds": round(run.seconds, 2),
@@ -308,8 +324,9 @@ def report(catalog: Catalog, faithful: list[Run], verdicts: list[FaultVerdictJSO
             "faults_with_collateral": collateral,
             "blocked_cases": sum(v.get("blocked_cases", 0) for v in verdicts),
         },
-        "faithful_runs": [{"name": r.name, "family": r.family, "kernel": r.kernel, "seconds": round(r.seconds, 2),
-                           "totals": dict(r.summary.totals) if r.summary else None} for r in faithful],
+        "faithful_runs": [{"name": r.name, "family": r.family, "kernel": r.kernel, "pin_register": r.pin_register,
+                           "seconds": round(r.seconds, 2), "totals": dict(r.summary.totals) if r.summary else None,
+                           "deviating_rules": deviating_rules(r)} for r in faithful],
         "faithful_problems": faithful_problems,
         "faults": verdicts,
         "legal_variants": legal,

@@ -12,6 +12,12 @@ unless the fault breaks a rule that has them (see :func:`sampled_rules`); legal 
 where the variant concerns such a rule (:func:`variant_concerns_sampled`). A fault that
 crashes or hangs costs the case that caused it (its executor); a run that still leaves no
 summary is repeated once.
+
+The runtime pins aclrtHostRegisterV2 PINNED memory itself or, where the driver can, has the
+driver do it (the simulator's ``ACLSIM_PIN_REGISTER``, :func:`pin_settings`). Both are legal,
+so the faithful runs and the legal-variant runs on a family whose driver can take the driver's
+path run once per setting; the fault runs keep the default setting unless a fault's own env
+names the other.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import os
 import shutil
 import subprocess
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from acl_hostmem_generated.catalog_types import Catalog, FamilyEntry, FaultEntry
@@ -52,6 +58,12 @@ DEVICES = 2
 FAILING = OWN_FAILURE_VALUES  # a rule's own failure (what kills a fault)
 NOT_PASSING = FAILING_VALUES  # what a faithful or legal run may not show in a mandatory rule
 SEQUENCE_FAMILY = "explorer"  # faults that only show after a history (spec/faults.yaml)
+PIN_REGISTER = "ACLSIM_PIN_REGISTER"  # the simulator setting: who pins aclrtHostRegisterV2 PINNED memory
+RUNTIME_PINS, DRIVER_PINS = "runtime", "driver"  # its values; the runtime's path is the default
+# The legal name of the driver setting in spec/faults.yaml (an alias in ACLSIM_FAULTS): its
+# families, since and covers say where the driver can take the path and what the path exercises.
+# It has no run of its own: the runs of the driver setting are its runs.
+DRIVER_PINS_VARIANT = "legal_driver_pin_register"
 
 
 @dataclass
@@ -79,6 +91,11 @@ class Run:
     def legal(self) -> bool:
         """Whether the run is a legal variant (judged for false alarms, not kills)."""
         return bool(self.fault and self.fault.get("legal"))
+
+    @property
+    def pin_register(self) -> str:
+        """Who pins aclrtHostRegisterV2 PINNED memory in this run: the runtime (default) or the driver."""
+        return self.env.get(PIN_REGISTER) or RUNTIME_PINS
     seconds: float = 0.0
     returncode: int | None = None
     summary: SummaryRecord | None = None
@@ -156,25 +173,58 @@ def _short_window(env: dict[str, str]) -> dict[str, str]:
     return {**env, "ACL_SYNC_WINDOW": SHORT_SYNC_WINDOW}
 
 
+def pin_settings(catalog: Catalog, family_id: str, release: str | None = None) -> tuple[str, ...]:
+    """The pin-register settings a faithful or legal run on a family (and release; None: the newest)
+    takes: the runtime's path everywhere, and the driver's where the family's driver can take it
+    (:data:`DRIVER_PINS_VARIANT`'s ``families``, Atlas A2/A3 and Ascend 950 today) from the first
+    release whose runtime has it (its ``since``)."""
+    variant = next((f for f in catalog["faults"] if f["name"] == DRIVER_PINS_VARIANT), None)
+    if variant is None or family_id not in (variant.get("families") or ()):
+        return (RUNTIME_PINS,)
+    since = variant.get("since")
+    if release is not None and since and release_key(release) < release_key(str(since)):
+        return (RUNTIME_PINS,)
+    return RUNTIME_PINS, DRIVER_PINS
+
+
+def on_pin_settings(catalog: Catalog, run: Run, settings: list[str] | None = None) -> list[Run]:
+    """``run`` once per pin-register setting of its family and release (:func:`pin_settings`) that
+    ``settings`` keeps (None: every one); the driver's twin is named ``...-aclsim_pin_register=driver``."""
+    out = []
+    for setting in pin_settings(catalog, run.family, run.release):
+        if settings is not None and setting not in settings:
+            continue
+        if setting == RUNTIME_PINS:
+            out.append(run)
+        else:
+            out.append(replace(run, name=f"{run.name}-{PIN_REGISTER.lower()}={setting}",
+                               env={**run.env, PIN_REGISTER: setting}, problems=[]))
+    return out
+
+
 def plan_runs(catalog: Catalog, families: list[str] | None, faults: list[str] | None,
-              variants: list[str] | None = None, faithful: bool = True, all_releases: bool = False) -> list[Run]:
+              variants: list[str] | None = None, faithful: bool = True, all_releases: bool = False,
+              pins: list[str] | None = None) -> list[Run]:
     """The faithful runs (every family, plus A2 on a 5.10 kernel, plus each older release), one run
     per fault on the newest release and on older ones (:func:`release_fault_runs`), and one run per
-    legal variant and family it concerns. ``families`` limits the faithful and legal runs."""
+    legal variant and family it concerns; the faithful and legal runs once per pin-register setting
+    (:func:`pin_settings`; ``pins`` limits the settings). ``families`` limits the faithful and legal runs."""
     runs: list[Run] = []
     chosen = [f for f in catalog["families"] if families is None or f["id"] in families]
     if faithful:
+        clean: list[Run] = []
         for fam in chosen:
-            runs.append(Run(f"faithful-{fam['id']}", _base_env(fam["sample_soc"], MODERN_KERNEL), fam["id"],
-                            MODERN_KERNEL))
+            clean.append(Run(f"faithful-{fam['id']}", _base_env(fam["sample_soc"], MODERN_KERNEL), fam["id"],
+                             MODERN_KERNEL))
         if families is None or "atlas_a2" in families:
             a2 = family_record(catalog, "atlas_a2")
-            runs.append(Run("faithful-atlas_a2-kernel5.10", _base_env(a2["sample_soc"], LEGACY_KERNEL), "atlas_a2",
-                            LEGACY_KERNEL))
+            clean.append(Run("faithful-atlas_a2-kernel5.10", _base_env(a2["sample_soc"], LEGACY_KERNEL), "atlas_a2",
+                             LEGACY_KERNEL))
             large = {**_base_env(a2["sample_soc"], MODERN_KERNEL), "ACLSIM_HOST_PAGE": LARGE_PAGE,
                      "ACL_HOST_PAGE": LARGE_PAGE}
-            runs.append(Run("faithful-atlas_a2-page64k", large, "atlas_a2", MODERN_KERNEL))
-        runs += release_runs(catalog, families)
+            clean.append(Run("faithful-atlas_a2-page64k", large, "atlas_a2", MODERN_KERNEL))
+        clean += release_runs(catalog, families)
+        runs += [twin for run in clean for twin in on_pin_settings(catalog, run, pins)]
     with_sampled = sampled_rules(catalog)
     for fault in catalog["faults"]:
         if fault.get("legal") or (faults is not None and fault["name"] not in faults):
@@ -189,7 +239,7 @@ def plan_runs(catalog: Catalog, families: list[str] | None, faults: list[str] | 
         runs.append(Run(f"fault-{fault['name']}", env, family_id, env["ACLSIM_KERNEL"], fault,
                         sampled=bool(set(fault.get("violates", ())) & with_sampled)))
         runs += release_fault_runs(catalog, fault, env, family_id, every_release=all_releases)
-    runs += legal_runs(catalog, chosen, variants)
+    runs += legal_runs(catalog, chosen, variants, pins)
     return runs
 
 
@@ -244,12 +294,17 @@ def release_fault_runs(catalog: Catalog, fault: FaultEntry, env: dict[str, str],
         for rule_id in run.select for case in by_id[rule_id]["cases"])]
 
 
-def legal_runs(catalog: Catalog, families: list[FamilyEntry], variants: list[str] | None) -> list[Run]:
-    """One run per legal variant, product family it concerns (of ``families``) and environment."""
+def legal_runs(catalog: Catalog, families: list[FamilyEntry], variants: list[str] | None,
+               pins: list[str] | None = None) -> list[Run]:
+    """One run per legal variant, product family it concerns (of ``families``), environment and
+    pin-register setting (of ``pins``; :func:`on_pin_settings`). The driver setting's own legal
+    name (:data:`DRIVER_PINS_VARIANT`) plans none: its runs are every run on that setting."""
     runs = []
     wanted = {f["id"] for f in families}
     for variant in catalog["faults"]:
         if not variant.get("legal") or (variants is not None and variant["name"] not in variants):
+            continue
+        if variant["name"] == DRIVER_PINS_VARIANT:
             continue
         sampled = variant_concerns_sampled(catalog, variant)  # once a variant: the same on every family
         for fam in catalog["families"]:
@@ -260,8 +315,9 @@ def legal_runs(catalog: Catalog, families: list[FamilyEntry], variants: list[str
                                      "ACLSIM_FAULTS": variant["name"]})
                 run_mode = env.get("ACLSIM_RUN_MODE", "host")
                 suffix = "".join(f"-{k.lower()}={v}" for k, v in sorted(extra.items()) if k.startswith("ACLSIM_"))
-                runs.append(Run(f"legal-{variant['name']}-{fam['id']}{suffix}", env, fam["id"], env["ACLSIM_KERNEL"],
-                                variant, run_mode=run_mode, sampled=sampled))
+                run = Run(f"legal-{variant['name']}-{fam['id']}{suffix}", env, fam["id"], env["ACLSIM_KERNEL"],
+                          variant, run_mode=run_mode, sampled=sampled)
+                runs += on_pin_settings(catalog, run, pins)
     return runs
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..results.terminal import Style
 from .judge import SelftestJSON
+from .plan import DRIVER_PINS
 
 
 def markdown(result: SelftestJSON) -> str:
@@ -21,12 +22,16 @@ def markdown(result: SelftestJSON) -> str:
         "",
         "## Faithful simulator",
         "",
-        "| run | family | kernel | totals | seconds |",
-        "| --- | --- | --- | --- | --- |",
+        "Where the family's driver can pin aclrtHostRegisterV2 PINNED memory itself, each run is made once "
+        "per pin register (`ACLSIM_PIN_REGISTER`): on the driver's path a rule below mandatory may deviate.",
+        "",
+        "| run | family | kernel | pin register | totals | deviating rules | seconds |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for run in result["faithful_runs"]:
         totals = ", ".join(f"{k} {v}" for k, v in sorted((run["totals"] or {}).items()) if v)
-        lines.append(f"| {run['name']} | {run['family']} | {run['kernel']} | {totals} | {run['seconds']} |")
+        lines.append(f"| {run['name']} | {run['family']} | {run['kernel']} | {run['pin_register']} | {totals} | "
+                     f"{', '.join(run['deviating_rules']) or '-'} | {run['seconds']} |")
     lines += ["", f"False alarms and applicability mismatches: {len(result['faithful_problems'])}", ""]
     lines += [f"- {p}" for p in result["faithful_problems"]]
     lines += ["", "## Faults", "", "Collateral rules fail on their own although the fault does not declare them "
@@ -46,12 +51,12 @@ def markdown(result: SelftestJSON) -> str:
     for release, entry in older["faults"].items():
         lines.append(f"| {release} | {entry['killed']} | {entry['total']} | {', '.join(entry['survivors']) or '-'} |")
     lines += ["", "## Legal variants (no mandatory rule may fail)", "",
-              "| run | status | non-mandatory rules that deviated | findings | false alarms |",
-              "| --- | --- | --- | --- | --- |"]
+              "| run | pin register | status | non-mandatory rules that deviated | findings | false alarms |",
+              "| --- | --- | --- | --- | --- | --- |"]
     for variant in result["legal_variants"]:
         shown = "; ".join(variant["false_alarms"][:3]).replace("|", "\\|")
-        lines.append(f"| {variant['run']} | {variant['status']} | {', '.join(variant['deviating_rules']) or '-'} | "
-                     f"{variant['findings']} | {shown or '-'} |")
+        lines.append(f"| {variant['run']} | {variant['pin_register']} | {variant['status']} | "
+                     f"{', '.join(variant['deviating_rules']) or '-'} | {variant['findings']} | {shown or '-'} |")
     lines += ["", "## Sequence faults: what the explorer adds", "",
               "| fault | killed by the explorer | killed by the fixed matrix |", "| --- | --- | --- |"]
     for row in result.get("sequence_faults", []):
@@ -90,7 +95,10 @@ def print_table(result: SelftestJSON, style: Style | None = None) -> None:
           f"{precision['blocked_cases']} case(s) BLOCKED by the rule that failed")
     for fault, rules in precision["faults_with_collateral"].items():
         print(f"  {fault}: collateral mandatory FAIL of {', '.join(rules)}")
-    print(f"faithful runs: {len(result['faithful_runs'])}, problems: {len(result['faithful_problems'])}")
+    on_driver = sum(run["pin_register"] == DRIVER_PINS for run in result["faithful_runs"])
+    on_driver += sum(v["pin_register"] == DRIVER_PINS for v in result["legal_variants"])
+    print(f"faithful runs: {len(result['faithful_runs'])}, problems: {len(result['faithful_problems'])}; "
+          f"faithful and legal runs on the driver's pinning path: {on_driver}")
     for problem in result["faithful_problems"][:50]:
         print(f"  {problem}")
     rows = result.get("sequence_faults", [])

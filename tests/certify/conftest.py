@@ -129,6 +129,15 @@ def public_driver_bundle(real_runs_root: Path, request: pytest.FixtureRequest) -
 
 
 @pytest.fixture(scope="session")
+def driver_pins_bundle(real_runs_root: Path) -> CliCertification:
+    """Certify, through the CLI, an Atlas A2 whose driver pins aclrtHostRegisterV2 PINNED memory itself
+    (ACLSIM_PIN_REGISTER=driver: the runtime's driver-side pinning path), two devices."""
+    env = {"ACLSIM_SOC": "Ascend910B3", "ACLSIM_DEVICE_COUNT": "2", "ACLSIM_PIN_REGISTER": "driver"}
+    made = once(real_runs_root, "driver-pins-Ascend910B3", lambda out: _certify_cli(out, None, env=env))
+    return _load_certification(*made)
+
+
+@pytest.fixture(scope="session")
 def oldest_release_bundle(real_runs_root: Path) -> CliCertification:
     """Certify, through the CLI, the simulator built as CANN 8.5.0 (its exports and answers) on an Atlas A2."""
     lib = REPO / "build" / "sim-8.5.0" / "libascendcl.so"

@@ -64,6 +64,20 @@ def test_a_driver_that_behaves_as_its_source_says_gets_the_verdict_the_evidence_
     assert verify(bundle) == []
 
 
+def test_a_library_on_the_driver_side_pinning_path_is_certified_on_a2(driver_pins_bundle):
+    """The runtime's driver-side pinning path (IsSupportPinRegister) is legal: on an Atlas A2 only
+    rules below mandatory may deviate, and the bundle records the setting it ran under."""
+    bundle = driver_pins_bundle.bundle
+    assert driver_pins_bundle.assessment.verdict == CERTIFIED, [r.rule_id for r in
+                                                                driver_pins_bundle.assessment.blocking]
+    assert driver_pins_bundle.returncode == 0, driver_pins_bundle.stdout
+    summary = json.loads((bundle / "summary.json").read_text(encoding="utf-8"))
+    assert summary["environment"]["backend_env"]["ACLSIM_PIN_REGISTER"] == "driver", summary["environment"]
+    failed = {rid for rid, rule in summary["rules"].items() if rule.get("outcome") == "FAIL"}
+    assert "HM-REG-SECOND-DEVICE" in failed, "the driver keeps registrations per device: the path was taken"
+    assert verify(bundle) == []
+
+
 def test_intact_real_bundle_verifies_and_tampering_is_found(faithful_bundle, tmp_path):
     assert verify(faithful_bundle.bundle) == []
     copy = tmp_path / "copy"

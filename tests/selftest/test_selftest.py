@@ -133,7 +133,8 @@ def test_every_fault_is_planned_once_with_its_environment():
     assert any(r.sampled for r in faults) and all(r.sampled for r in runs if r.fault is None)
     # A legal variant keeps them where it concerns one of those rules (by family or by what it covers).
     legal = {r.fault["name"]: r.sampled for r in runs if r.legal}
-    assert legal["legal_min_alignment"] and legal["legal_driver_pin_register"] and legal["legal_page_alignment"]
+    assert legal["legal_min_alignment"] and legal["legal_page_alignment"]
+    assert plan.DRIVER_PINS_VARIANT not in legal, "the driver setting's legal name has no run of its own"
     assert not legal["legal_alt_codes"] and not legal["legal_other_choices"] and not legal["legal_public_driver"]
     assert all(r.env["ACL_SYNC_WINDOW"] == plan.SHORT_SYNC_WINDOW for r in faults if r not in sync)
     assert all(r.env["ACL_SYNC_WINDOW"] == plan.SHORT_SYNC_WINDOW for r in runs if r.legal)
@@ -144,10 +145,10 @@ def test_every_fault_is_planned_once_with_its_environment():
         steps = run.env.get("ACL_EXPLORE_STEPS")
         assert steps is None if full else steps == plan.SHORT_EXPLORE_STEPS
     assert all("ACL_EXPLORE_STEPS" not in r.env for r in runs if r.legal or r.fault is None)
-    faithful = [r for r in runs if r.fault is None and r.release is None]
+    faithful = [r for r in runs if r.fault is None and r.release is None and r.pin_register == plan.RUNTIME_PINS]
     assert {r.family for r in faithful} == {f["id"] for f in CATALOG["families"]}
     # The faithful simulator as every older release, on the families whose contract changed most.
-    older = [r for r in runs if r.release is not None and r.fault is None]
+    older = [r for r in runs if r.release is not None and r.fault is None and r.pin_register == plan.RUNTIME_PINS]
     releases = [rel["name"] for rel in CATALOG["releases"][:-1]]
     assert [(r.release, r.family) for r in older] == [(rel, fam) for rel in releases
                                                       for fam in ("atlas_a2", "ascend_950", "atlas_inference")]
@@ -179,15 +180,17 @@ def test_a_runs_selection_is_its_rules_less_the_sampled_cases_it_leaves_out():
 
 def test_every_legal_variant_runs_on_each_family_and_environment_it_concerns():
     runs = [r for r in plan.plan_runs(CATALOG, None, None) if r.legal]
-    for variant in (f for f in CATALOG["faults"] if f.get("legal")):
+    for variant in (f for f in CATALOG["faults"] if f.get("legal") and f["name"] != plan.DRIVER_PINS_VARIANT):
         mine = [r for r in runs if r.fault["name"] == variant["name"]]
         families = set(variant["families"] or [f["id"] for f in CATALOG["families"]])
         assert {r.family for r in mine} == families, variant["name"]
-        assert len(mine) == len(families) * max(1, len(variant.get("environments") or [])), variant["name"]
+        settings = sum(len(plan.pin_settings(CATALOG, family)) for family in families)
+        assert len(mine) == settings * max(1, len(variant.get("environments") or [])), variant["name"]
         assert len({r.name for r in mine}) == len(mine), variant["name"]  # each environment has its own run name
     rc = next(r for r in runs if r.fault["name"] == "legal_rc_form")
     assert rc.run_mode == "device" and rc.env["ACLSIM_RUN_MODE"] == "device" and not rc.select
-    driver = {r.name: r for r in runs if r.fault["name"] == "legal_public_driver" and r.family == "atlas_a2"}
+    driver = {r.name: r for r in runs if r.fault["name"] == "legal_public_driver" and r.family == "atlas_a2"
+              and r.pin_register == plan.RUNTIME_PINS}
     assert set(driver) == {"legal-legal_public_driver-atlas_a2",
                            "legal-legal_public_driver-atlas_a2-aclsim_host_page=65536",
                            "legal-legal_public_driver-atlas_a2-aclsim_kernel=5.10.0"}
@@ -196,6 +199,59 @@ def test_every_legal_variant_runs_on_each_family_and_environment_it_concerns():
     assert driver["legal-legal_public_driver-atlas_a2-aclsim_kernel=5.10.0"].kernel == "5.10.0"
     fallback = next(r for r in runs if r.fault["name"] == "legal_drv_malloc_fallback")
     assert fallback.machine.host_alloc == "malloc_fallback"
+
+
+def test_faithful_and_legal_runs_take_both_pin_settings_where_the_driver_can_pin():
+    """ACLSIM_PIN_REGISTER=driver where legal_driver_pin_register's families and since say the driver
+    can take the path (Atlas A2/A3, Ascend 950; runtime 9.2.0-beta.2 on); fault runs keep the default."""
+    variant = next(f for f in CATALOG["faults"] if f["name"] == plan.DRIVER_PINS_VARIANT)
+    assert variant["legal"] and variant["env"] == {plan.PIN_REGISTER: plan.DRIVER_PINS}
+    # The families whose driver can take the path are those the simulator models it for: a public svm driver.
+    assert set(variant["families"]) == {f["id"] for f in CATALOG["families"] if f["driver"] != "none"}
+    assert plan.pin_settings(CATALOG, "atlas_a2") == (plan.RUNTIME_PINS, plan.DRIVER_PINS)
+    assert plan.pin_settings(CATALOG, "atlas_inference") == (plan.RUNTIME_PINS,)
+    assert plan.pin_settings(CATALOG, "atlas_a2", "9.1.0") == (plan.RUNTIME_PINS,)
+    assert plan.pin_settings(CATALOG, "atlas_a2", "9.2.0-beta.2") == (plan.RUNTIME_PINS, plan.DRIVER_PINS)
+    runs = plan.plan_runs(CATALOG, None, None)
+    by_name = {r.name: r for r in runs}
+    assert len(by_name) == len(runs), "every run has its own name"
+    for run in runs:
+        twin = by_name.get(f"{run.name}-aclsim_pin_register=driver")
+        if run.pin_register == plan.DRIVER_PINS or (run.fault is not None and not run.legal):
+            assert twin is None, run.name
+            continue
+        wanted = plan.DRIVER_PINS in plan.pin_settings(CATALOG, run.family, run.release)
+        assert (twin is not None) == wanted, run.name
+        if twin is not None:
+            assert twin.env == {**run.env, plan.PIN_REGISTER: plan.DRIVER_PINS} and twin.problems is not run.problems
+            assert (twin.fault, twin.sampled, twin.release, twin.kernel) == (run.fault, run.sampled, run.release,
+                                                                             run.kernel)
+    assert all(r.pin_register == plan.RUNTIME_PINS for r in runs if r.fault is not None and not r.legal)
+    assert "faithful-atlas_a2-page64k-aclsim_pin_register=driver" in by_name
+    assert "legal-legal_public_driver-ascend_950-aclsim_kernel=5.10.0-aclsim_pin_register=driver" in by_name
+    assert "faithful-atlas_a2-cann9.1.0-aclsim_pin_register=driver" not in by_name
+    # --pin-register limits the faithful and legal runs to one setting.
+    only = plan.plan_runs(CATALOG, ["atlas_a2"], [], pins=[plan.DRIVER_PINS])
+    assert only and all(r.pin_register == plan.DRIVER_PINS for r in only)
+    assert command.build_parser().parse_args(["--pin-register", "driver"]).pin_register == ["driver"]
+
+
+def test_on_the_driver_pinning_path_a_faithful_run_may_deviate_below_mandatory_only():
+    outcomes = {"HM-REG-SECOND-DEVICE[first=v1]": "FAIL", "HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]": "FAIL"}
+    runtime = _run(None, outcomes)
+    driver = _run(None, outcomes)
+    driver.env = {plan.PIN_REGISTER: plan.DRIVER_PINS}
+    alarms = {p.split(": ")[1] for p in judge.judge_faithful(CATALOG, runtime) if "false alarm" in p}
+    assert alarms == {"false alarm HM-REG-SECOND-DEVICE[first=v1]",
+                      "false alarm HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]"}
+    alarms = {p.split(": ")[1] for p in judge.judge_faithful(CATALOG, driver) if "false alarm" in p}
+    assert alarms == {"false alarm HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]"}
+    result = judge.report(CATALOG, [runtime, driver], [], [], 1.0)
+    assert [(r["pin_register"], r["deviating_rules"]) for r in result["faithful_runs"]] == [
+        ("runtime", ["HM-REG-SECOND-DEVICE"]), ("driver", ["HM-REG-SECOND-DEVICE"])]
+    legal = judge.judge_legal(dataclasses.replace(driver, fault=LEGAL))
+    assert legal["pin_register"] == "driver" and judge.judge_fault(_run(FAULT, {}))["pin_register"] == "runtime"
+    assert "| r | atlas_a2 | 6.1.0 | driver |" in report.markdown(result)
 
 
 LEGAL = {"name": "legal_alt_codes", "legal": True, "family": "invalid_argument", "covers": ["HM-INVAL-FREE-HOST"]}
@@ -257,7 +313,8 @@ def test_selftest_fails_when_a_rule_is_made_too_strict(tmp_path, monkeypatch):
     assert LIB.exists(), "build the simulator first (make sim)"
     monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent))
     result = command.run_selftest(LIB, tmp_path, jobs=1, timeout=5.0, families=["atlas_a2"], faults=[],
-                                   extra=["-p", "strict_checks"], variants=["legal_alt_codes"], faithful=False)
+                                   extra=["-p", "strict_checks"], variants=["legal_alt_codes"], faithful=False,
+                                   pins=[plan.RUNTIME_PINS])
     assert result["legal_variants"][0]["status"] == "false-alarm"
     alarms = result["legal_variants"][0]["false_alarms"]
     assert result["false_alarm_score"]["mandatory_failures"] == len(alarms) > 0
@@ -268,9 +325,10 @@ def test_selftest_reports_no_false_alarm_for_the_intact_checks(tmp_path):
     assert LIB.exists(), "build the simulator first (make sim)"
     result = command.run_selftest(LIB, tmp_path, jobs=1, timeout=5.0, families=["atlas_a2"], faults=[],
                                    variants=["legal_alt_codes"], faithful=False)
-    assert result["legal_variants"][0]["status"] == "clean", result["legal_variants"]
-    assert result["false_alarm_score"] == {"mandatory_failures": 0, "runs": 1, "variants": ["legal_alt_codes"],
-                                           "clean_runs": 1}
+    assert [(v["pin_register"], v["status"]) for v in result["legal_variants"]] == [
+        ("runtime", "clean"), ("driver", "clean")], result["legal_variants"]
+    assert result["false_alarm_score"] == {"mandatory_failures": 0, "runs": 2, "variants": ["legal_alt_codes"],
+                                           "clean_runs": 2}
 
 
 def test_faults_run_on_the_older_releases_whose_contract_holds_their_rules():

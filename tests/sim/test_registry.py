@@ -7,6 +7,8 @@ checks each driver answer against the driver's lines.
 
 from __future__ import annotations
 
+import pytest
+
 
 def test_given_registration_when_lifecycle_then_codes_and_content_preserved(run_sim):
     run_sim("""
@@ -229,7 +231,12 @@ def test_given_docs_only_driver_when_registering_then_the_docs_answers(run_sim):
     """, env={"ACLSIM_SOC": "Ascend910A", "ACLSIM_FAULTS": "legal_src_training_registers"})
 
 
-def test_given_pin_register_driver_then_interior_pointers_resolve_per_device(run_sim):
+# The driver-side pinning path, by its setting and by the legal variant that is its alias.
+PIN_REGISTER_DRIVER = [{"ACLSIM_PIN_REGISTER": "driver"}, {"ACLSIM_FAULTS": "legal_driver_pin_register"}]
+
+
+@pytest.mark.parametrize("switch", PIN_REGISTER_DRIVER, ids=["setting", "alias"])
+def test_given_pin_register_driver_then_interior_pointers_resolve_per_device(run_sim, switch):
     run_sim("""
         init(0)
         p = malloc_host(1 << 20)
@@ -241,4 +248,72 @@ def test_given_pin_register_driver_then_interior_pointers_resolve_per_device(run
         expect(lib.aclrtHostUnregister(p), NOT_REGISTERED)
         expect(lib.aclrtSetDevice(0), SUCCESS)
         expect(lib.aclrtHostUnregister(p), SUCCESS)
-    """, env={"ACLSIM_FAULTS": "legal_driver_pin_register", "ACLSIM_DEVICE_COUNT": "2"})
+    """, env={**switch, "ACLSIM_DEVICE_COUNT": "2"})
+
+
+@pytest.mark.parametrize("setting", ["runtime", "driver"])
+def test_pin_register_setting_decides_who_keeps_a_pinned_only_registration(run_sim, setting):
+    """runtime: PINNED alone is a runtime record, no driver node, and a repeated range is the
+    runtime's 507910; driver: halHostRegister keeps it per device (api_impl.cc:2589-2591), a repeat is
+    the driver's BUSY, 507910 (npu_driver_mem.cc:241-242), and the runtime keeps no record."""
+    run_sim("""
+        init(0)
+        q = pageable(8 * PAGE)
+        expect(lib.aclrtHostRegisterV2(q, 8 * PAGE, REG_PINNED), SUCCESS)
+        expect(lib.aclrtHostRegisterV2(q, 8 * PAGE, REG_PINNED), ALREADY_REGISTERED, "repeated PINNED")
+        expect(lib.aclrtSetDevice(1), SUCCESS)
+        second = lib.aclrtHostRegisterV2(q, 8 * PAGE, REG_PINNED)
+        if DRIVER:  # nodes are per device
+            expect(second, SUCCESS, "another device's driver node")
+            expect(lib.aclrtHostUnregister(q), SUCCESS)
+        else:  # one process-wide record
+            expect(second, ALREADY_REGISTERED, "the runtime's record")
+        expect(lib.aclrtSetDevice(0), SUCCESS)
+        expect(lib.aclrtHostUnregister(q), SUCCESS)
+        assert stats().live_registrations == 0
+    """, env={"ACLSIM_PIN_REGISTER": setting, "ACLSIM_DEVICE_COUNT": "2"}, prelude=f"DRIVER = {setting == 'driver'}\n")
+
+
+@pytest.mark.parametrize(("env", "named"), [
+    ({"ACLSIM_PIN_REGISTER": "kernel"}, "is neither 'runtime' nor 'driver'"),
+    ({"ACLSIM_PIN_REGISTER": "driver", "ACLSIM_SOC": "Ascend310P3"}, "needs a family with a public svm driver"),
+    ({"ACLSIM_PIN_REGISTER": "driver", "ACLSIM_CANN_VERSION": "9.1.0-aclsim"}, "needs CANN 9.2.0-beta.2 or newer"),
+    ({"ACLSIM_PIN_REGISTER": "runtime", "ACLSIM_FAULTS": "legal_driver_pin_register"}, "drop one of them"),
+])
+def test_a_pin_register_setting_the_simulator_cannot_model_stops_init_with_one_line(run_sim, env, named):
+    r = run_sim("expect(lib.aclInit(ffi.NULL), INVALID_PARAM)\n", env=env)
+    lines = [line for line in r.stderr.splitlines() if line.startswith("aclsim:")]
+    assert len(lines) == 1 and "ACLSIM_PIN_REGISTER" in lines[0] and named in lines[0], r.stderr
+
+
+@pytest.mark.parametrize("env", [{}, {"ACLSIM_PIN_REGISTER": ""}, {"ACLSIM_PIN_REGISTER": "runtime"},
+                                 {"ACLSIM_PIN_REGISTER": "driver", "ACLSIM_SOC": "Ascend950PR_9599"},
+                                 {"ACLSIM_PIN_REGISTER": "driver", "ACLSIM_CANN_VERSION": "9.2.0-beta.2-aclsim"}])
+def test_pin_register_settings_the_simulator_models_initialise(run_sim, env):
+    r = run_sim("init()\n", env=env)
+    assert "aclsim:" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("soc", ["Ascend910B3", "Ascend950PR_9599"])
+def test_driver_pins_under_the_public_drivers_answers_keep_the_documented_codes(run_sim, soc):
+    """A driver with pinned registration reports a re-registration as BUSY, which the runtime turns
+    into 507910 for V1 and V2 alike (npu_driver_mem.cc:240-242), also where the rest of its answers are
+    the public driver's (legal_public_driver); a pinned-only node maps nothing, so the remote map's
+    host-page alignment and rounding do not apply to it (64 KiB host pages)."""
+    run_sim("""
+        init(0)
+        p = malloc_host(1 << 20)
+        expect(register(p, 4 * PAGE)[0], SUCCESS)
+        expect(register(p, 4 * PAGE)[0], ALREADY_REGISTERED, "V1 again")
+        expect(lib.aclrtHostRegisterV2(p, 4 * PAGE, REG_MAPPED), ALREADY_REGISTERED, "V2 of the same range")
+        expect(lib.aclrtHostUnregister(p), SUCCESS)
+        q = pageable_aligned(8 * 65536, 65536)
+        inner = ffi.cast("char *", q) + PAGE
+        expect(lib.aclrtHostRegisterV2(inner, 2 * PAGE, REG_PINNED), SUCCESS, "pinned-only, 4 KiB aligned")
+        expect(lib.aclrtHostRegisterV2(inner, 2 * PAGE, REG_PINNED), ALREADY_REGISTERED, "pinned-only again")
+        after = ffi.cast("char *", inner) + 2 * PAGE  # the same 64 KiB host page, the next 4 KiB one
+        expect(lib.aclrtHostRegisterV2(after, PAGE, REG_PINNED), SUCCESS, "a neighbour in the same host page")
+        expect(lib.aclrtHostUnregister(after), SUCCESS)
+        expect(lib.aclrtHostUnregister(inner), SUCCESS)
+    """, env={"ACLSIM_SOC": soc, "ACLSIM_PIN_REGISTER": "driver", "ACLSIM_FAULTS": "legal_public_driver",
+              "ACLSIM_HOST_PAGE": "65536", "ACLSIM_KERNEL": "6.6.0", "ACLSIM_DEVICE_COUNT": "2"})
