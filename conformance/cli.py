@@ -12,12 +12,14 @@ from __future__ import annotations
 import argparse
 import difflib
 import importlib
+import os
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import i18n
 from .certify import command as certify_command
 from .results.vocabulary import EXIT_BAD_COMMAND_LINE
 from .session import command as run_command
@@ -200,7 +202,9 @@ def build_parser(names: Sequence[str] | None = None) -> tuple[argparse.ArgumentP
         prog=PROG,
         description="Conformance kit for the CANN runtime's host-memory interfaces: run the spec's cases against "
                     "a libascendcl.so (or the reference simulator), certify a release, compare two runs.",
-        epilog="'acl-conformance COMMAND --help' explains a command. Also: python -m conformance.",
+        epilog="'acl-conformance COMMAND --help' explains a command. Also: python -m conformance.\n"
+               "--lang zh|en (every command; certify also takes zh,en): the language of what a person reads\n"
+               "[ACL_LANG; default: from the locale, LANG=zh_CN.UTF-8 gives zh]. --help texts are English.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -216,6 +220,7 @@ def build_parser(names: Sequence[str] | None = None) -> tuple[argparse.ArgumentP
         child = sub.add_parser(name, help=command.help, description=command.description or command.help,
                                prog=f"{PROG} {name}", formatter_class=argparse.RawDescriptionHelpFormatter)
         command.configure(child)
+        child.add_argument("--lang", metavar="LANG", help=i18n.LANG_HELP)  # taken by main() before parsing
         loaded[name] = command
     return parser, loaded
 
@@ -247,9 +252,58 @@ def misspelt_option(extra: Sequence[str], known: Sequence[str]) -> str | None:
     return None
 
 
+#: The one subcommand whose document carries several languages at once (``--lang zh,en``).
+SEVERAL_LANGUAGES = frozenset({"certify"})
+
+
+def take_language(argv: Sequence[str]) -> tuple[str | None, list[str]]:
+    """``--lang VALUE`` / ``--lang=VALUE`` taken out of ``argv`` (before a ``--``), and the rest.
+
+    The language is the whole command line's, chosen once before any subcommand parses: plain
+    ``main(argv)`` subcommands never see the option, and every message they print is already in it.
+    """
+    value: str | None = None
+    rest: list[str] = []
+    args = list(argv)
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            rest += args[index:]
+            break
+        if arg == "--lang":
+            if index + 1 >= len(args):
+                raise i18n.LanguageError("--lang: give one of " + ", ".join(i18n.LANGUAGES))
+            value = args[index + 1]
+            index += 2
+            continue
+        if arg.startswith("--lang="):
+            value = arg.split("=", 1)[1]
+        else:
+            rest.append(arg)
+        index += 1
+    return value, rest
+
+
+def choose_language(argv: Sequence[str]) -> list[str]:
+    """Choose the process's language (--lang, ACL_LANG, the locale) and pass it on to the processes it
+    starts (ACL_LANG); returns ``argv`` without ``--lang``. A value naming no language raises LanguageError."""
+    value, rest = take_language(argv)
+    several = bool(rest) and rest[0] in SEVERAL_LANGUAGES
+    langs = i18n.resolve(value, several=several)
+    i18n.choose(langs[0], also=langs[1:])
+    os.environ[i18n.ENV] = langs[0]  # the judge, its self-test runs and renderers speak it too
+    return rest
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` and run the chosen subcommand; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        argv = choose_language(argv)
+    except i18n.LanguageError as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return EXIT_BAD_COMMAND_LINE
     wanted = [argv[0]] if argv and argv[0] in SUBCOMMANDS else None
     if wanted:
         command = load_subcommand(argv[0])

@@ -41,6 +41,7 @@ from acl_hostmem_generated.catalog_types import Catalog
 
 from ..harness import resources
 from ..harness.options import DEFAULT_DEADLINE, OptionError, seconds
+from ..i18n import languages
 from ..results.expectations import ExpectationError, load_expectations
 from ..results.history import carry_history, check_history, run_dir
 from ..results.signing import SIGNATURE, sign_manifest
@@ -343,8 +344,9 @@ def withdraw(bundle: Path, assessment: Assessment, problems: list[str],
     summary = load_own_summary(bundle / "summary.json")
     manifest: dict[str, object] = dict(load_json(bundle / "manifest.json"))
     manifest.update(verdict=NOT_CERTIFIED, verify_problems=problems)
-    (bundle / "certificate.md").write_text(render_markdown(withdrawn, summary, manifest), encoding="utf-8")
-    (bundle / "certificate.html").write_text(render_html(withdrawn, summary, manifest), encoding="utf-8")
+    langs = languages()
+    (bundle / "certificate.md").write_text(render_markdown(withdrawn, summary, manifest, langs), encoding="utf-8")
+    (bundle / "certificate.html").write_text(render_html(withdrawn, summary, manifest, langs), encoding="utf-8")
     seal(bundle, manifest, signing_key)
     return withdrawn
 
@@ -428,8 +430,9 @@ def package_bundle(
     if log.is_file():
         log.write_text(log.read_text(encoding="utf-8", errors="replace").replace(str(staging), str(final)),
                        encoding="utf-8")
-    (staging / "certificate.md").write_text(render_markdown(assessment, summary, manifest), encoding="utf-8")
-    (staging / "certificate.html").write_text(render_html(assessment, summary, manifest), encoding="utf-8")
+    langs = languages()  # certify --lang zh,en: one certificate carrying both, sealed with the rest
+    (staging / "certificate.md").write_text(render_markdown(assessment, summary, manifest, langs), encoding="utf-8")
+    (staging / "certificate.html").write_text(render_html(assessment, summary, manifest, langs), encoding="utf-8")
     seal(staging, manifest, signing_key)
     staging.rename(final)
     mask = os.umask(0o022)

@@ -17,11 +17,12 @@ import sys
 from ..harness.loaded import brought_in, mapped_files
 from ..harness.problems import Problem
 from ..harness.release import read_versions
+from ..i18n import N_
 from .protocol import COMMAND_FD, RECORD_FD, as_int_or_none, as_object, as_text, read_frame, write_frame
 
 #: Entry points the harness calls to open any backend; a library without them cannot be tested.
 REQUIRED_SYMBOLS = ("aclInit", "aclFinalize", "aclrtGetDeviceCount", "aclrtSetDevice", "aclrtGetSocName")
-SET_ENV_HINT = "source the set_env.sh of your CANN installation, which sets ASCEND_HOME_PATH"
+SET_ENV_HINT = N_("source the set_env.sh of your CANN installation, which sets ASCEND_HOME_PATH")
 
 
 def _problem(problem: Problem, message: str) -> dict[str, object]:

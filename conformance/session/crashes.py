@@ -20,6 +20,7 @@ from acl_hostmem_generated.catalog_types import RuleEntry
 
 from ..executor.journal import call_in_flight
 from ..harness.promises import promise_of_call
+from ..i18n import _
 from ..results.allure import allure_crash_result
 from ..results.files import write_json, write_text
 from ..results.outcomes import CaseResult, Category, Outcome, crash_result
@@ -52,7 +53,7 @@ def crashed_case(state: RunState, case_id: str, rule_id: str, elapsed: float | N
     else:
         result = crash_result(case_id, rule_id, elapsed, limit if killed else hard, detail)
     if killed and call and state.hung.record(call):
-        print(f"acl: {call} hung in two cases; the remaining cases that call it are not waited for",
+        print(_("acl: {call} hung in two cases; the remaining cases that call it are not waited for").format(call=call),
               file=sys.stderr)
     root = setup_rule or promise_of_call(state.catalog, call)
     if root and root != rule_id and result.category is not Category.DEADLINE:
