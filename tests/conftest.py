@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from typing import Any
 
 import pytest
 from bundle_helpers import build_summary
 
 from conformance.certify.bundle import DEFAULT_CATALOG
+
+# The tests that compare the kit's texts compare its English ones, whatever the developer's locale
+# (LANG=zh_CN.UTF-8 would otherwise make every run speak Chinese); tests/i18n chooses languages itself.
+os.environ["ACL_LANG"] = "en"
 
 
 @pytest.fixture(scope="session")

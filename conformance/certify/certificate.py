@@ -209,8 +209,8 @@ def sections(assessment: Assessment, summary: SummaryJSON, lang: str = DEFAULT) 
                 expired),
         Section(translate("Recommended and informational findings", lang),
                 translate("Reported only; do not decide the verdict.", lang), advisory),
-        Section(translate("Advisory: documentation and runtime or driver source disagree", lang), translate(ADVISORY_NOTE, lang),
-                conflicts),
+        Section(translate("Advisory: documentation and runtime or driver source disagree", lang),
+                translate(ADVISORY_NOTE, lang), conflicts),
         Section(translate("Findings below the rule's severity", lang),
                 translate("Cases that met their rule but answered another error code than one known only from the "
                           "runtime source; reported at the code's own severity, they do not decide the verdict.",

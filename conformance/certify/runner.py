@@ -41,7 +41,7 @@ from acl_hostmem_generated.catalog_types import Catalog
 
 from ..harness import resources
 from ..harness.options import DEFAULT_DEADLINE, OptionError, seconds
-from ..i18n import languages
+from ..i18n import _, languages
 from ..results.expectations import ExpectationError, load_expectations
 from ..results.history import carry_history, check_history, run_dir
 from ..results.signing import SIGNATURE, sign_manifest
@@ -211,8 +211,8 @@ def _last_words(log: Path) -> str:
         lines = [line.strip() for line in log.read_text(encoding="utf-8", errors="replace").splitlines()]
     except OSError:
         return ""
-    return next((line for line in lines if "error:" in line), None) or next((line for line in reversed(lines)
-                                                                            if line), "")
+    said = (line for line in lines if "error:" in line or "错误：" in line)  # the run speaks the chosen language
+    return next(said, None) or next((line for line in reversed(lines) if line), "")
 
 
 def _progress(out: TextIO, line: str, started: float, shown: int) -> int:
@@ -223,9 +223,9 @@ def _progress(out: TextIO, line: str, started: float, shown: int) -> int:
         shown = percent
         elapsed = time.monotonic() - started
         left = elapsed * (100 - shown) / shown if shown else None
-        eta = f", ETA {format_duration(left)}" if left and shown < 100 else ""
-        print(f"certify: {shown:3d}% of the cases run ({format_duration(elapsed)} elapsed{eta})",
-              file=sys.stderr, flush=True)
+        eta = _(", ETA {left}").format(left=format_duration(left)) if left and shown < 100 else ""
+        print(_("{label}: {percent:3d}% of the cases run ({elapsed} elapsed{eta})").format(
+            label="certify", percent=shown, elapsed=format_duration(elapsed), eta=eta), file=sys.stderr, flush=True)
     return shown
 
 

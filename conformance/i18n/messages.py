@@ -61,11 +61,12 @@ def problems(lang: str, package: Path = PACKAGE) -> Iterator[str]:
     but no longer used."""
     used = used_ids(package)
     have = translated(lang)
+    po = po_path(lang).relative_to(PACKAGE.parent)
     for msgid, where in sorted(used.items(), key=lambda item: item[1]):
         if not have.get(msgid, "").strip():
-            yield f"{where}: {msgid!r} has no {lang} text in {po_path(lang).relative_to(package.parent)}"
+            yield f"{where}: {msgid!r} has no {lang} text in {po}"
     for msgid in sorted(set(have) - set(used)):
-        yield f"{po_path(lang).relative_to(package.parent)}: {msgid!r} is used nowhere in the code"
+        yield f"{po}: {msgid!r} is used nowhere in the code"
 
 
 def missing(lang: str, package: Path = PACKAGE) -> list[str]:
