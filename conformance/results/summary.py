@@ -366,19 +366,24 @@ def format_summary(summary: SummaryJSON, report_location: str | None = None, sty
         library=shown["library"], soc=shown["soc"], family=shown["product_family"], version=shown["cann_version"]))
     if env.get("cann_release"):
         lines.append(_("judged against the CANN {release} contract").format(release=env.get("cann_release")))
-    header = (pad(_("rule family"), 18) + pad(_("rules"), 6, right=True) + pad(_("pass"), 6, right=True)
-              + pad(_("fail"), 6, right=True) + pad(_("error"), 6, right=True) + pad(_("blocked"), 8, right=True)
-              + pad(_("waived"), 7, right=True) + pad(_("xpass"), 6, right=True) + pad(_("n/a"), 5, right=True))
+    # Each count column is as wide as the kit always printed it, or its header and a space where a language's
+    # word is wider (a Chinese character takes two columns).
+    columns = [("PASS", _("pass"), 6), ("FAIL", _("fail"), 6), ("ERROR", _("error"), 6), ("BLOCKED", _("blocked"), 8),
+               ("WAIVED", _("waived"), 7), ("XPASS", _("xpass"), 6), ("NOT_APPLICABLE", _("n/a"), 5)]
+    widths = {key: max(width, display_width(word) + 1) for key, word, width in columns}
+    rules_word = _("rules")
+    rules_width = max(6, display_width(rules_word) + 1)
+    header = (pad(_("rule family"), 18) + pad(rules_word, rules_width, right=True)
+              + "".join(pad(word, widths[key], right=True) for key, word, _width in columns))
     lines += ["", header, "-" * display_width(header)]
-    def red(counts: Mapping[str, int], name: str, width: int) -> str:
-        n = counts.get(name, 0)
-        return style.paint(f"{n:>{width}}", "red") if n else f"{n:>{width}}"
+    def red(counts: Mapping[str, int], name: str) -> str:
+        n, width = counts.get(name, 0), widths[name]
+        return style.paint(f"{n:>{width}}", "red") if n and name in ("FAIL", "ERROR", "BLOCKED") else f"{n:>{width}}"
 
     for family, counts in summary.get("by_family", {}).items():
         total = sum(counts.values())
-        lines.append(f"{pad(rule_family_name(family, lang), 18)}{total:>6}{counts['PASS']:>6}{red(counts, 'FAIL', 6)}"
-                     f"{red(counts, 'ERROR', 6)}{red(counts, 'BLOCKED', 8)}{counts['WAIVED']:>7}{counts['XPASS']:>6}"
-                     f"{counts['NOT_APPLICABLE']:>5}")
+        lines.append(f"{pad(rule_family_name(family, lang), 18)}{total:>{rules_width}}"
+                     + "".join(red(counts, key) for key, _word, _width in columns))
     totals = summary.get("totals", {})
     lines.append("")
     lines.append(_("cases: ") + _(", ").join(f"{n} {k.lower()}" for k, n in totals.items() if n))
