@@ -21,6 +21,7 @@ from pathlib import Path
 
 from . import i18n
 from .certify import command as certify_command
+from .i18n import _
 from .results.vocabulary import EXIT_BAD_COMMAND_LINE
 from .session import command as run_command
 
@@ -81,7 +82,7 @@ def load_subcommand(name: str) -> Subcommand | Callable[[list[str]], int] | None
     target = SUBCOMMANDS.get(name)
     if target is None:
         return None
-    module_name, _, attribute = target.partition(":")
+    module_name, _colon, attribute = target.partition(":")
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
@@ -118,7 +119,7 @@ def report_main(argv: list[str]) -> int:
 
     source = args.directory.resolve()
     if not (source / "allure-results").is_dir():
-        print(f"report: {source} has no allure-results/ folder", file=sys.stderr)
+        print(_("report: {dir} has no allure-results/ folder").format(dir=source), file=sys.stderr)
         return 2
     bundle = (source / "SHA256SUMS").is_file()
     out = (args.out or (source.with_name(source.name + "-html") if bundle else source)).resolve()
@@ -156,7 +157,7 @@ def build_sim_main(argv: list[str]) -> int:
     except SimBuildError as exc:
         print(f"build-sim: {exc}", file=sys.stderr)
         return 1
-    print(f"built {library}; test it with: {PROG} run --acl-lib {library}")
+    print(_("built {library}; test it with: {prog} run --acl-lib {library}").format(library=library, prog=PROG))
     return 0
 
 
@@ -248,7 +249,8 @@ def misspelt_option(extra: Sequence[str], known: Sequence[str]) -> str | None:
         name = arg.split("=", 1)[0]
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.6 if name.startswith("--acl") else 0.85)
         if name.startswith("--acl") or close:
-            return f"unknown option {name}" + (f" (did you mean {close[0]}?)" if close else "")
+            return _("unknown option {name}").format(name=name) + (
+                _(" (did you mean {name}?)").format(name=close[0]) if close else "")
     return None
 
 
@@ -319,7 +321,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     typo = misspelt_option(extra, _known_options(parser, args.command))
     if typo:
-        print(f"{PROG} {args.command}: {typo}; `{PROG} {args.command} --help` lists the options", file=sys.stderr)
+        print(_("{prog} {command}: {typo}; `{prog} {command} --help` lists the options").format(
+            prog=PROG, command=args.command, typo=typo), file=sys.stderr)
         return EXIT_BAD_COMMAND_LINE
     if "--" in extra:
         extra = [arg for arg in extra if arg != "--"]

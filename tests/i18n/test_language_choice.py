@@ -105,3 +105,21 @@ def test_a_run_started_under_a_chinese_locale_reports_its_set_up_error_in_chines
                             env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 14, result.stderr[-2000:]
     assert "acl-conformance：配置错误：--acl-product atlas_nine 不是规范中的产品系列。" in result.stdout + result.stderr
+
+
+def test_explain_in_chinese_keeps_the_case_data_as_it_is(tmp_path, catalog, make_summary):
+    from conformance.results.explain import explain_lines
+
+    case = first_case(catalog, FAULTED_RULE)
+    summary = make_summary({case: {"outcome": "FAIL", "message": "second aclrtHostUnregister succeeded"}})
+    i18n.choose("zh")
+    lines = explain_lines(tmp_path, summary, case)
+    assert lines[1].startswith(f"规则：    {FAULTED_RULE}（mandatory，配对与生命周期）：")
+    assert "消息：" in lines and "  second aclrtHostUnregister succeeded" in lines  # the case's words: untouched
+
+
+def test_a_misspelt_option_is_said_in_chinese(capsys, monkeypatch):
+    monkeypatch.setenv(i18n.ENV, "zh")
+    assert cli_main(["run", "--acl-lbi", "x"]) == EXIT_BAD_COMMAND_LINE
+    assert capsys.readouterr().err.strip() == ("acl-conformance run：未知选项 --acl-lbi（是否指 --acl-lib？）；"
+                                               "`acl-conformance run --help` 列出了全部选项")
