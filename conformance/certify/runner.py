@@ -250,18 +250,21 @@ def baseline_problem(baseline: Path, trusted: Ed25519PublicKey | None = None) ->
     """
     base = run_dir(Path(baseline))
     if not base.is_dir():
-        return f"--baseline {baseline}: not a bundle or report directory"
+        return _("--baseline {baseline}: not a bundle or report directory").format(baseline=baseline)
     if is_bundle(base):
         problems = check_integrity(base, trusted)
         if problems:
-            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-            return f"--baseline {baseline} does not verify, nothing carried from it: {problems[0]}{more}"
+            more = _(" (and {count} more)").format(count=len(problems) - 1) if len(problems) > 1 else ""
+            return _("--baseline {baseline} does not verify, nothing carried from it: {problem}{more}").format(
+                baseline=baseline, problem=problems[0], more=more)
     elif trusted is not None:
-        return f"--baseline {baseline}: not a bundle, so it carries no signature to check against --trust"
+        return _("--baseline {baseline}: not a bundle, so it carries no signature to check against --trust").format(
+            baseline=baseline)
     try:
         check_history(base)
     except UntrustedFileError as exc:
-        return f"--baseline {baseline}: its history is refused, nothing carried from it: {exc}"
+        return _("--baseline {baseline}: its history is refused, nothing carried from it: {problem}").format(
+            baseline=baseline, problem=exc)
     return None
 
 
@@ -303,14 +306,16 @@ def certify(
         try:
             copied = carry_history(baseline, staging) if baseline else []
         except UntrustedFileError as exc:
-            raise CertifyError(f"--baseline {baseline}: nothing carried from it: {exc}") from None
+            raise CertifyError(_("--baseline {baseline}: nothing carried from it: {problem}").format(
+                baseline=baseline, problem=exc)) from None
         run = run_command(args, extra, staging)
         env = {**os.environ, RUN_COMMAND_ENV: json.dumps(list(command) or run)}
         returncode, sealed = follow(run, staging / "run.log", env, _run_limit(args))
         if not (staging / "summary.json").is_file():
             # The staging directory goes with this error: say what the run said, not where its log was.
             said = _last_words(staging / "run.log")
-            raise CertifyError(f"the run exited {returncode} without a summary.json" + (f": {said}" if said else ""),
+            raise CertifyError(_("the run exited {status} without a summary.json").format(status=returncode)
+                               + (f": {said}" if said else ""),
                                returncode if returncode in RUN_OWN_STATUSES else None)
         if load_json(staging / "summary.json").get("verdict") == INTERRUPTED:
             raise Interrupted(signal.SIGINT)  # the run was interrupted though certify was not: nothing to seal

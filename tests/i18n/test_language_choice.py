@@ -123,3 +123,14 @@ def test_a_misspelt_option_is_said_in_chinese(capsys, monkeypatch):
     assert cli_main(["run", "--acl-lbi", "x"]) == EXIT_BAD_COMMAND_LINE
     assert capsys.readouterr().err.strip() == ("acl-conformance run：未知选项 --acl-lbi（是否指 --acl-lib？）；"
                                                "`acl-conformance run --help` 列出了全部选项")
+
+
+def test_an_option_mistake_and_an_unknown_release_in_chinese(catalog):
+    from conformance.harness.options import OptionError, seconds
+    from conformance.harness.release import ReleaseError, judge_release
+
+    i18n.choose("zh")
+    with pytest.raises(OptionError, match="^--acl-timeout 'abc'：不是秒数$"):
+        seconds("--acl-timeout", "abc", 1.0)
+    with pytest.raises(ReleaseError, match="^--acl-cann-release '7.0.0' 不是规范已知的版本"):
+        judge_release(catalog, None, "7.0.0", None)
