@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import string
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from acl_hostmem_generated.catalog_types import Catalog
 
+from ..executor.probe import MESSAGES as PROBE_MESSAGES
 from ..executor.probe import SET_ENV_HINT
 from ..harness.options import Settings
 from ..harness.problems import Problem
@@ -145,13 +147,26 @@ def probe_library(lib: Path, device: int | None, timeout: float = PROBE_TIMEOUT_
     problem = answer.get("problem")
     if problem is not None:
         said = [line for line in child.start_stderr.splitlines() if line.strip()]
-        message = str(answer.get("message", ""))
+        message = probe_message(answer)
         if said and problem == Problem.INIT_FAILED.name:
             first, _newline, rest = message.partition("\n")
             message = _("{first}\nThe library said: {said}\n{rest}").format(first=first, said=said[-1][:200], rest=rest)
         known = problem in Problem.__members__
         raise SetupError(Problem[str(problem)] if known else Problem.INIT_FAILED, message)
     return answer
+
+
+def probe_message(answer: Mapping[str, object]) -> str:
+    """The probe's problem in this process's language: its message named in the probe's table, its fields
+    filled with the values it sent (text only: the library's words fill a field, never format one); the
+    English message it sent when the name or the fields are not the table's."""
+    key, values = answer.get("message_id"), answer.get("values")
+    template = PROBE_MESSAGES.get(key) if isinstance(key, str) else None
+    if template is not None and isinstance(values, dict) and all(isinstance(v, str) for v in values.values()):
+        fields = {name for _text, name, _spec, _conv in string.Formatter().parse(template) if name} - {"hint"}
+        if set(values) == fields:
+            return _(template).format(hint=_(SET_ENV_HINT), **values)
+    return str(answer.get("message", ""))
 
 
 def check_family(facts: Mapping[str, object], product: str | None, catalog: Catalog) -> None:

@@ -134,3 +134,30 @@ def test_an_option_mistake_and_an_unknown_release_in_chinese(catalog):
         seconds("--acl-timeout", "abc", 1.0)
     with pytest.raises(ReleaseError, match="^--acl-cann-release '7.0.0' 不是规范已知的版本"):
         judge_release(catalog, None, "7.0.0", None)
+
+
+def test_the_probes_answer_is_worded_by_the_judge_from_its_own_table():
+    from conformance.session.preflight import probe_message
+
+    i18n.choose("zh")
+    answer = {"message": "English", "message_id": "missing_symbols", "values": {"lib": "/x.so", "symbols": "aclInit"}}
+    assert probe_message(answer) == ("/x.so 缺少测试框架需要的 ACL 接口：aclInit。\n"
+                                     "修复：使用完整 CANN 安装中的 libascendcl.so。")
+    # What the library's process sent fills a field as text; it never formats anything.
+    hostile = dict(answer, values={"lib": "{hint.__class__}", "symbols": "{0}"})
+    assert probe_message(hostile).startswith("{hint.__class__} 缺少测试框架需要的 ACL 接口：{0}。")
+    for forged in ({"message_id": "__class__", "values": {}}, {"message_id": "missing_symbols", "values": {"lib": 1}},
+                   {"message_id": "missing_symbols", "values": {"lib": "x"}}):  # unknown name, not text, a field short
+        assert probe_message(dict(forged, message="English")) == "English"
+
+
+def test_a_library_that_is_no_acl_library_in_chinese(tmp_path):
+    not_acl = next(p for p in ("/lib/x86_64-linux-gnu/libz.so.1", "/usr/lib/x86_64-linux-gnu/libz.so.1",
+                               "/lib/x86_64-linux-gnu/libc.so.6") if os.path.exists(p))
+    env = {k: v for k, v in os.environ.items() if k != i18n.ENV}
+    result = subprocess.run([sys.executable, "-m", "conformance", "run", "--lang", "zh", "--acl-lib", not_acl,
+                             "--acl-report-dir", str(tmp_path / "reports"), "-n", "1"],
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 11, result.stderr[-2000:]
+    said = result.stdout + result.stderr
+    assert "acl-conformance：配置错误：" in said and " 不是 ACL Runtime 库（未导出 aclInit, " in said, said
