@@ -1,9 +1,10 @@
-"""The spec's own texts in a language: rule titles and statements, product family names, the glossary.
+"""The spec's own texts in a language: rule titles and product family names (and the rule families' names).
 
-The spec carries each rule's Chinese next to its English (``title_zh``, ``statement_zh``,
-``reason_zh``), each product family's Chinese name (``name_zh``) and one glossary; the generated
-catalog passes them on. Every report reads those texts here and nowhere else, so a catalog
-without a field (an older bundle's spec) shows the English text instead of nothing.
+The spec carries each rule's Chinese next to its English (``title_zh``, ``statement_zh``, ...)
+and each product family's Chinese name (``name_zh``); the generated catalog passes them on. Every
+report reads those texts here and nowhere else (the reports show rule titles and family names
+today), so a catalog without a field (an older bundle's spec, or one written before the Chinese
+texts) shows the English text instead of nothing.
 
 Rule family IDs (``alignment``, ``sync``, ...) are the kit's vocabulary, not the spec's prose:
 their Chinese is in the message catalogue.
@@ -44,16 +45,6 @@ def rule_title(rule: Mapping[str, object], lang: str) -> str:
     return _field(rule, "title", lang)
 
 
-def rule_statement(rule: Mapping[str, object], lang: str) -> str:
-    """A rule's statement in ``lang``."""
-    return _field(rule, "statement", lang)
-
-
-def rule_reason(rule: Mapping[str, object], lang: str) -> str:
-    """Why a rule holds (its ``reason``) in ``lang``."""
-    return _field(rule, "reason", lang)
-
-
 def product_family_name(family: Mapping[str, object], lang: str) -> str:
     """A product family's name in ``lang`` (the support lists' own words: "Atlas A2 训练系列产品")."""
     return _field(family, "name", lang)
@@ -63,15 +54,3 @@ def rule_family_name(family_id: str, lang: str) -> str:
     """A rule family's name in ``lang``; an ID the kit does not know is shown as it is."""
     english = RULE_FAMILIES.get(family_id)
     return translate(english, lang) if english is not None else family_id
-
-
-def glossary_term(catalog: Mapping[str, object], term_id: str, lang: str) -> str | None:
-    """The glossary's word for ``term_id`` in ``lang``, or None when the catalog's glossary lacks it."""
-    glossary = catalog.get("glossary")
-    if not isinstance(glossary, list):
-        return None
-    for entry in glossary:
-        if isinstance(entry, Mapping) and entry.get("id") == term_id:
-            word = entry.get(lang) or entry.get(DEFAULT)
-            return str(word) if word else None
-    return None

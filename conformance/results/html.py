@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..harness.resources import cache_dir, catalog_path, load_catalog, shipped_dir, source_checkout
 from ..i18n import DEFAULT, N_, _, current
-from ..i18n.spec_text import rule_title
+from ..i18n.spec_text import product_family_name, rule_title
 from .landing import ALLURE_PAGE, allure_case_ids, landing_html
 from .outcomes import CATEGORY_TITLES
 from .untrusted import UntrustedFileError, as_object, present, read_json
@@ -108,15 +108,17 @@ def allure_language_environment() -> dict[str, str]:
     return {"ACL_ALLURE_LANGUAGE": current(), "ACL_ALLURE_CATEGORY_NAMES": json.dumps(names, ensure_ascii=False)}
 
 
-def rule_titles(lang: str) -> dict[str, str]:
-    """Rule ID -> its title in ``lang``, from the installed kit's catalog (the landing page's root causes)."""
+def spec_names(lang: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Rule ID -> its title, and product family ID -> its name, in ``lang``, from the installed kit's catalog
+    (the landing page's root causes and facts); empty for English, whose page shows what it always showed."""
     if lang == DEFAULT:
-        return {}
+        return {}, {}
     try:
         catalog = load_catalog(catalog_path())
     except (OSError, ValueError):
-        return {}
-    return {str(rule["id"]): rule_title(rule, lang) for rule in catalog.get("rules", [])}
+        return {}, {}
+    return ({str(rule["id"]): rule_title(rule, lang) for rule in catalog.get("rules", [])},
+            {str(family["id"]): product_family_name(family, lang) for family in catalog.get("families", [])})
 
 
 def trim_history(path: Path, limit: int) -> None:
@@ -156,7 +158,7 @@ def render(results_dir: Path, report_dir: Path, summary: Mapping[str, object] | 
     if proc.returncode != 0 or not index.is_file():
         raise ReportError(f"allure generate failed ({proc.returncode}):\n{(proc.stdout + proc.stderr)[-2000:]}")
     (output / ALLURE_PAGE).write_text(strip_analytics(index.read_text(encoding="utf-8")), encoding="utf-8")
-    index.write_text(landing_html(summary, _allure_ids(output), rule_titles(current())), encoding="utf-8")
+    index.write_text(landing_html(summary, _allure_ids(output), *spec_names(current())), encoding="utf-8")
     trim_history(history, history_limit)
     return index
 

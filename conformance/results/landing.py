@@ -135,9 +135,10 @@ def _root_causes(summary: Mapping[str, object], failing: Iterable[tuple[str, str
 
 
 def landing_html(summary: Mapping[str, object] | None, allure_ids: Mapping[str, str] | None = None,
-                 titles: Mapping[str, str] | None = None) -> str:
+                 titles: Mapping[str, str] | None = None, families: Mapping[str, str] | None = None) -> str:
     """The report's ``index.html`` for a run's summary (None: the run left no summary.json), in this process's
-    language; ``titles`` are the rules' titles in it (the spec's, :mod:`conformance.i18n.spec_text`)."""
+    language; ``titles`` and ``families`` are the rules' titles and the product families' names in it (the
+    spec's, :mod:`conformance.i18n.spec_text`)."""
     allure_ids = allure_ids or {}
     summary = summary or {}
     lang = current()
@@ -146,7 +147,7 @@ def landing_html(summary: Mapping[str, object] | None, allure_ids: Mapping[str, 
         "" if summary else _("the run left no summary.json"))
     env = as_object(summary.get("environment"))
     facts = [_("library {library}").format(library=env.get("library")), f"SoC {env.get('soc')}",
-             _("product family {family}").format(family=env.get("product_family")),
+             _("product family {family}").format(family=_family_shown(env.get("product_family"), families or {})),
              f"CANN {env.get('cann_version')}"] if env else []
     if env.get("cann_release"):
         facts.append(_("judged against the CANN {release} contract").format(release=env.get("cann_release")))
@@ -200,6 +201,12 @@ def landing_html(summary: Mapping[str, object] | None, allure_ids: Mapping[str, 
         f"<tbody>{words}</tbody></table>"
         "</main></body></html>\n"
     )
+
+
+def _family_shown(family: object, names: Mapping[str, str]) -> str:
+    """A product family as the page names it: the spec's name in the page's language and its ID, or the ID."""
+    name = names.get(str(family))
+    return f"{name} ({family})" if name else str(family)
 
 
 def allure_case_ids(test_results: object) -> dict[str, str]:
