@@ -21,7 +21,7 @@ def test_a_bilingual_certificate_carries_zh_then_en_and_verifies(tmp_path, catal
     md = (bundle / "certificate.md").read_text(encoding="utf-8")
     page = (bundle / "certificate.html").read_text(encoding="utf-8")
     assert languages_in_markdown(md) == ("zh", "en") == languages_in_html(page)
-    zh, en = md.index("# ACL Host 内存一致性认证证书"), md.index("# ACL host-memory conformance certificate")
+    zh, en = md.index("# ACL Host内存一致性认证证书"), md.index("# ACL host-memory conformance certificate")
     assert zh < en
     assert "## 结论：**NOT CERTIFIED**" in md and "## Verdict: **NOT CERTIFIED**" in md
     assert "原因：1 条强制规则失败" in md and "Why: 1 mandatory rule(s) failed" in md

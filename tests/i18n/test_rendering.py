@@ -73,9 +73,9 @@ def chinese_pages(tmp_path, catalog, make_summary) -> dict[str, Path]:
 
 
 @pytest.mark.parametrize(("page", "words"), [
-    ("landing", ["ACL Host 内存一致性测试", "有强制规则失败", "根因", "未通过的用例（1）",
+    ("landing", ["ACL Host内存一致性测试", "有强制规则失败", "根因", "未通过的用例（1）",
                  "在 Allure 报告中查看全部用例"]),
-    ("certificate", ["ACL Host 内存一致性认证证书", "原因：1 条强制规则失败", "判定依据", "规则族", "配对与生命周期",
+    ("certificate", ["ACL Host内存一致性认证证书", "原因：1 条强制规则失败", "判定依据", "规则族", "配对与生命周期",
                      "ACL host-memory conformance certificate"]),
 ])
 def test_a_chinese_page_draws_every_character_and_says_its_words(chinese_pages, tmp_path, page, words):

@@ -49,7 +49,7 @@ def test_allure_speaks_the_chosen_language():
     assert env["ACL_ALLURE_LANGUAGE"] == "zh"
     names = json.loads(env["ACL_ALLURE_CATEGORY_NAMES"])
     assert names["Blocked by another rule"] == "被其他规则阻塞" and set(names) == set(CATEGORY_TITLES.values())
-    assert report_name({"verdict": "PASS", "totals": {"PASS": 3}}) == "ACL Host 内存一致性测试：结论 PASS（3 PASS）"
+    assert report_name({"verdict": "PASS", "totals": {"PASS": 3}}) == "ACL Host内存一致性测试：结论 PASS（3 PASS）"
 
 
 def test_allurerc_takes_its_language_and_category_names_from_the_environment():
