@@ -1,12 +1,18 @@
 // Allure 3 configuration of the conformance report (rendered by conformance/results/html.py).
 // The environment points it at any report directory: ACL_ALLURE_OUTPUT (the report folder),
-// ACL_ALLURE_HISTORY (trend file) and ACL_ALLURE_NAME (the title: the run's verdict and counts).
+// ACL_ALLURE_HISTORY (trend file) and ACL_ALLURE_NAME (the title: the run's verdict and counts);
+// ACL_ALLURE_LANGUAGE (Allure's own language: en or zh, the kit's --lang) and ACL_ALLURE_CATEGORY_NAMES
+// (a JSON object: each category's English name below -> its name in that language, from the kit's
+// message catalogue; a name it lacks stays English).
 import { defineConfig } from "allure";
 
 const output = process.env.ACL_ALLURE_OUTPUT ?? "reports/allure-report";
 const historyPath = process.env.ACL_ALLURE_HISTORY ?? "reports/history.jsonl";
 const reportName = process.env.ACL_ALLURE_NAME ?? "ACL host-memory conformance";
+const reportLanguage = process.env.ACL_ALLURE_LANGUAGE ?? "en";
+const categoryNames = JSON.parse(process.env.ACL_ALLURE_CATEGORY_NAMES ?? "{}");
 const byCategory = (category) => ({ labels: { category } });
+const named = (category) => ({ ...category, name: categoryNames[category.name] ?? category.name });
 
 export default defineConfig({
   name: reportName,
@@ -29,13 +35,13 @@ export default defineConfig({
     { name: "Not run", matchers: byCategory("not_run"), groupBy: [{ label: "feature" }] },
     { name: "Waived", matchers: byCategory("waived"), groupBy: [{ label: "feature" }] },
     { name: "Not applicable", matchers: byCategory("not_applicable"), groupBy: [{ label: "feature" }], groupByMessage: true },
-  ],
+  ].map(named),
   plugins: {
     awesome: {
       options: {
         reportName,
         singleFile: true,
-        reportLanguage: "en",
+        reportLanguage,
         groupBy: ["epic", "feature", "story"],
       },
     },

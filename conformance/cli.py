@@ -12,13 +12,16 @@ from __future__ import annotations
 import argparse
 import difflib
 import importlib
+import os
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import i18n
 from .certify import command as certify_command
+from .i18n import _
 from .results.vocabulary import EXIT_BAD_COMMAND_LINE
 from .session import command as run_command
 
@@ -79,7 +82,7 @@ def load_subcommand(name: str) -> Subcommand | Callable[[list[str]], int] | None
     target = SUBCOMMANDS.get(name)
     if target is None:
         return None
-    module_name, _, attribute = target.partition(":")
+    module_name, _colon, attribute = target.partition(":")
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
@@ -116,7 +119,7 @@ def report_main(argv: list[str]) -> int:
 
     source = args.directory.resolve()
     if not (source / "allure-results").is_dir():
-        print(f"report: {source} has no allure-results/ folder", file=sys.stderr)
+        print(_("report: {dir} has no allure-results/ folder").format(dir=source), file=sys.stderr)
         return 2
     bundle = (source / "SHA256SUMS").is_file()
     out = (args.out or (source.with_name(source.name + "-html") if bundle else source)).resolve()
@@ -154,7 +157,7 @@ def build_sim_main(argv: list[str]) -> int:
     except SimBuildError as exc:
         print(f"build-sim: {exc}", file=sys.stderr)
         return 1
-    print(f"built {library}; test it with: {PROG} run --acl-lib {library}")
+    print(_("built {library}; test it with: {prog} run --acl-lib {library}").format(library=library, prog=PROG))
     return 0
 
 
@@ -200,7 +203,9 @@ def build_parser(names: Sequence[str] | None = None) -> tuple[argparse.ArgumentP
         prog=PROG,
         description="Conformance kit for the CANN runtime's host-memory interfaces: run the spec's cases against "
                     "a libascendcl.so (or the reference simulator), certify a release, compare two runs.",
-        epilog="'acl-conformance COMMAND --help' explains a command. Also: python -m conformance.",
+        epilog="'acl-conformance COMMAND --help' explains a command. Also: python -m conformance.\n"
+               "--lang zh|en (every command; certify also takes zh,en): the language of what a person reads\n"
+               "[ACL_LANG; default: from the locale, LANG=zh_CN.UTF-8 gives zh]. --help texts are English.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -216,6 +221,7 @@ def build_parser(names: Sequence[str] | None = None) -> tuple[argparse.ArgumentP
         child = sub.add_parser(name, help=command.help, description=command.description or command.help,
                                prog=f"{PROG} {name}", formatter_class=argparse.RawDescriptionHelpFormatter)
         command.configure(child)
+        child.add_argument("--lang", metavar="LANG", help=i18n.LANG_HELP)  # taken by main() before parsing
         loaded[name] = command
     return parser, loaded
 
@@ -243,13 +249,63 @@ def misspelt_option(extra: Sequence[str], known: Sequence[str]) -> str | None:
         name = arg.split("=", 1)[0]
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.6 if name.startswith("--acl") else 0.85)
         if name.startswith("--acl") or close:
-            return f"unknown option {name}" + (f" (did you mean {close[0]}?)" if close else "")
+            return _("unknown option {name}").format(name=name) + (
+                _(" (did you mean {name}?)").format(name=close[0]) if close else "")
     return None
+
+
+#: The one subcommand whose document carries several languages at once (``--lang zh,en``).
+SEVERAL_LANGUAGES = frozenset({"certify"})
+
+
+def take_language(argv: Sequence[str]) -> tuple[str | None, list[str]]:
+    """``--lang VALUE`` / ``--lang=VALUE`` taken out of ``argv`` (before a ``--``), and the rest.
+
+    The language is the whole command line's, chosen once before any subcommand parses: plain
+    ``main(argv)`` subcommands never see the option, and every message they print is already in it.
+    """
+    value: str | None = None
+    rest: list[str] = []
+    args = list(argv)
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg == "--":
+            rest += args[index:]
+            break
+        if arg == "--lang":
+            if index + 1 >= len(args):
+                raise i18n.LanguageError("--lang: give one of " + ", ".join(i18n.LANGUAGES))
+            value = args[index + 1]
+            index += 2
+            continue
+        if arg.startswith("--lang="):
+            value = arg.split("=", 1)[1]
+        else:
+            rest.append(arg)
+        index += 1
+    return value, rest
+
+
+def choose_language(argv: Sequence[str]) -> list[str]:
+    """Choose the process's language (--lang, ACL_LANG, the locale) and pass it on to the processes it
+    starts (ACL_LANG); returns ``argv`` without ``--lang``. A value naming no language raises LanguageError."""
+    value, rest = take_language(argv)
+    several = bool(rest) and rest[0] in SEVERAL_LANGUAGES
+    langs = i18n.resolve(value, several=several)
+    i18n.choose(langs[0], also=langs[1:])
+    os.environ[i18n.ENV] = langs[0]  # the judge, its self-test runs and renderers speak it too
+    return rest
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` and run the chosen subcommand; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        argv = choose_language(argv)
+    except i18n.LanguageError as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return EXIT_BAD_COMMAND_LINE
     wanted = [argv[0]] if argv and argv[0] in SUBCOMMANDS else None
     if wanted:
         command = load_subcommand(argv[0])
@@ -265,7 +321,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     typo = misspelt_option(extra, _known_options(parser, args.command))
     if typo:
-        print(f"{PROG} {args.command}: {typo}; `{PROG} {args.command} --help` lists the options", file=sys.stderr)
+        print(_("{prog} {command}: {typo}; `{prog} {command} --help` lists the options").format(
+            prog=PROG, command=args.command, typo=typo), file=sys.stderr)
         return EXIT_BAD_COMMAND_LINE
     if "--" in extra:
         extra = [arg for arg in extra if arg != "--"]

@@ -8,12 +8,29 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from bundle_helpers import build_summary
 
+from conformance import i18n
 from conformance.certify.bundle import DEFAULT_CATALOG
+
+# The tests that compare the kit's texts compare its English ones, whatever the developer's locale
+# (LANG=zh_CN.UTF-8 would otherwise make every run speak Chinese); tests/i18n chooses languages itself.
+os.environ["ACL_LANG"] = "en"
+
+
+@pytest.fixture(autouse=True)
+def no_language_chosen(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Each test starts and ends with no language chosen: a test that chose one (``cli.main(["--lang", ...])``
+    exports it, as the CLI does) leaves none behind."""
+    monkeypatch.setenv(i18n.ENV, "en")
+    i18n.reset()
+    yield
+    i18n.reset()
 
 
 @pytest.fixture(scope="session")

@@ -21,6 +21,7 @@ from acl_hostmem_generated.catalog_types import Catalog
 from ..harness.options import OptionError, settings_from_values
 from ..harness.problems import Problem
 from ..harness.resources import catalog_path, load_catalog
+from ..i18n import _
 from ..results.signing import KeyFileError, load_private_key, load_public_key, signer
 from ..results.terminal import Style
 from ..results.vocabulary import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_PASS, Verdict, interrupted_status, outcome_text
@@ -105,8 +106,8 @@ def refuse_unsandboxed(args: argparse.Namespace) -> int | None:
     paths = getattr(args, "acl_sandbox_allow", None) or env_value(allow) or []
     if getattr(args, "acl_allow_unsandboxed", False) or find_sandbox(tuple(map(str, paths))) is not None:
         return None
-    print("certify: not sandboxed: bubblewrap (bwrap) is missing or cannot create namespaces here, so the library "
-          "would run with the kit's rights. Fix: install bubblewrap, or pass --acl-allow-unsandboxed.",
+    print(_("certify: not sandboxed: bubblewrap (bwrap) is missing or cannot create namespaces here, so the library "
+            "would run with the kit's rights. Fix: install bubblewrap, or pass --acl-allow-unsandboxed."),
           file=sys.stderr)
     return int(Problem.NOT_SANDBOXED)
 
@@ -128,7 +129,7 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
             print(f"certify: {problem}", file=sys.stderr)
             return EXIT_NO_VERDICT
     elif trusted is not None:
-        print("certify: --trust checks the signature of a --baseline bundle; no --baseline given", file=sys.stderr)
+        print(_("certify: --trust checks the signature of a --baseline bundle; no --baseline given"), file=sys.stderr)
         return EXIT_NO_VERDICT
     status = check_expectations(args)
     if status is None:
@@ -143,8 +144,9 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
         Path(out_root).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         option = "--out-dir" if args.out_dir else "--acl-report-dir"
-        print(SetupError(Problem.REPORT_DIR_UNWRITABLE, f"the certification directory {out_root} cannot be created "
-                         f"({exc.strerror or exc}).\nFix: pass a writable directory with {option}.").render(),
+        print(SetupError(Problem.REPORT_DIR_UNWRITABLE, _("the certification directory {dir} cannot be created "
+                         "({why}).\nFix: pass a writable directory with {option}.").format(
+                             dir=out_root, why=exc.strerror or exc, option=option)).render(),
               file=sys.stderr)
         return int(Problem.REPORT_DIR_UNWRITABLE)
     try:
@@ -152,8 +154,8 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
                          command=invoked_command(), signing_key=key, baseline_trust=trusted)
     except (Interrupted, KeyboardInterrupt) as stop:
         signum = stop.signum if isinstance(stop, Interrupted) else signal.SIGINT
-        print(f"certify: {Verdict.INTERRUPTED.value} by {signal.Signals(signum).name}: nothing was certified "
-              "(the run and its staging directory are gone)", file=sys.stderr)
+        print(_("certify: {verdict} by {signal}: nothing was certified (the run and its staging directory are "
+                "gone)").format(verdict=Verdict.INTERRUPTED.value, signal=signal.Signals(signum).name), file=sys.stderr)
         return interrupted_status(signum)
     except CertifyError as exc:
         print(f"certify: {exc}", file=sys.stderr)
@@ -162,7 +164,7 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
         print(f"certify: {exc}", file=sys.stderr)
         return EXIT_NO_VERDICT
     if result.problems:
-        print(f"certify: the bundle {result.bundle} does not verify:", file=sys.stderr)
+        print(_("certify: the bundle {bundle} does not verify:").format(bundle=result.bundle), file=sys.stderr)
         for line in result.problems:
             print(f"  {line}", file=sys.stderr)
         return EXIT_NO_VERDICT
@@ -171,9 +173,10 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
     for rule in result.assessment.blocking:
         print(f"  {rule.rule_id}: {rule.why()} ({rule.doc_url or rule.doc_ref})")
     for rule_id in result.assessment.missing_rules:
-        print(f"  {rule_id}: no outcome (incomplete run)")
+        print("  " + _("{rule}: no outcome (incomplete run)").format(rule=rule_id))
     if not result.html:
-        print(f"HTML report not rendered; render it later with: acl-conformance report {result.bundle}")
+        print(_("HTML report not rendered; render it later with: acl-conformance report {bundle}").format(
+            bundle=result.bundle))
     if result.certified:
         return EXIT_PASS
     return EXIT_INCONCLUSIVE if result.assessment.inconclusive else EXIT_FAIL
@@ -208,7 +211,8 @@ def verify_main(argv: Sequence[str]) -> int:
         print(problem)
     if not problems:
         signed = signer(args.bundle)
-        how = f"signature by the trusted key {signed}" if trusted else (
-            f"signed by key {signed}, not checked (pass --trust PUBKEY)" if signed else "not signed")
-        print(f"{args.bundle}: verified ({how})")
+        how = _("signature by the trusted key {key}").format(key=signed) if trusted else (
+            _("signed by key {key}, not checked (pass --trust PUBKEY)").format(key=signed) if signed
+            else _("not signed"))
+        print(_("{bundle}: verified ({how})").format(bundle=args.bundle, how=how))
     return 1 if problems else 0

@@ -41,6 +41,7 @@ from acl_hostmem_generated.catalog_types import Catalog
 
 from ..harness import resources
 from ..harness.options import DEFAULT_DEADLINE, OptionError, seconds
+from ..i18n import _, languages
 from ..results.expectations import ExpectationError, load_expectations
 from ..results.history import carry_history, check_history, run_dir
 from ..results.signing import SIGNATURE, sign_manifest
@@ -210,8 +211,8 @@ def _last_words(log: Path) -> str:
         lines = [line.strip() for line in log.read_text(encoding="utf-8", errors="replace").splitlines()]
     except OSError:
         return ""
-    return next((line for line in lines if "error:" in line), None) or next((line for line in reversed(lines)
-                                                                            if line), "")
+    said = (line for line in lines if "error:" in line or "错误：" in line)  # the run speaks the chosen language
+    return next(said, None) or next((line for line in reversed(lines) if line), "")
 
 
 def _progress(out: TextIO, line: str, started: float, shown: int) -> int:
@@ -222,9 +223,9 @@ def _progress(out: TextIO, line: str, started: float, shown: int) -> int:
         shown = percent
         elapsed = time.monotonic() - started
         left = elapsed * (100 - shown) / shown if shown else None
-        eta = f", ETA {format_duration(left)}" if left and shown < 100 else ""
-        print(f"certify: {shown:3d}% of the cases run ({format_duration(elapsed)} elapsed{eta})",
-              file=sys.stderr, flush=True)
+        eta = _(", ETA {left}").format(left=format_duration(left)) if left and shown < 100 else ""
+        print(_("{label}: {percent:3d}% of the cases run ({elapsed} elapsed{eta})").format(
+            label="certify", percent=shown, elapsed=format_duration(elapsed), eta=eta), file=sys.stderr, flush=True)
     return shown
 
 
@@ -249,18 +250,21 @@ def baseline_problem(baseline: Path, trusted: Ed25519PublicKey | None = None) ->
     """
     base = run_dir(Path(baseline))
     if not base.is_dir():
-        return f"--baseline {baseline}: not a bundle or report directory"
+        return _("--baseline {baseline}: not a bundle or report directory").format(baseline=baseline)
     if is_bundle(base):
         problems = check_integrity(base, trusted)
         if problems:
-            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-            return f"--baseline {baseline} does not verify, nothing carried from it: {problems[0]}{more}"
+            more = _(" (and {count} more)").format(count=len(problems) - 1) if len(problems) > 1 else ""
+            return _("--baseline {baseline} does not verify, nothing carried from it: {problem}{more}").format(
+                baseline=baseline, problem=problems[0], more=more)
     elif trusted is not None:
-        return f"--baseline {baseline}: not a bundle, so it carries no signature to check against --trust"
+        return _("--baseline {baseline}: not a bundle, so it carries no signature to check against --trust").format(
+            baseline=baseline)
     try:
         check_history(base)
     except UntrustedFileError as exc:
-        return f"--baseline {baseline}: its history is refused, nothing carried from it: {exc}"
+        return _("--baseline {baseline}: its history is refused, nothing carried from it: {problem}").format(
+            baseline=baseline, problem=exc)
     return None
 
 
@@ -302,14 +306,16 @@ def certify(
         try:
             copied = carry_history(baseline, staging) if baseline else []
         except UntrustedFileError as exc:
-            raise CertifyError(f"--baseline {baseline}: nothing carried from it: {exc}") from None
+            raise CertifyError(_("--baseline {baseline}: nothing carried from it: {problem}").format(
+                baseline=baseline, problem=exc)) from None
         run = run_command(args, extra, staging)
         env = {**os.environ, RUN_COMMAND_ENV: json.dumps(list(command) or run)}
         returncode, sealed = follow(run, staging / "run.log", env, _run_limit(args))
         if not (staging / "summary.json").is_file():
             # The staging directory goes with this error: say what the run said, not where its log was.
             said = _last_words(staging / "run.log")
-            raise CertifyError(f"the run exited {returncode} without a summary.json" + (f": {said}" if said else ""),
+            raise CertifyError(_("the run exited {status} without a summary.json").format(status=returncode)
+                               + (f": {said}" if said else ""),
                                returncode if returncode in RUN_OWN_STATUSES else None)
         if load_json(staging / "summary.json").get("verdict") == INTERRUPTED:
             raise Interrupted(signal.SIGINT)  # the run was interrupted though certify was not: nothing to seal
@@ -343,8 +349,9 @@ def withdraw(bundle: Path, assessment: Assessment, problems: list[str],
     summary = load_own_summary(bundle / "summary.json")
     manifest: dict[str, object] = dict(load_json(bundle / "manifest.json"))
     manifest.update(verdict=NOT_CERTIFIED, verify_problems=problems)
-    (bundle / "certificate.md").write_text(render_markdown(withdrawn, summary, manifest), encoding="utf-8")
-    (bundle / "certificate.html").write_text(render_html(withdrawn, summary, manifest), encoding="utf-8")
+    langs = languages()
+    (bundle / "certificate.md").write_text(render_markdown(withdrawn, summary, manifest, langs), encoding="utf-8")
+    (bundle / "certificate.html").write_text(render_html(withdrawn, summary, manifest, langs), encoding="utf-8")
     seal(bundle, manifest, signing_key)
     return withdrawn
 
@@ -428,8 +435,9 @@ def package_bundle(
     if log.is_file():
         log.write_text(log.read_text(encoding="utf-8", errors="replace").replace(str(staging), str(final)),
                        encoding="utf-8")
-    (staging / "certificate.md").write_text(render_markdown(assessment, summary, manifest), encoding="utf-8")
-    (staging / "certificate.html").write_text(render_html(assessment, summary, manifest), encoding="utf-8")
+    langs = languages()  # certify --lang zh,en: one certificate carrying both, sealed with the rest
+    (staging / "certificate.md").write_text(render_markdown(assessment, summary, manifest, langs), encoding="utf-8")
+    (staging / "certificate.html").write_text(render_html(assessment, summary, manifest, langs), encoding="utf-8")
     seal(staging, manifest, signing_key)
     staging.rename(final)
     mask = os.umask(0o022)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from acl_hostmem_generated.catalog_types import Catalog, RuleEntry
 
+from ..i18n import current, translate
 from ..results.coverage import CoverageJSON, coverage, summary_coverage
 from ..results.expectations import certification_problem
 from ..results.outcomes import DECIDING_SEVERITY, FAILING_VALUES, OUTCOME_ORDER, unjudged, worst_value
@@ -61,6 +62,8 @@ class RuleAssessment:
     waived_cases: list[str] = field(default_factory=list)
     unaccepted_waivers: list[str] = field(default_factory=list)
     stale_cases: list[str] = field(default_factory=list)
+    #: The spec's entry for the rule (its texts in every language: :mod:`conformance.i18n.spec_text`).
+    texts: Mapping[str, object] = field(default_factory=dict, repr=False)
 
     @property
     def decides(self) -> bool:
@@ -78,21 +81,24 @@ class RuleAssessment:
         return self.decides and bool(self.failing_cases or self.unjudged_cases or self.unaccepted_waivers
                                      or self.outcome is None)
 
-    def why(self) -> str:
-        """A short reason for a blocking or waived rule."""
+    def why(self, lang: str | None = None) -> str:
+        """A short reason for a blocking or waived rule (in ``lang``; this process's language by default)."""
+        lang = lang or current()
         parts = []
         if self.failing_cases:
-            parts.append(f"{len(self.failing_cases)} failing case(s)")
+            parts.append(translate("{count} failing case(s)", lang).format(count=len(self.failing_cases)))
         if self.unjudged_cases:
-            parts.append(f"{len(self.unjudged_cases)} case(s) that could not be judged")
+            parts.append(translate("{count} case(s) that could not be judged", lang).format(
+                count=len(self.unjudged_cases)))
         if self.unaccepted_waivers:
-            parts.append(f"{len(self.unaccepted_waivers)} waived case(s) without accepted waiver")
+            parts.append(translate("{count} waived case(s) without accepted waiver", lang).format(
+                count=len(self.unaccepted_waivers)))
         accepted = len(self.waived_cases) - len(self.unaccepted_waivers)
         if accepted:
-            parts.append(f"{accepted} case(s) under accepted waiver")
+            parts.append(translate("{count} case(s) under accepted waiver", lang).format(count=accepted))
         if self.outcome is None:
-            parts.append("no case outcome")
-        return ", ".join(parts) or str(self.outcome)
+            parts.append(translate("no case outcome", lang))
+        return translate(", ", lang).join(parts) or str(self.outcome)
 
 
 @dataclass
@@ -143,38 +149,43 @@ class Assessment:
         return (bool(self.missing_rules) or bool(self.coverage["unexercised_interfaces"])
                 or any(r.unjudged_cases or r.outcome is None for r in deciding))
 
-    def reason(self) -> str:
+    def reason(self, lang: str | None = None) -> str:
         """Why the verdict is what it is, in one line (the certificate's first lines, certify's console),
-        with how many of the run's mandatory cases were judged."""
-        judged = (f" ({self.coverage['mandatory_judged']} of {self.coverage['mandatory_cases']} mandatory cases "
-                  "judged)")
-        return self._why() + judged
+        with how many of the run's mandatory cases were judged; in ``lang`` (this process's by default)."""
+        lang = lang or current()
+        judged = translate(" ({judged} of {cases} mandatory cases judged)", lang).format(
+            judged=self.coverage["mandatory_judged"], cases=self.coverage["mandatory_cases"])
+        return self._why(lang) + judged
 
-    def _why(self) -> str:
+    def _why(self, lang: str) -> str:
         if self.verdict == CERTIFIED:
-            return "every mandatory rule passed or does not apply"
+            return translate("every mandatory rule passed or does not apply", lang)
         deciding = [r for r in self.rules if r.decides]
         unjudged_cases = sum(len(r.unjudged_cases) for r in deciding)
         if self.inconclusive:
             parts = []
             if unjudged_cases:
-                parts.append(f"{unjudged_cases} mandatory case(s) of "
-                             f"{sum(1 for r in deciding if r.unjudged_cases)} rule(s) could not be judged (they "
-                             "ended ERROR because the instrument could not observe)")
+                parts.append(translate("{cases} mandatory case(s) of {rules} rule(s) could not be judged (they "
+                                       "ended ERROR because the instrument could not observe)", lang).format(
+                                           cases=unjudged_cases, rules=sum(1 for r in deciding if r.unjudged_cases)))
             if self.missing_rules:
-                parts.append(f"{len(self.missing_rules)} rule(s) have no outcome (an incomplete run)")
+                parts.append(translate("{count} rule(s) have no outcome (an incomplete run)", lang).format(
+                    count=len(self.missing_rules)))
             if self.coverage["unexercised_interfaces"]:
-                parts.append(f"no mandatory case of {', '.join(self.coverage['unexercised_interfaces'])} (exported "
-                             "by the library) lies in the judged release's contract, so nothing of it was judged")
-            return "INCONCLUSIVE: no mandatory rule failed, but " + "; ".join(parts or ["a rule has no case"])
+                parts.append(translate("no mandatory case of {interfaces} (exported by the library) lies in the "
+                                       "judged release's contract, so nothing of it was judged", lang).format(
+                                           interfaces=", ".join(self.coverage["unexercised_interfaces"])))
+            return translate("INCONCLUSIVE: no mandatory rule failed, but {why}", lang).format(
+                why=translate("; ", lang).join(parts or [translate("a rule has no case", lang)]))
         failed = [r for r in deciding if r.failing_cases]
         unaccepted = [r for r in deciding if r.unaccepted_waivers]
-        parts = [f"{len(failed)} mandatory rule(s) failed"] if failed else []
+        parts = [translate("{count} mandatory rule(s) failed", lang).format(count=len(failed))] if failed else []
         if unaccepted:
-            parts.append(f"{len(unaccepted)} mandatory rule(s) are waived without an accepted waiver")
+            parts.append(translate("{count} mandatory rule(s) are waived without an accepted waiver", lang).format(
+                count=len(unaccepted)))
         if unjudged_cases:
-            parts.append(f"{unjudged_cases} mandatory case(s) could not be judged")
-        return "; ".join(parts) or "the run could not be certified"
+            parts.append(translate("{count} mandatory case(s) could not be judged", lang).format(count=unjudged_cases))
+        return translate("; ", lang).join(parts) or translate("the run could not be certified", lang)
 
     def families(self) -> dict[str, dict[str, int]]:
         """Per rule family: counts of rules by certification column."""
@@ -230,6 +241,7 @@ def assess_rule(rule_id: str, rule: Mapping[str, object], spec_rule: RuleEntry |
         outcome=aggregate([str(c.get("outcome")) for c in cases.values() if isinstance(c, dict)]),
         provenance=str(facts.get("provenance") or ""),
         evidence=[e for e in as_list(facts.get("evidence")) if isinstance(e, dict)],
+        texts=facts,
     )
     for case_id, case in sorted(cases.items()):
         outcome = case.get("outcome") if isinstance(case, dict) else None

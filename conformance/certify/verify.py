@@ -52,6 +52,8 @@ from .certificate import (
     fact_lines_html,
     fact_lines_markdown,
     facts,
+    languages_in_html,
+    languages_in_markdown,
     reason_line,
     verdict_heading,
     verdict_in_html,
@@ -269,12 +271,13 @@ def check_facts(bundle: Path, summary: Mapping[str, object], manifest: Mapping[s
     if manifest.get("spec_hash") != summary.get("spec_hash"):
         problems.append(f"summary.json: spec hash {summary.get('spec_hash')} differs from the manifest's "
                         f"{manifest.get('spec_hash')}")
-    shown = facts(manifest)
-    for name, lines in (("certificate.md", fact_lines_markdown(manifest)),
-                        ("certificate.html", fact_lines_html(manifest))):
+    for name, read, lines_of in (("certificate.md", languages_in_markdown, fact_lines_markdown),
+                                 ("certificate.html", languages_in_html, fact_lines_html)):
         text = _text(bundle / name)
-        problems += [f"{name}: {key} is not shown as manifest.json has it ({value})"
-                     for (key, value), line in zip(shown, lines) if line not in text]
+        for lang in read(text):  # a bilingual certificate shows every fact in each of its languages
+            problems += [f"{name}: {key} is not shown as manifest.json has it ({value})"
+                         for (key, value), line in zip(facts(manifest, lang), lines_of(manifest, lang))
+                         if line not in text]
     return problems
 
 
@@ -363,19 +366,26 @@ def check_verdicts(
             problems.append(f"{name}: no verdict found")
         elif verdict != expected:
             problems.append(f"{name}: verdict {verdict} does not follow from the outcomes ({expected})")
-    if visible_verdicts_markdown(md) != [verdict_heading(expected)]:
+    md_langs, page_langs = languages_in_markdown(md), languages_in_html(page)
+    if visible_verdicts_markdown(md) != [verdict_heading(expected, lang) for lang in md_langs]:
         shown = "; ".join(visible_verdicts_markdown(md)) or "none"
         problems.append(f"certificate.md: the visible verdict ({shown}) is not the verdict of the outcomes "
                         f"({expected})")
-    if visible_verdicts_html(page) != [expected]:
+    if visible_verdicts_html(page) != [expected] * len(page_langs):
         shown = "; ".join(visible_verdicts_html(page)) or "none"
         problems.append(f"certificate.html: the visible verdict ({shown}) is not the verdict of the outcomes "
                         f"({expected})")
-    reason = reason_line(assessment)
-    if md and markdown_text(reason) not in md.splitlines()[:8]:
-        problems.append(f"certificate.md: the line under the verdict is not the recomputed reason ({reason})")
-    if page and f'<p class="reason">{html.escape(reason)}</p>' not in page:
-        problems.append(f"certificate.html: the reason under the verdict is not the recomputed one ({reason})")
+    # The reason of the certificate's first language is among its first lines; each further language's is
+    # the line under its own verdict heading.
+    md_lines = md.splitlines()
+    for index, lang in enumerate(md_langs):
+        reason = reason_line(assessment, lang)
+        if md and markdown_text(reason) not in (md_lines[:8] if index == 0 else md_lines):
+            problems.append(f"certificate.md: the line under the verdict is not the recomputed reason ({reason})")
+    for lang in page_langs:
+        reason = reason_line(assessment, lang)
+        if page and f'<p class="reason">{html.escape(reason)}</p>' not in page:
+            problems.append(f"certificate.html: the reason under the verdict is not the recomputed one ({reason})")
     severities = {str(r["id"]): r.get("severity") for r in catalog.get("rules", [])}
     judged = {rid: dict(rule, severity=severities.get(rid, rule.get("severity")))
               for rid, rule in _rules(summary).items()}

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..harness.resources import catalog_path
+from ..i18n import _
 from ..results.signing import KeyFileError, load_public_key
 from .inputs import read_runs
 from .matrix import Matrix, build_matrix
@@ -81,16 +82,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     matrix = build_matrix(read_runs(args.inputs, trusted), spec_families(), patterns)
     for item in matrix.excluded:
-        print(f"merge: excluded {item.source}: {item.reason}", file=sys.stderr)
+        print(_("merge: excluded {source}: {reason}").format(source=item.source, reason=item.reason), file=sys.stderr)
     if not matrix.columns:
-        print("merge: no input could be merged", file=sys.stderr)
+        print(_("merge: no input could be merged"), file=sys.stderr)
         return 2
     written = write_outputs(matrix, args.out)
     runs = sum(len(c.sources) for c in matrix.columns)
-    print(f"merge: {runs} runs -> {len(matrix.columns)} columns x {len(matrix.rows)} rules, "
-          f"{len(matrix.drift_cells)} drift cells, {len(matrix.excluded)} excluded "
-          f"({time.perf_counter() - start:.2f} s); {', '.join(str(p) for p in written)}")
+    print(_("merge: {runs} runs -> {columns} columns x {rules} rules, {drift} drift cells, {excluded} excluded "
+            "({seconds:.2f} s); {files}").format(
+        runs=runs, columns=len(matrix.columns), rules=len(matrix.rows), drift=len(matrix.drift_cells),
+        excluded=len(matrix.excluded), seconds=time.perf_counter() - start, files=", ".join(str(p) for p in written)))
     if len(matrix.spec_hashes) > 1:
-        print(f"merge: warning: the runs use {len(matrix.spec_hashes)} different specs "
-              f"({', '.join(matrix.spec_hashes)})", file=sys.stderr)
+        print(_("merge: warning: the runs use {count} different specs ({specs})").format(
+            count=len(matrix.spec_hashes), specs=", ".join(matrix.spec_hashes)), file=sys.stderr)
     return 1 if matrix.excluded else 0

@@ -19,6 +19,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..i18n import _
 from ..results.expectations import ExpectationError, load_expectations
 from ..results.signing import KeyFileError, check_signature, load_public_key
 from ..results.vocabulary import gate_class_text
@@ -122,22 +123,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
     except OSError as exc:
-        print(f"gate: cannot write the report: {exc}", file=sys.stderr)
+        print(_("gate: cannot write the report: {problem}").format(problem=exc), file=sys.stderr)
         return 2
     gated = comparison.gating(fail_on)
     counts = ", ".join(f"{n} {name}" for name, n in comparison.to_json(fail_on)["counts"].items() if n)
-    print(f"gate: {'FAIL' if gated else 'PASS'} ({counts or 'no changes'}); report: {md_path}, {json_path}")
+    print(_("gate: {result} ({counts}); report: {markdown}, {json}").format(
+        result="FAIL" if gated else "PASS", counts=counts or _("no changes"), markdown=md_path, json=json_path))
     for rule_id in comparison.regressed_rules:
-        print(f"regressed rule: {rule_id}")
+        print(_("regressed rule: {rule}").format(rule=rule_id))
     for warning in comparison.warnings:
-        print(f"warning: {warning}")
+        print(_("warning: {warning}").format(warning=warning))
     for name in gated:
         if is_drift_class(name):
             drifts = gating_drift(name, comparison.drift)
-            print(f"gating class {name}: {len(drifts)} observation(s) changed")
+            print(_("gating class {name}: {count} observation(s) changed").format(name=name, count=len(drifts)))
             for d in drifts:
                 print(f"  {d.rule_id} {d.case_id} {d.observation} ({d.provenance}): {d.baseline} -> {d.candidate}")
         elif name != "regression":
-            print(f"gating class {name}: {len(comparison.classes[name])} case(s)")
+            print(_("gating class {name}: {count} case(s)").format(name=name, count=len(comparison.classes[name])))
     return 1 if gated else 0
 

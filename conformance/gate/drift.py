@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from ..i18n import _
 from ..results.untrusted import as_object
 
 if TYPE_CHECKING:
@@ -126,11 +127,11 @@ def show_value(value: object, kind: object) -> str:
 def drift_markdown(drifts: Sequence[Drift]) -> list[str]:
     """The drift section of gate.md."""
     accepted = [d for d in drifts if d.accepted_by]
-    out = [f"## Behaviour drift ({len(drifts)}, {len(accepted)} accepted)", "",
-           "Observations whose value changed between the runs, whatever the outcome.", ""]
+    out = [_("## Behaviour drift ({count}, {accepted} accepted)").format(count=len(drifts), accepted=len(accepted)),
+           "", _("Observations whose value changed between the runs, whatever the outcome."), ""]
     if not drifts:
-        return out + ["None."]
-    out += ["| rule | case | observation | provenance | baseline | candidate | accepted by |",
+        return out + [_("None.")]
+    out += [_("| rule | case | observation | provenance | baseline | candidate | accepted by |"),
             "|---|---|---|---|---|---|---|"]
     for d in drifts:
         accepted_by = f"{d.accepted_by.get('where')} ({d.accepted_by.get('reason')})" if d.accepted_by else ""

@@ -5,40 +5,43 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..i18n import N_, _
 from .compare import Comparison
 from .drift import drift_markdown
 
 _TITLES = {
-    "regression": "Regressions (passed before, FAIL/ERROR/BLOCKED now)",
-    "fix": "Fixes (FAIL/ERROR/BLOCKED before, PASS now)",
-    "new-failure": "New failing cases",
-    "new": "New cases",
-    "coverage-loss": "Coverage lost (judged before, NOT_APPLICABLE or absent now)",
-    "removed": "Removed cases",
-    "code-change": "Error-code changes on failing cases",
-    "waiver-change": "Outcome changes caused by expectations (WAIVED/XPASS)",
-    "other": "Other outcome changes",
+    "regression": N_("Regressions (passed before, FAIL/ERROR/BLOCKED now)"),
+    "fix": N_("Fixes (FAIL/ERROR/BLOCKED before, PASS now)"),
+    "new-failure": N_("New failing cases"),
+    "new": N_("New cases"),
+    "coverage-loss": N_("Coverage lost (judged before, NOT_APPLICABLE or absent now)"),
+    "removed": N_("Removed cases"),
+    "code-change": N_("Error-code changes on failing cases"),
+    "waiver-change": N_("Outcome changes caused by expectations (WAIVED/XPASS)"),
+    "other": N_("Other outcome changes"),
 }
 
 
 def render_markdown(comparison: Comparison, fail_on: Sequence[str]) -> str:
-    """The gate report as Markdown."""
+    """The gate report as Markdown, in this process's language (case, rule and class IDs stay as they are)."""
     gated = comparison.gating(fail_on)
-    out = ["# Conformance gate", "", f"**Result: {'FAIL' if gated else 'PASS'}**"]
-    out.append(f" (gating on: {', '.join(fail_on)}; failed by: {', '.join(gated) or 'nothing'})")
-    out += ["", "| | baseline | candidate |", "|---|---|---|"]
+    none = _("None.")
+    out = [_("# Conformance gate"), "", _("**Result: {result}**").format(result="FAIL" if gated else "PASS")]
+    out.append(_(" (gating on: {classes}; failed by: {failed})").format(
+        classes=", ".join(fail_on), failed=", ".join(gated) or _("nothing")))
+    out += ["", _("| | baseline | candidate |"), "|---|---|---|"]
     for key in comparison.baseline:
         out.append(f"| {key} | {comparison.baseline.get(key)} | {comparison.candidate.get(key)} |")
-    out += ["", *[f"> warning: {w}" for w in comparison.warnings]]
-    out += ["", f"## Regressed rules ({len(comparison.regressed_rules)})", ""]
-    out += [f"- {rule_id}" for rule_id in comparison.regressed_rules] or ["None."]
+    out += ["", *[_("> warning: {warning}").format(warning=w) for w in comparison.warnings]]
+    out += ["", _("## Regressed rules ({count})").format(count=len(comparison.regressed_rules)), ""]
+    out += [f"- {rule_id}" for rule_id in comparison.regressed_rules] or [none]
     for name, title in _TITLES.items():
         items = comparison.classes.get(name, [])
-        out += ["", f"## {title} ({len(items)})", ""]
+        out += ["", f"## {_(title)} ({len(items)})", ""]
         if not items:
-            out.append("None.")
+            out.append(none)
             continue
-        out += ["| case | rule | severity | baseline | candidate | codes |", "|---|---|---|---|---|---|"]
+        out += [_("| case | rule | severity | baseline | candidate | codes |"), "|---|---|---|---|---|---|"]
         for c in items:
             codes = f"{c.baseline_code or '-'} → {c.candidate_code or '-'}"
             out.append(f"| `{c.case_id}` | {c.rule_id} | {c.severity} | {c.baseline} | {c.candidate} | {codes} |")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, SupportsFloat, SupportsIndex, SupportsInt
 
+from ..i18n import _
 from .resources import default_sim_lib, load_catalog
 
 if TYPE_CHECKING:  # the executor reads Settings too, and never needs pytest (100 ms a process)
@@ -244,10 +245,10 @@ def seconds(flag: str, value: object, default: float) -> float:
     try:
         number = _float(value)
     except (TypeError, ValueError):
-        raise OptionError(f"{flag} {value!r}: not a number of seconds") from None
+        raise OptionError(_("{flag} {value}: not a number of seconds").format(flag=flag, value=repr(value))) from None
     if not math.isfinite(number) or not 0 < number <= MAX_SECONDS:
-        raise OptionError(f"{flag} {value!r}: must be a finite number of seconds, above 0 and at most "
-                          f"{MAX_SECONDS:.0f}")
+        raise OptionError(_("{flag} {value}: must be a finite number of seconds, above 0 and at most {most:.0f}")
+                          .format(flag=flag, value=repr(value), most=MAX_SECONDS))
     return number
 
 
@@ -258,9 +259,10 @@ def whole(flag: str, value: object, default: int, minimum: int) -> int:
     try:
         number = _int(value)
     except (TypeError, ValueError):
-        raise OptionError(f"{flag} {value!r}: not a whole number") from None
+        raise OptionError(_("{flag} {value}: not a whole number").format(flag=flag, value=repr(value))) from None
     if number < minimum:
-        raise OptionError(f"{flag} {value!r}: must be at least {minimum}")
+        raise OptionError(_("{flag} {value}: must be at least {minimum}").format(
+            flag=flag, value=repr(value), minimum=minimum))
     return number
 
 
@@ -268,7 +270,8 @@ def host_page_size(flag: str, value: object) -> int:
     """The host page size: a power of two from 4096 to 1 MiB (default: this machine's); raises OptionError."""
     number = whole(flag, value, os.sysconf("SC_PAGE_SIZE"), 4096)
     if number & (number - 1) or number > 1 << 20:
-        raise OptionError(f"{flag} {value!r}: must be a power of two from 4096 to 1048576")
+        raise OptionError(_("{flag} {value}: must be a power of two from 4096 to 1048576").format(
+            flag=flag, value=repr(value)))
     return number
 
 
@@ -277,7 +280,8 @@ def choice(flag: str, value: object, choices: tuple[str, ...]) -> str:
     if value is None:
         return choices[0]
     if value not in choices:
-        raise OptionError(f"{flag} {value!r}: must be one of {', '.join(choices)}")
+        raise OptionError(_("{flag} {value}: must be one of {choices}").format(
+            flag=flag, value=repr(value), choices=", ".join(choices)))
     return str(value)
 
 

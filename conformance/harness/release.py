@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, TypedDict
 from acl_hostmem_generated.catalog_types import CaseEntry, Catalog, RuleEntry
 from codegen.evidence import FINAL_STAGE, SNAPSHOT_KEY, SNAPSHOT_PREFIX, STAGES, release_key
 
+from ..i18n import _
 from .violations import HarnessError
 
 if TYPE_CHECKING:  # the judge judges releases too, and never needs cffi or the bindings
@@ -119,7 +120,8 @@ def judge_release(catalog: Catalog, reported: str | None, override: str | None =
     listing = ", ".join(names)
     if override:
         if override not in names:
-            raise ReleaseError(f"--acl-cann-release {override!r} is no release the spec knows ({listing})")
+            raise ReleaseError(_("--acl-cann-release {release} is no release the spec knows ({known})").format(
+                release=repr(override), known=listing))
         return JudgedRelease(override, reported or "", "override")
     if reported:
         named = _named_release(names, reported)
@@ -127,24 +129,25 @@ def judge_release(catalog: Catalog, reported: str | None, override: str | None =
             return JudgedRelease(named, reported, "library")
         key = version_key(reported)
         if key is None or key == SNAPSHOT_KEY:
-            raise ReleaseError(f"the library reports the version {reported!r}, which is not X.Y.Z (or X.Y.RCn, "
-                               f"X.Y.Z-beta.N) nor a release the spec knows; pass --acl-cann-release (one of "
-                               f"{listing})")
+            raise ReleaseError(_("the library reports the version {reported}, which is not X.Y.Z (or X.Y.RCn, "
+                                 "X.Y.Z-beta.N) nor a release the spec knows; pass --acl-cann-release (one of "
+                                 "{known})").format(reported=repr(reported), known=listing))
         return _by_key(names, key, reported, "library")
     if acl_api:
         by_api = [str(r["name"]) for r in catalog["releases"] if r.get("acl_api") == acl_api]
         if not by_api:
-            raise ReleaseError(f"aclsysGetVersionStr gave nothing and the ACL API version {acl_api} matches no "
-                               f"release the spec knows; pass --acl-cann-release (one of {listing})")
+            raise ReleaseError(_("aclsysGetVersionStr gave nothing and the ACL API version {api} matches no "
+                                 "release the spec knows; pass --acl-cann-release (one of {known})").format(
+                                     api=acl_api, known=listing))
         if len(by_api) > 1:
             # Judging against the oldest would be a silently weaker contract than the library may owe (a
             # training-series library of 9.2.0 judged by 9.0.0 runs next to nothing): the user chooses.
-            raise AmbiguousReleaseError(f"aclsysGetVersionStr gave nothing and the ACL API version {acl_api} is that "
-                                        f"of several releases ({', '.join(by_api)}); pass --acl-cann-release with "
-                                        "the library's release")
+            raise AmbiguousReleaseError(_("aclsysGetVersionStr gave nothing and the ACL API version {api} is that "
+                                          "of several releases ({releases}); pass --acl-cann-release with "
+                                          "the library's release").format(api=acl_api, releases=", ".join(by_api)))
         return JudgedRelease(by_api[0], f"ACL API {acl_api}", "acl-api")
-    raise ReleaseError(f"the library reports no version (aclsysGetVersionStr and aclrtGetVersion fail); pass "
-                       f"--acl-cann-release (one of {listing})")
+    raise ReleaseError(_("the library reports no version (aclsysGetVersionStr and aclrtGetVersion fail); pass "
+                         "--acl-cann-release (one of {known})").format(known=listing))
 
 
 def _named_release(names: list[str], reported: str) -> str | None:
@@ -163,8 +166,8 @@ def _by_key(names: list[str], key: tuple[int, ...], reported: str, source: str) 
         # develops the line after the newest numbered release; another line is "newer than known".
         return JudgedRelease(names[-1], reported, source, newer_than_known=key[:2] != _key(numbered[-1])[:2])
     if not fitting:
-        raise ReleaseError(f"the library reports {reported!r}, older than every release the spec knows "
-                           f"({', '.join(names)}); it cannot be judged")
+        raise ReleaseError(_("the library reports {reported}, older than every release the spec knows "
+                             "({known}); it cannot be judged").format(reported=repr(reported), known=", ".join(names)))
     return JudgedRelease(fitting[-1], reported, source, newer_than_known=key > _key(names[-1]) and
                          key[:2] != _key(names[-1])[:2])
 

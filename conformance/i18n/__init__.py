@@ -45,18 +45,20 @@ def _normalise(word: str) -> str | None:
     return base if base in LANGUAGES else None
 
 
-def parse(value: str, *, several: bool = False) -> tuple[str, ...]:
-    """The languages a ``--lang`` value names (``zh``, ``en``, ``zh_CN``; ``zh,en`` when ``several``)."""
+def parse(value: str, *, several: bool = False, source: str = "--lang") -> tuple[str, ...]:
+    """The languages a ``--lang`` value names (``zh``, ``en``, ``zh_CN``; ``zh,en`` when ``several``);
+    ``source`` names where the value came from in the one-line refusal."""
+    shown = f"{source}={value}" if source == ENV else f"{source} {value}"
     words = [w for w in value.split(",") if w.strip()]
     if not words:
-        raise LanguageError(f"--lang: give one of {', '.join(LANGUAGES)}")
+        raise LanguageError(f"{source}: give one of {', '.join(LANGUAGES)}")
     if len(words) > 1 and not several:
-        raise LanguageError(f"--lang {value}: this command writes one language; give one of {', '.join(LANGUAGES)}")
+        raise LanguageError(f"{shown}: this command writes one language; give one of {', '.join(LANGUAGES)}")
     langs: list[str] = []
     for word in words:
         lang = _normalise(word)
         if lang is None:
-            raise LanguageError(f"--lang {word.strip()}: not a language of the kit"
+            raise LanguageError(f"{shown}: {word.strip()} is not a language of the kit"
                                 f" (choose from {', '.join(LANGUAGES)})")
         if lang not in langs:
             langs.append(lang)
@@ -80,7 +82,7 @@ def resolve(option: str | None = None, env: Mapping[str, str] | None = None, *,
     if option:
         return parse(option, several=several)
     if env.get(ENV):
-        return parse(env[ENV], several=several)
+        return parse(env[ENV], several=several, source=ENV)
     return (from_locale(env),)
 
 
@@ -104,20 +106,49 @@ def catalogue(lang: str) -> _gettext.NullTranslations:
     return _gettext.GNUTranslations(buffer)
 
 
-_current: str = DEFAULT
+_current: str | None = None
+_languages: tuple[str, ...] = ()
 
 
-def choose(lang: str) -> None:
-    """Make ``lang`` this process's language (:func:`gettext` answers in it from now on)."""
-    global _current
-    if lang not in LANGUAGES:
-        raise LanguageError(f"not a language of the kit: {lang}")
+def choose(lang: str, *, also: Sequence[str] = ()) -> None:
+    """Make ``lang`` this process's language (:func:`gettext` answers in it from now on).
+
+    ``also`` names further languages of a document that carries several (``certify --lang zh,en``):
+    :func:`languages` returns ``lang`` first, then these.
+    """
+    global _current, _languages
+    for each in (lang, *also):
+        if each not in LANGUAGES:
+            raise LanguageError(f"not a language of the kit: {each}")
     _current = lang
+    _languages = tuple(dict.fromkeys((lang, *also)))
 
 
 def current() -> str:
-    """This process's language."""
+    """This process's language: the one chosen, else what ``ACL_LANG`` or the locale ask for.
+
+    A process the CLI started (the judge of ``run``, a self-test run) inherits ``ACL_LANG`` from
+    it and so speaks its language without being told; a value that names no language leaves
+    English (the CLI has already refused it in one line).
+    """
+    global _current
+    if _current is None:
+        try:
+            _current = resolve()[0]
+        except LanguageError:
+            _current = DEFAULT
     return _current
+
+
+def reset() -> None:
+    """Forget the language chosen: the next :func:`current` asks ``ACL_LANG`` and the locale again."""
+    global _current, _languages
+    _current, _languages = None, ()
+
+
+def languages() -> tuple[str, ...]:
+    """The languages of a document that may carry several (the certificate): those chosen, else :func:`current`."""
+    return _languages or (current(),)
 
 
 def translate(message: str, lang: str) -> str:
@@ -129,14 +160,21 @@ def translate(message: str, lang: str) -> str:
 
 def gettext(message: str) -> str:
     """``message`` in this process's language (the usual ``_``)."""
-    return translate(message, _current)
+    return translate(message, current())
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The singular or plural form of a message for ``count``, in this process's language."""
-    if _current == DEFAULT:
+    lang = current()
+    if lang == DEFAULT:
         return singular if count == 1 else plural
-    return catalogue(_current).ngettext(singular, plural, count)
+    return catalogue(lang).ngettext(singular, plural, count)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogue without translating it now: a table of English texts
+    (declared once, also read by the generated docs) that is translated where it is shown."""
+    return message
 
 
 def both(message: str, langs: Sequence[str] = LANGUAGES) -> dict[str, str]:

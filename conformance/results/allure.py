@@ -13,23 +13,27 @@ from pathlib import Path
 
 import pytest
 
+from ..i18n import N_, current, translate
+from ..i18n.spec_text import rule_title
 from .files import write_json
 from .identity import tested_interface
 from .outcomes import CATEGORY_TITLES, CaseResult, Category, Outcome
 from .untrusted import as_list
 
-EPIC = "Host memory"
+EPIC = N_("Host memory")
 TRACE_ATTACHMENT = "ACL call trace"
 SEVERITY_TO_ALLURE = {"mandatory": "critical", "recommended": "normal", "informational": "minor"}
 
 
 def allure_labels(rule: Mapping[str, object], product_family: object,
                   params: Mapping[str, object] | None = None) -> list[tuple[str, str]]:
-    """(label name, value) pairs of a case: epic, feature (the interface it tests), story, severity, tags."""
+    """(label name, value) pairs of a case: epic, feature (the interface it tests), story, severity, tags; the
+    epic and the rule's title in this process's language (the Allure report's groups read in it)."""
+    lang = current()
     labels = [
-        ("epic", EPIC),
+        ("epic", translate(EPIC, lang)),
         ("feature", tested_interface(rule, params)),
-        ("story", f"{rule['id']} {rule['title']}"),
+        ("story", f"{rule['id']} {rule_title(rule, lang)}"),
         ("severity", SEVERITY_TO_ALLURE.get(str(rule.get("severity", "")), "normal")),
         ("tag", str(rule.get("family", ""))),
         ("rule", str(rule["id"])),

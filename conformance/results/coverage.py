@@ -19,6 +19,7 @@ from typing import TypedDict
 from acl_hostmem_generated.catalog_types import Catalog
 
 from ..harness.release import outside_contract
+from ..i18n import current, translate
 from .identity import case_interfaces
 from .outcomes import Outcome, decides
 from .untrusted import as_list, as_object
@@ -59,14 +60,16 @@ def coverage(catalog: Catalog, rules: Mapping[str, object], environment: Mapping
     return {"mandatory_cases": total, "mandatory_judged": judged, "unexercised_interfaces": unexercised}
 
 
-def coverage_line(summary: Mapping[str, object]) -> str:
+def coverage_line(summary: Mapping[str, object], lang: str | None = None) -> str:
     """``mandatory cases judged: 4 of 143`` (and the unexercised interfaces), for the console and certificate."""
+    lang = lang or current()
     data = as_object(summary.get("coverage"))
-    line = f"mandatory cases judged: {data.get('mandatory_judged', '?')} of {data.get('mandatory_cases', '?')}"
+    line = translate("mandatory cases judged: {judged} of {cases}", lang).format(
+        judged=data.get("mandatory_judged", "?"), cases=data.get("mandatory_cases", "?"))
     unexercised = [str(i) for i in as_list(data.get("unexercised_interfaces"))]
     if unexercised:
-        line += (f"; no mandatory case of {', '.join(unexercised)} (exported by the library) lies in the judged "
-                 "release's contract")
+        line += translate("; no mandatory case of {interfaces} (exported by the library) lies in the judged "
+                          "release's contract", lang).format(interfaces=", ".join(unexercised))
     return line
 
 

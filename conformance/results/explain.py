@@ -18,6 +18,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from ..harness.untrusted_text import terminal_text
+from ..i18n import DEFAULT, _, current
+from ..i18n.spec_text import rule_family_name, rule_title
 from .files import ARTIFACTS_DIR, artifact_folder_name
 from .untrusted import UntrustedFileError, as_list, as_object, present, read_json_object, read_text
 
@@ -42,8 +44,9 @@ def find_case(summary: Mapping[str, object], case_id: str) -> tuple[str, Mapping
             return rule_id, as_object(rule), as_object(cases[case_id])
         known += cases
     close = difflib.get_close_matches(case_id, known, n=3, cutoff=0.6)
-    hint = f"; did you mean {' or '.join(close)}?" if close else "; the case IDs are the keys of rules.*.cases"
-    raise ExplainError(f"no case {case_id} in this run's summary.json{hint}")
+    hint = _("; did you mean {cases}?").format(cases=_(" or ").join(close)) if close else \
+        _("; the case IDs are the keys of rules.*.cases")
+    raise ExplainError(_("no case {case} in this run's summary.json{hint}").format(case=case_id, hint=hint))
 
 
 def call_trace(report_dir: Path, case_id: str) -> str | None:
@@ -89,33 +92,37 @@ def explain_lines(report_dir: Path, summary: Mapping[str, object], case_id: str)
     rule_id, rule, case = find_case(summary, case_id)
     outcome = terminal_text(str(case.get("outcome")))
     category = case.get("category")
+    lang = current()
+    title = rule_title(rule, lang) if lang != DEFAULT else rule.get("title")  # the summary's rule: English only
     lines = [f"{terminal_text(case_id)}: {outcome}" + (f" ({terminal_text(str(category))})" if category else "")]
-    lines.append(f"rule:     {terminal_text(rule_id)} ({terminal_text(str(rule.get('severity')))}, "
-                 f"{terminal_text(str(rule.get('family')))}): {terminal_text(str(rule.get('title')))}")
+    lines.append(_("rule:     {rule} ({severity}, {family}): {title}").format(
+        rule=terminal_text(rule_id), severity=terminal_text(str(rule.get("severity"))),
+        family=terminal_text(rule_family_name(str(rule.get("family")), lang)), title=terminal_text(str(title))))
     if case.get("blocked_by"):
-        lines.append(f"blocked by: {terminal_text(str(case.get('blocked_by')))} (its own failure is the root cause)")
+        lines.append(_("blocked by: {rule} (its own failure is the root cause)").format(
+            rule=terminal_text(str(case.get("blocked_by")))))
     if case.get("observed_code"):
-        lines.append(f"code:     {terminal_text(str(case.get('observed_code')))}")
+        lines.append(_("code:     {code}").format(code=terminal_text(str(case.get("observed_code")))))
     waiver = as_object(case.get("waiver"))
     if waiver:
-        lines.append(f"waiver:   {terminal_text(json.dumps(dict(waiver), sort_keys=True))}")
-    lines += ["", "message:", *_safe_lines(case.get("message") or "(none)")]
+        lines.append(_("waiver:   {waiver}").format(waiver=terminal_text(json.dumps(dict(waiver), sort_keys=True))))
+    lines += ["", _("message:"), *_safe_lines(case.get("message") or _("(none)"))]
     observations = as_object(case.get("observations"))
-    lines += ["", "observations:" + ("" if observations else " none recorded")]
+    lines += ["", _("observations:") + ("" if observations else _(" none recorded"))]
     lines += [f"  {terminal_text(str(key))} = {terminal_text(json.dumps(value, sort_keys=True))}"
               for key, value in observations.items()]
     findings = as_list(case.get("findings"))
     if findings:
-        lines += ["", f"findings: {len(findings)}"]
+        lines += ["", _("findings: {count}").format(count=len(findings))]
         lines += [f"  {terminal_text(json.dumps(finding, sort_keys=True))[:400]}" for finding in findings[:20]]
     trace = call_trace(report_dir, case_id)
-    lines += ["", "ACL call trace:" + ("" if trace else " not kept (this directory has no allure-results/ "
-                                                          "attachment for the case)")]
+    lines += ["", _("ACL call trace:") + ("" if trace else _(" not kept (this directory has no allure-results/ "
+                                                             "attachment for the case)"))]
     if trace:
-        text = trace[:MAX_TRACE_CHARS] + ("\n... (cut; the whole trace is in allure-results/)"
+        text = trace[:MAX_TRACE_CHARS] + ("\n" + _("... (cut; the whole trace is in allure-results/)")
                                           if len(trace) > MAX_TRACE_CHARS else "")
         lines += list(_safe_lines(text))
-    lines += ["", "evidence:"]
+    lines += ["", _("evidence:")]
     for item in as_list(rule.get("evidence")):
         evidence = as_object(item)
         lines.append(f"  [{terminal_text(str(evidence.get('kind')))}, {terminal_text(str(evidence.get('stance')))}] "
@@ -123,10 +130,10 @@ def explain_lines(report_dir: Path, summary: Mapping[str, object], case_id: str)
         if evidence.get("url"):
             lines.append(f"    {terminal_text(str(evidence.get('url')))}")
     if rule.get("doc_url"):
-        lines.append(f"  docs: {terminal_text(str(rule.get('doc_url')))}")
+        lines.append("  " + _("docs: {url}").format(url=terminal_text(str(rule.get("doc_url")))))
     artifacts = report_dir / ARTIFACTS_DIR / artifact_folder_name(case_id)
     if artifacts.is_dir() and not artifacts.is_symlink():
-        lines += ["", f"artifacts: {terminal_text(str(artifacts))}"]
+        lines += ["", _("artifacts: {folder}").format(folder=terminal_text(str(artifacts)))]
     return lines
 
 
@@ -145,8 +152,8 @@ def main(argv: list[str]) -> int:
     report_dir = args.report_dir.resolve()
     summary_file = report_dir / "summary.json"
     if not present(summary_file):
-        print(f"explain: {summary_file} does not exist; give the run's report directory "
-              "(the --acl-report-dir of the run) or a bundle", file=sys.stderr)
+        print(_("explain: {summary} does not exist; give the run's report directory "
+                "(the --acl-report-dir of the run) or a bundle").format(summary=summary_file), file=sys.stderr)
         return EXIT_NO_CASE
     try:
         summary = read_json_object(summary_file, root=report_dir)

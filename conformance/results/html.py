@@ -14,6 +14,7 @@ no outside request.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -22,12 +23,15 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..harness.resources import cache_dir, shipped_dir, source_checkout
+from ..harness.resources import cache_dir, catalog_path, load_catalog, shipped_dir, source_checkout
+from ..i18n import DEFAULT, N_, _, current
+from ..i18n.spec_text import product_family_name, rule_title
 from .landing import ALLURE_PAGE, allure_case_ids, landing_html
+from .outcomes import CATEGORY_TITLES
 from .untrusted import UntrustedFileError, as_object, present, read_json
 
 ALLURE_CLI = Path("node_modules") / "allure" / "cli.js"
-TITLE = "ACL host-memory conformance"
+TITLE = N_("ACL host-memory conformance")
 _EXTERNAL_SCRIPT = re.compile(r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>\s*</script>\s*", re.I)
 _INLINE_SCRIPT = re.compile(r"<script\b[^>]*>(.*?)</script>\s*", re.I | re.S)
 _ANALYTICS_MARKERS = ("gtag(", "dataLayer", "googletagmanager", "google-analytics")
@@ -91,9 +95,30 @@ def install_renderer(home: Path | None = None, timeout: float = 600) -> Path:
 def report_name(summary: Mapping[str, object] | None) -> str:
     """The report's title: the verdict and the count of cases per outcome, read on the first screen."""
     if not summary:
-        return TITLE
+        return _(TITLE)
     counts = ", ".join(f"{n} {k}" for k, n in as_object(summary.get("totals")).items() if n)
-    return f"{TITLE}: verdict {summary.get('verdict')} ({counts})"
+    return _("{title}: verdict {verdict} ({counts})").format(title=_(TITLE), verdict=summary.get("verdict"),
+                                                             counts=counts)
+
+
+def allure_language_environment() -> dict[str, str]:
+    """What allurerc.mjs reads to speak this process's language: Allure's own (its ``reportLanguage``, zh
+    among those Allure 3 ships) and the kit's category names, from the message catalogue."""
+    names = {title: _(title) for title in CATEGORY_TITLES.values()}
+    return {"ACL_ALLURE_LANGUAGE": current(), "ACL_ALLURE_CATEGORY_NAMES": json.dumps(names, ensure_ascii=False)}
+
+
+def spec_names(lang: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Rule ID -> its title, and product family ID -> its name, in ``lang``, from the installed kit's catalog
+    (the landing page's root causes and facts); empty for English, whose page shows what it always showed."""
+    if lang == DEFAULT:
+        return {}, {}
+    try:
+        catalog = load_catalog(catalog_path())
+    except (OSError, ValueError):
+        return {}, {}
+    return ({str(rule["id"]): rule_title(rule, lang) for rule in catalog.get("rules", [])},
+            {str(family["id"]): product_family_name(family, lang) for family in catalog.get("families", [])})
 
 
 def trim_history(path: Path, limit: int) -> None:
@@ -121,7 +146,7 @@ def render(results_dir: Path, report_dir: Path, summary: Mapping[str, object] | 
         shutil.rmtree(output)
     history = (report_dir / "history.jsonl").resolve()
     env = dict(os.environ, ACL_ALLURE_OUTPUT=str(output), ACL_ALLURE_HISTORY=str(history),
-               ACL_ALLURE_NAME=report_name(summary))
+               ACL_ALLURE_NAME=report_name(summary), **allure_language_environment())
     home = cli.parents[2]
     config = home / "allurerc.mjs"  # beside node_modules, where its `import "allure"` resolves
     shipped = shipped_dir("allure") / "allurerc.mjs"
@@ -133,7 +158,7 @@ def render(results_dir: Path, report_dir: Path, summary: Mapping[str, object] | 
     if proc.returncode != 0 or not index.is_file():
         raise ReportError(f"allure generate failed ({proc.returncode}):\n{(proc.stdout + proc.stderr)[-2000:]}")
     (output / ALLURE_PAGE).write_text(strip_analytics(index.read_text(encoding="utf-8")), encoding="utf-8")
-    index.write_text(landing_html(summary, _allure_ids(output)), encoding="utf-8")
+    index.write_text(landing_html(summary, _allure_ids(output), *spec_names(current())), encoding="utf-8")
     trim_history(history, history_limit)
     return index
 

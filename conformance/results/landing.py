@@ -17,30 +17,31 @@ import html
 from collections.abc import Iterable, Mapping
 
 from ..harness.untrusted_text import BIDI
+from ..i18n import DEFAULT, N_, _, current
 from .caseline import MESSAGE_CHARS, shown
 from .untrusted import as_list, as_object
 
 ALLURE_PAGE = "allure.html"
-TITLE = "ACL host-memory conformance"
+TITLE = N_("ACL host-memory conformance")
 
 #: Colour class of each verdict; a verdict not listed (one added later) is shown as "not judged".
 VERDICT_CLASS = {"PASS": "kept", "CERTIFIED": "kept", "FAIL": "broken", "NOT CERTIFIED": "broken",
                  "PARTIAL": "partial"}
 #: What each verdict means, in one line; a verdict not listed shows without one.
 VERDICT_MEANING = {
-    "PASS": "every mandatory rule that applies held",
-    "FAIL": "a mandatory rule failed",
-    "PARTIAL": "only a selection of the cases ran: this is no verdict on the library",
-    "INTERRUPTED": "the run was stopped before it ended: the library was not judged",
-    "INCONCLUSIVE": "mandatory cases could not be observed and none failed: the library was not judged",
+    "PASS": N_("every mandatory rule that applies held"),
+    "FAIL": N_("a mandatory rule failed"),
+    "PARTIAL": N_("only a selection of the cases ran: this is no verdict on the library"),
+    "INTERRUPTED": N_("the run was stopped before it ended: the library was not judged"),
+    "INCONCLUSIVE": N_("mandatory cases could not be observed and none failed: the library was not judged"),
 }
 #: Colour class of each case outcome; another outcome is neutral.
 OUTCOME_CLASS = {"PASS": "kept", "FAIL": "broken", "ERROR": "broken", "BLOCKED": "blocked", "XPASS": "partial"}
 #: How Allure's pages name the kit's words (shown so that a reader of Allure's page can translate).
-ALLURE_WORDS = (("BLOCKED", "Broken (grouped under the category 'Blocked by another rule')"),
-                ("ERROR", "Broken"), ("NOT_APPLICABLE", "Skipped"), ("FAIL", "Failed"), ("PASS", "Passed"),
-                ("mandatory", "severity Critical"), ("recommended", "severity Normal"),
-                ("informational", "severity Minor"))
+ALLURE_WORDS = (("BLOCKED", N_("Broken (grouped under the category 'Blocked by another rule')")),
+                ("ERROR", N_("Broken")), ("NOT_APPLICABLE", N_("Skipped")), ("FAIL", N_("Failed")),
+                ("PASS", N_("Passed")), ("mandatory", N_("severity Critical")), ("recommended", N_("severity Normal")),
+                ("informational", N_("severity Minor")))
 #: Cases that did not pass listed on the page; the rest are in Allure's page and summary.json.
 MAX_CASES = 200
 
@@ -68,6 +69,8 @@ text-decoration:none;font-weight:600}
 .none{color:#555}
 small{color:#555}
 """
+# A Chinese page names the CJK fonts first (the rendering test checks that no glyph falls back to nothing).
+_STYLE_CJK = 'body{font-family:"Noto Sans CJK SC","Noto Sans SC","Source Han Sans SC",system-ui,sans-serif}'
 
 
 def _e(value: object) -> str:
@@ -106,71 +109,104 @@ def _not_passed(summary: Mapping[str, object]) -> list[tuple[str, str, str, str]
 
 
 def _root_causes(summary: Mapping[str, object], failing: Iterable[tuple[str, str, str, str]],
-                 allure_ids: Mapping[str, str]) -> str:
+                 allure_ids: Mapping[str, str], titles: Mapping[str, str]) -> str:
     causes = [as_object(c) for c in as_list(summary.get("root_causes"))]
     if not causes:
-        return '<p class="none">No root cause: no rule failed.</p>'
+        return '<p class="none">' + _e(_("No root cause: no rule failed.")) + "</p>"
+    lang = current()
     first_case: dict[str, str] = {}
-    for rule_id, case_id, outcome, _ in failing:
+    for rule_id, case_id, outcome, _message in failing:
         if outcome != "BLOCKED":
             first_case.setdefault(rule_id, case_id)
     rows = []
     for cause in causes:
         rule_id = str(cause.get("rule"))
         case = first_case.get(rule_id)
+        title = titles.get(rule_id) if lang != DEFAULT else None  # the spec's zh title, else the summary's
+        blocks = _("{cases} of {rules} rule(s)").format(cases=cause.get("blocked_cases") or 0,
+                                                          rules=len(as_list(cause.get("blocked_rules"))))
         rows.append(f"<tr><td><b>{_e(rule_id)}</b></td><td>{_e(cause.get('severity') or '')}</td>"
-                    f"<td>{_e(cause.get('title') or '')}</td><td>{_e(cause.get('failing_cases') or 0)}</td>"
-                    f"<td>{_e(cause.get('blocked_cases') or 0)} of {len(as_list(cause.get('blocked_rules')))} rule(s)"
-                    f"</td><td>{_case_link(case, allure_ids) if case else ''}</td></tr>")
-    return ("<table id=\"root-causes\"><thead><tr><th>rule</th><th>severity</th><th>what it promises</th>"
-            "<th>failing cases</th><th>cases it blocks</th><th>first failing case</th></tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table>")
+                    f"<td>{_e(title or cause.get('title') or '')}</td><td>{_e(cause.get('failing_cases') or 0)}</td>"
+                    f"<td>{_e(blocks)}</td><td>{_case_link(case, allure_ids) if case else ''}</td></tr>")
+    head = "".join(f"<th>{_e(word)}</th>" for word in (
+        _("rule"), _("severity"), _("what it promises"), _("failing cases"), _("cases it blocks"),
+        _("first failing case")))
+    return f"<table id=\"root-causes\"><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
-def landing_html(summary: Mapping[str, object] | None, allure_ids: Mapping[str, str] | None = None) -> str:
-    """The report's ``index.html`` for a run's summary (None: the run left no summary.json)."""
+def landing_html(summary: Mapping[str, object] | None, allure_ids: Mapping[str, str] | None = None,
+                 titles: Mapping[str, str] | None = None, families: Mapping[str, str] | None = None) -> str:
+    """The report's ``index.html`` for a run's summary (None: the run left no summary.json), in this process's
+    language; ``titles`` and ``families`` are the rules' titles and the product families' names in it (the
+    spec's, :mod:`conformance.i18n.spec_text`)."""
     allure_ids = allure_ids or {}
     summary = summary or {}
+    lang = current()
     verdict = str(summary.get("verdict") or "UNKNOWN")
-    meaning = VERDICT_MEANING.get(verdict, "" if summary else "the run left no summary.json")
+    meaning = _(VERDICT_MEANING[verdict]) if verdict in VERDICT_MEANING else (
+        "" if summary else _("the run left no summary.json"))
     env = as_object(summary.get("environment"))
-    facts = [f"library {env.get('library')}", f"SoC {env.get('soc')}", f"product family {env.get('product_family')}",
+    facts = [_("library {library}").format(library=env.get("library")), f"SoC {env.get('soc')}",
+             _("product family {family}").format(family=_family_shown(env.get("product_family"), families or {})),
              f"CANN {env.get('cann_version')}"] if env else []
     if env.get("cann_release"):
-        facts.append(f"judged against the CANN {env.get('cann_release')} contract")
+        facts.append(_("judged against the CANN {release} contract").format(release=env.get("cann_release")))
     selection = as_object(summary.get("selection"))
     if selection.get("partial"):
-        facts.append(f"{selection.get('selected_cases')} of {selection.get('spec_cases')} cases selected")
+        facts.append(_("{selected} of {cases} cases selected").format(selected=selection.get("selected_cases"),
+                                                                      cases=selection.get("spec_cases")))
     counts = "".join(f'<span class="count o-{OUTCOME_CLASS.get(str(k), "other")}">{_e(n)} {_e(k)}</span>'
                      for k, n in as_object(summary.get("totals")).items() if n)
     failing = sorted(_not_passed(summary), key=lambda case: case[2] == "BLOCKED")  # root causes' own cases first
     listed = "".join(f'<tr><td class="o-{OUTCOME_CLASS.get(outcome, "other")}"><b>{_e(outcome)}</b></td>'
                      f"<td>{_case_link(case_id, allure_ids)}</td><td>{_e(_first_line(message))}</td></tr>"
-                     for _, case_id, outcome, message in failing[:MAX_CASES])
-    more = (f'<p class="none">... and {len(failing) - MAX_CASES} more: see summary.json or '
-            f"<code>acl-conformance explain CASE</code>.</p>") if len(failing) > MAX_CASES else ""
-    words = "".join(f"<tr><td>{_e(kit)}</td><td>{_e(allure)}</td></tr>" for kit, allure in ALLURE_WORDS)
+                     for _rule, case_id, outcome, message in failing[:MAX_CASES])
+    more = ('<p class="none">' + _e(_("... and {count} more: see summary.json or")).format(
+        count=len(failing) - MAX_CASES) + " <code>acl-conformance explain CASE</code>.</p>") \
+        if len(failing) > MAX_CASES else ""
+    words = "".join(f"<tr><td>{_e(kit)}</td><td>{_e(_(allure))}</td></tr>" for kit, allure in ALLURE_WORDS)
+    title = _(TITLE)
+    said = {  # every word of the page in this process's language, escaped once
+        "head": _("{title}: verdict {verdict}").format(title=title, verdict=verdict),
+        "no_case": _("no case ran"), "root_causes": _("Root causes"),
+        "open_allure": _("Open every case in the Allure report"),
+        "allure_has": _("(ACL call traces, categories, history)"),
+        "not_passed": _("Cases that did not pass ({count})").format(count=len(failing)), "none": _("None."),
+        "words": _("The kit's words on Allure's page"), "kit_says": _("the kit says"),
+        "allure_shows": _("Allure shows"),
+    }
+    e = {key: _e(text) for key, text in said.items()}
+    e["words"] = e["words"].replace("&#x27;", "'")  # element text: an apostrophe needs no escape (as it always read)
+    cases_head = "".join(f"<th>{_e(word)}</th>" for word in (_("outcome"), _("case"), _("message")))
+    facts_line = _e(_(", ").join(str(f) for f in facts))
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f"<!DOCTYPE html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\">"
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
         f'<meta name="acl-verdict" content="{_e(verdict)}">'
-        f"<title>{_e(TITLE)}: verdict {_e(verdict)}</title><style>{_STYLE}</style></head><body><main>"
-        f"<h1>{_e(TITLE)}</h1>"
+        f"<title>{e['head']}</title>"
+        f"<style>{_STYLE}{_STYLE_CJK if lang != DEFAULT else ''}</style></head><body><main>"
+        f"<h1>{_e(title)}</h1>"
         f'<div id="verdict" class="verdict v-{verdict_class(verdict)}"><span class="word">{_e(verdict)}</span>'
         f'<span class="meaning">{_e(meaning)}</span></div>'
-        f'<p class="env">{_e(", ".join(str(f) for f in facts))}</p>'
-        f'<div id="counts" class="counts">{counts or "<span class=count>no case ran</span>"}</div>'
-        f'<h2>Root causes</h2>{_root_causes(summary, failing, allure_ids)}'
-        f'<a class="allure" href="{ALLURE_PAGE}">Open every case in the Allure report</a> '
-        "<small>(ACL call traces, categories, history)</small>"
-        f"<h2>Cases that did not pass ({len(failing)})</h2>"
-        + (f'<table id="cases"><thead><tr><th>outcome</th><th>case</th><th>message</th></tr></thead>'
-           f"<tbody>{listed}</tbody></table>{more}" if failing else '<p class="none">None.</p>')
-        + "<h2>The kit's words on Allure's page</h2>"
-        f'<table id="words"><thead><tr><th>the kit says</th><th>Allure shows</th></tr></thead>'
+        f'<p class="env">{facts_line}</p>'
+        f'<div id="counts" class="counts">{counts or "<span class=count>" + e["no_case"] + "</span>"}</div>'
+        f"<h2>{e['root_causes']}</h2>{_root_causes(summary, failing, allure_ids, titles or {})}"
+        f'<a class="allure" href="{ALLURE_PAGE}">{e["open_allure"]}</a> '
+        f"<small>{e['allure_has']}</small>"
+        f"<h2>{e['not_passed']}</h2>"
+        + (f'<table id="cases"><thead><tr>{cases_head}</tr></thead>'
+           f"<tbody>{listed}</tbody></table>{more}" if failing else f'<p class="none">{e["none"]}</p>')
+        + f"<h2>{e['words']}</h2>"
+        f'<table id="words"><thead><tr><th>{e["kit_says"]}</th><th>{e["allure_shows"]}</th></tr></thead>'
         f"<tbody>{words}</tbody></table>"
         "</main></body></html>\n"
     )
+
+
+def _family_shown(family: object, names: Mapping[str, str]) -> str:
+    """A product family as the page names it: the spec's name in the page's language and its ID, or the ID."""
+    name = names.get(str(family))
+    return f"{name} ({family})" if name else str(family)
 
 
 def allure_case_ids(test_results: object) -> dict[str, str]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol, TypedDict
 
 from ..harness import violations
+from ..i18n import N_
 
 NA_PREFIX = "NOT_APPLICABLE"
 
@@ -77,20 +78,20 @@ SEVERITIES: tuple[str, ...] = ("mandatory", "recommended", "advisory", "informat
 DECIDING_SEVERITY = SEVERITIES[0]
 
 CATEGORY_TITLES: dict[Category, str] = {
-    Category.SPEC_VIOLATION: "Spec violation",
-    Category.WRONG_ERROR_CODE: "Wrong error code",
-    Category.CRASH: "Crash",
-    Category.TIMEOUT: "Timeout",
-    Category.NOT_APPLICABLE: "Not applicable",
-    Category.HARNESS_ERROR: "Harness error",
-    Category.WAIVED: "Waived",
-    Category.MISSING_SYMBOL: "Missing function",
-    Category.LEAK: "Backend leak",
-    Category.DEADLINE: "Run deadline reached",
-    Category.BLOCKED: "Blocked by another rule",
-    Category.INSTRUMENT: "Harness instrument failed",
-    Category.INCONSISTENT: "Outcome contradicted by its observations",
-    Category.NOT_RUN: "Not run",
+    Category.SPEC_VIOLATION: N_("Spec violation"),
+    Category.WRONG_ERROR_CODE: N_("Wrong error code"),
+    Category.CRASH: N_("Crash"),
+    Category.TIMEOUT: N_("Timeout"),
+    Category.NOT_APPLICABLE: N_("Not applicable"),
+    Category.HARNESS_ERROR: N_("Harness error"),
+    Category.WAIVED: N_("Waived"),
+    Category.MISSING_SYMBOL: N_("Missing function"),
+    Category.LEAK: N_("Backend leak"),
+    Category.DEADLINE: N_("Run deadline reached"),
+    Category.BLOCKED: N_("Blocked by another rule"),
+    Category.INSTRUMENT: N_("Harness instrument failed"),
+    Category.INCONSISTENT: N_("Outcome contradicted by its observations"),
+    Category.NOT_RUN: N_("Not run"),
 }
 #: Categories a waiver never turns into WAIVED: a call that must return and did not.
 UNWAIVABLE = frozenset({Category.TIMEOUT, Category.INCONSISTENT})

@@ -20,6 +20,7 @@ from typing import TypedDict
 
 from acl_hostmem_generated.catalog_types import Catalog
 
+from ..i18n import current, translate
 from .outcomes import SEVERITIES, CaseResult, Category, Outcome
 from .untrusted import as_object
 
@@ -100,15 +101,18 @@ def root_causes(rules: Mapping[str, Mapping[str, object]]) -> list[RootCauseJSON
     return causes
 
 
-def root_cause_line(cause: RootCauseJSON) -> str:
-    """``HM-PAIR-REG-UNREG (mandatory): 2 failing case(s), blocks 14 case(s) of 9 rule(s)``."""
+def root_cause_line(cause: RootCauseJSON, lang: str | None = None) -> str:
+    """``HM-PAIR-REG-UNREG (mandatory): 2 failing case(s), blocks 14 case(s) of 9 rule(s)`` (in ``lang``,
+    this process's language by default; rule IDs, severities and outcome words stay as they are)."""
+    lang = lang or current()
     parts = []
     if cause.get("failing_cases"):
-        parts.append(f"{cause['failing_cases']} failing case(s)")
+        parts.append(translate("{count} failing case(s)", lang).format(count=cause["failing_cases"]))
     else:
-        parts.append(f"its own cases {str(cause.get('outcome') or 'not run').lower()}, but its promise broke in "
-                     "another case's set-up")
+        parts.append(translate("its own cases {outcome}, but its promise broke in another case's set-up", lang)
+                     .format(outcome=str(cause.get("outcome") or "not run").lower()))
     if cause.get("blocked_cases"):
-        parts.append(f"blocks {cause['blocked_cases']} case(s) of {len(cause.get('blocked_rules') or [])} rule(s)")
+        parts.append(translate("blocks {cases} case(s) of {rules} rule(s)", lang).format(
+            cases=cause["blocked_cases"], rules=len(cause.get("blocked_rules") or [])))
     severity = f" ({cause['severity']})" if cause.get("severity") else ""
-    return f"{cause['rule']}{severity}: " + ", ".join(parts)
+    return f"{cause['rule']}{severity}: " + translate(", ", lang).join(parts)

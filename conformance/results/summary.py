@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, TypedDict, cast
 from acl_hostmem_generated.catalog_types import Catalog, CitationEntry
 
 from ..harness.untrusted_text import terminal_text
+from ..i18n import LANGUAGES, _, current
+from ..i18n.spec_text import rule_family_name
 from .coverage import CoverageJSON, coverage, coverage_line, unexercised_interfaces
 from .identity import case_interfaces
 from .observations import ObservationJSON, case_observations
@@ -31,7 +33,7 @@ from .outcomes import (
     worst,
 )
 from .rootcause import RootCauseJSON, root_cause_line, root_causes
-from .terminal import Style
+from .terminal import Style, display_width, pad
 from .untrusted import JSONObject, JSONValue, as_object
 from .vocabulary import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_NOTHING_SELECTED, EXIT_PASS, Verdict, interrupted_status
 
@@ -120,6 +122,7 @@ class SummaryJSON(TypedDict):
     unjudged_rules: list[str]
     coverage: CoverageJSON
     verdict: str
+    language: str
 
 
 #: The message of a case an interrupted run did not reach (Allure's "not run" category matches it).
@@ -206,6 +209,7 @@ def build_summary(catalog: Catalog, results: Mapping[str, CaseResult], *,
     covered = coverage(catalog, rules_out, environment)
     return {
         "schema": SCHEMA,
+        "language": current(),  # of the human texts this run wrote (console, HTML report); nothing else depends on it
         "spec_hash": catalog.get("spec_hash"),
         "suite_version": environment.get("suite_version", "unknown"),
         "environment": dict(environment),
@@ -302,6 +306,8 @@ def summary_problem(summary: object) -> str | None:
         return "'rules' is not an object"
     if not isinstance(summary.get("environment"), Mapping):
         return "'environment' is not an object"
+    if "language" in summary and summary["language"] not in LANGUAGES:  # older summaries have none
+        return f"'language' {str(summary['language'])[:20]!r} is not one of {', '.join(LANGUAGES)}"
     for rule_id, rule in rules.items():
         if not isinstance(rule, Mapping) or not isinstance(rule.get("cases"), Mapping):
             return f"rule {str(rule_id)[:80]!r} is not an object with a 'cases' object"
@@ -348,66 +354,77 @@ def env_family(environment: Mapping[str, object]) -> str | None:
 
 
 def format_summary(summary: SummaryJSON, report_location: str | None = None, style: Style | None = None) -> str:
-    """A short human summary: rules per rule family, case totals, verdict, report location."""
+    """A short human summary: rules per rule family, case totals, verdict, report location (in this process's
+    language; IDs, outcome and verdict words stay as they are)."""
     style = style or Style()
-    lines = ["", "ACL host-memory conformance", "=" * 27]
+    lang = current()
+    title = _("ACL host-memory conformance")
+    lines = ["", title, "=" * display_width(title)]
     env = summary.get("environment", {})
     shown = {key: terminal_text(str(env.get(key))) for key in ("library", "soc", "product_family", "cann_version")}
-    lines.append(f"library  {shown['library']}  ({shown['soc']}, {shown['product_family']}, "
-                 f"CANN {shown['cann_version']})")
+    lines.append(_("library  {library}  ({soc}, {family}, CANN {version})").format(
+        library=shown["library"], soc=shown["soc"], family=shown["product_family"], version=shown["cann_version"]))
     if env.get("cann_release"):
-        lines.append(f"judged against the CANN {env.get('cann_release')} contract")
-    header = (f"{'rule family':<18}{'rules':>6}{'pass':>6}{'fail':>6}{'error':>6}{'blocked':>8}{'waived':>7}"
-              f"{'xpass':>6}{'n/a':>5}")
-    lines += ["", header, "-" * len(header)]
-    def red(counts: Mapping[str, int], name: str, width: int) -> str:
-        n = counts.get(name, 0)
-        return style.paint(f"{n:>{width}}", "red") if n else f"{n:>{width}}"
+        lines.append(_("judged against the CANN {release} contract").format(release=env.get("cann_release")))
+    # Each count column is as wide as the kit always printed it, or its header and a space where a language's
+    # word is wider (a Chinese character takes two columns).
+    columns = [("PASS", _("pass"), 6), ("FAIL", _("fail"), 6), ("ERROR", _("error"), 6), ("BLOCKED", _("blocked"), 8),
+               ("WAIVED", _("waived"), 7), ("XPASS", _("xpass"), 6), ("NOT_APPLICABLE", _("n/a"), 5)]
+    widths = {key: max(width, display_width(word) + 1) for key, word, width in columns}
+    rules_word = _("rules")
+    rules_width = max(6, display_width(rules_word) + 1)
+    header = (pad(_("rule family"), 18) + pad(rules_word, rules_width, right=True)
+              + "".join(pad(word, widths[key], right=True) for key, word, _width in columns))
+    lines += ["", header, "-" * display_width(header)]
+    def red(counts: Mapping[str, int], name: str) -> str:
+        n, width = counts.get(name, 0), widths[name]
+        return style.paint(f"{n:>{width}}", "red") if n and name in ("FAIL", "ERROR", "BLOCKED") else f"{n:>{width}}"
 
     for family, counts in summary.get("by_family", {}).items():
         total = sum(counts.values())
-        lines.append(f"{family:<18}{total:>6}{counts['PASS']:>6}{red(counts, 'FAIL', 6)}{red(counts, 'ERROR', 6)}"
-                     f"{red(counts, 'BLOCKED', 8)}{counts['WAIVED']:>7}{counts['XPASS']:>6}"
-                     f"{counts['NOT_APPLICABLE']:>5}")
+        lines.append(f"{pad(rule_family_name(family, lang), 18)}{total:>{rules_width}}"
+                     + "".join(red(counts, key) for key, _word, _width in columns))
     totals = summary.get("totals", {})
     lines.append("")
-    lines.append("cases: " + ", ".join(f"{n} {k.lower()}" for k, n in totals.items() if n))
+    lines.append(_("cases: ") + _(", ").join(f"{n} {k.lower()}" for k, n in totals.items() if n))
     if "coverage" in summary:
         lines.append(coverage_line(summary))
     causes = summary.get("root_causes") or []
     if causes:
-        lines.append("root causes (each failing rule once; BLOCKED cases count against the rule that blocked them):")
+        lines.append(_("root causes (each failing rule once; BLOCKED cases count against the rule that blocked "
+                       "them):"))
     for cause in causes[:20]:
         lines.append(f"  {root_cause_line(cause)}")
     if len(causes) > 20:
-        lines.append(f"  ... and {len(causes) - 20} more (see summary.json)")
+        lines.append("  " + _("... and {count} more (see summary.json)").format(count=len(causes) - 20))
     findings = summary.get("findings") or []
     if findings:
-        lines.append(f"findings (do not decide the verdict): {len(findings)}")
+        lines.append(_("findings (do not decide the verdict): {count}").format(count=len(findings)))
     expired = summary.get("expectations", {}).get("expired", [])
     if expired:
-        lines.append(f"expired expectations: {len(expired)} (renew or remove them)")
+        lines.append(_("expired expectations: {count} (renew or remove them)").format(count=len(expired)))
     for entry in summary.get("expectations", {}).get("unused", []):
-        lines.append(style.paint(f"warning: expectation {entry['where']} ({entry.get('case') or entry.get('rule')}) "
-                                 f"{entry['why']}", "yellow"))
+        lines.append(style.paint(_("warning: expectation {where} ({what}) {why}").format(
+            where=entry["where"], what=entry.get("case") or entry.get("rule"), why=entry["why"]), "yellow"))
     lines.append("")
     verdict = str(summary.get("verdict"))
     selection = summary.get("selection") or {}
     note = ""
     decided = run_verdict(summary.get("rules") or {})
     if selection.get("partial"):
-        said = {Verdict.FAIL.value: "a selected mandatory rule failed",
-                Verdict.INCONCLUSIVE.value: "a selected mandatory rule could not be judged"}
-        note = (f" ({selection.get('selected_cases')} of {selection.get('spec_cases')} cases selected; "
-                f"{said.get(decided, 'nothing selected failed')})")
+        said = {Verdict.FAIL.value: _("a selected mandatory rule failed"),
+                Verdict.INCONCLUSIVE.value: _("a selected mandatory rule could not be judged")}
+        note = _(" ({selected} of {cases} cases selected; {decided})").format(
+            selected=selection.get("selected_cases"), cases=selection.get("spec_cases"),
+            decided=said.get(decided, _("nothing selected failed")))
     elif verdict == Verdict.INCONCLUSIVE.value:
         unjudged_rules = summary.get("unjudged_rules") or []
-        why = [f"{len(unjudged_rules)} could not be judged: their cases ended ERROR because the instrument could "
-               "not observe"] if unjudged_rules else []
+        why = [_("{count} could not be judged: their cases ended ERROR because the instrument could not observe")
+               .format(count=len(unjudged_rules))] if unjudged_rules else []
         if unexercised_interfaces(summary):
-            why.append("an interface the library exports had no mandatory case in the judged release's contract")
-        note = f" (no mandatory rule failed, but {'; and '.join(why)}; this is not a pass)"
-    lines.append(f"verdict: {style.word(verdict)}{note}")
+            why.append(_("an interface the library exports had no mandatory case in the judged release's contract"))
+        note = _(" (no mandatory rule failed, but {why}; this is not a pass)").format(why=_("; and ").join(why))
+    lines.append(_("verdict: {verdict}{note}").format(verdict=style.word(verdict), note=note))
     if report_location:
-        lines.append(f"report:  {report_location}")
+        lines.append(_("report:  {location}").format(location=report_location))
     return "\n".join(lines)

@@ -6,8 +6,11 @@ import os
 import re
 import sys
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from typing import TextIO
+
+from ..i18n import _
 
 _CODES = {"red": "31", "green": "32", "yellow": "33", "bold": "1", "dim": "2"}
 #: Colour of each verdict and outcome word in the kit's tables.
@@ -44,6 +47,17 @@ class Style:
     def dim(self, text: str) -> str:
         """Secondary text."""
         return self.paint(text, "dim")
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes on a terminal: a Chinese character takes two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def pad(text: str, width: int, *, right: bool = False) -> str:
+    """``text`` padded to ``width`` terminal columns (``str.ljust``/``rjust`` counting a wide character twice)."""
+    fill = " " * max(0, width - display_width(text))
+    return fill + text if right else text + fill
 
 
 def format_duration(seconds: float) -> str:
@@ -102,16 +116,19 @@ class PercentProgress:
         self.shown = percent
         elapsed = time.monotonic() - self.started
         left = elapsed * (100 - percent) / percent if percent else None
-        eta = f", ETA {format_duration(left)}" if left is not None and left >= 1 and percent < 100 else ""
-        return f"{self.label}: {percent:3d}% of the cases run ({format_duration(elapsed)} elapsed{eta})"
+        eta = _(", ETA {left}").format(left=format_duration(left)) if left is not None and left >= 1 \
+            and percent < 100 else ""
+        return _("{label}: {percent:3d}% of the cases run ({elapsed} elapsed{eta})").format(
+            label=self.label, percent=percent, elapsed=format_duration(elapsed), eta=eta)
 
 
 def percent_of(line: str) -> int | None:
     """The percent a :class:`PercentProgress` line (or pytest's ``[ 30%]`` progress) says, else None."""
     text = line.rstrip("\n")
     match = _PERCENT_LINE.search(text) or _PYTEST_PERCENT.search(text)
-    return int(match.group(1)) if match else None
+    return int(next(group for group in match.groups() if group is not None)) if match else None
 
 
-_PERCENT_LINE = re.compile(r"^[a-z]+: +(\d{1,3})% of the cases run \(")
+# The line in either language (certify reads back what ``run`` printed in the language it was given).
+_PERCENT_LINE = re.compile(r"^[a-z]+(?:: +(\d{1,3})% of the cases run \(|：已运行 *(\d{1,3})% 的用例（)")
 _PYTEST_PERCENT = re.compile(r"\[\s*(\d{1,3})%\]\s*$")

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..harness.options import DEFAULT_DEADLINE, OPTIONS, OptionError, env_value, seconds
 from ..harness.resources import generated_dir, suite_dir
+from ..i18n import _
 from ..results.terminal import Style
 from ..results.vocabulary import EXIT_BAD_COMMAND_LINE, EXIT_NO_SUMMARY, exit_status_text, outcome_text
 from .console import CONSOLE_FLAG
@@ -171,7 +172,7 @@ def check_expectations(args: argparse.Namespace) -> int | None:
     try:
         load_expectations(paths)
     except ExpectationError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {problem}").format(problem=exc), file=sys.stderr)
         return EXIT_BAD_EXPECTATIONS
     return None
 
@@ -188,14 +189,14 @@ def render_html(args: argparse.Namespace, report_dir: Path, summary: dict[str, o
     try:
         index = render_installed(report_dir / "allure-results", report_dir, summary, history_limit=args.history_limit)
     except (ReportError, OSError, subprocess.SubprocessError) as exc:
-        print(f"HTML report not rendered ({exc}); render it later with: acl-conformance report {report_dir}",
-              file=sys.stderr)
+        print(_("HTML report not rendered ({problem}); render it later with: acl-conformance report {dir}").format(
+              problem=exc, dir=report_dir), file=sys.stderr)
         return None
     if args.screenshot:
         try:
             screenshot(index, Path(args.screenshot))
         except (ReportError, OSError, subprocess.SubprocessError) as exc:
-            print(f"warning: no screenshot: {exc}", file=sys.stderr)
+            print(_("warning: no screenshot: {problem}").format(problem=exc), file=sys.stderr)
     return str(index)
 
 
@@ -259,8 +260,8 @@ def supervise(command: list[str], env: dict[str, str], limit: float, interrupt_g
                     pass
                 raise
         except subprocess.TimeoutExpired:
-            print(f"error: the run did not end within {limit:.0f} s of its start (its deadline and a grace); "
-                  "it was killed", file=sys.stderr, flush=True)
+            print(_("error: the run did not end within {limit:.0f} s of its start (its deadline and a grace); "
+                    "it was killed").format(limit=limit), file=sys.stderr, flush=True)
             _signal_group(proc.pid, signal.SIGKILL)
             return proc.wait()
         finally:
@@ -286,7 +287,7 @@ def run_suite(args: argparse.Namespace, extra: list[str]) -> int:
     try:
         deadline = seconds("--acl-deadline", args.acl_deadline or os.environ.get("ACL_DEADLINE"), DEFAULT_DEADLINE)
     except OptionError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {problem}").format(problem=exc), file=sys.stderr)
         return EXIT_BAD_OPTION
     report_dir = report_dir_of(args)
     try:
@@ -306,9 +307,9 @@ def _run_locked(args: argparse.Namespace, extra: list[str], report_dir: Path, de
     try:
         previous.set_aside()
     except OSError as exc:
-        print(SetupError(Problem.REPORT_DIR_UNWRITABLE, f"the previous reports of {report_dir} cannot be moved "
-                         f"aside ({exc}).\nFix: make the directory writable, or pass another --acl-report-dir."
-                         ).render(), file=sys.stderr)
+        print(SetupError(Problem.REPORT_DIR_UNWRITABLE, _("the previous reports of {dir} cannot be moved "
+                         "aside ({problem}).\nFix: make the directory writable, or pass another --acl-report-dir."
+                         ).format(dir=report_dir, problem=exc)).render(), file=sys.stderr)
         return int(Problem.REPORT_DIR_UNWRITABLE)
     command = pytest_command(args, extra, report_dir)
     style = Style.for_stream(sys.stdout)
@@ -328,11 +329,12 @@ def _run_locked(args: argparse.Namespace, extra: list[str], report_dir: Path, de
         return status  # the plugin has said what happened
     if not summary_path.is_file():
         if status == PYTEST_USAGE_ERROR:  # pytest has said which argument it refused, in its usage text
-            print("error: an argument was refused (above); `acl-conformance run --help` lists the options, and "
-                  "arguments it does not list go to pytest", file=sys.stderr)
+            print(_("error: an argument was refused (above); `acl-conformance run --help` lists the options, and "
+                    "arguments it does not list go to pytest"), file=sys.stderr)
             return EXIT_BAD_COMMAND_LINE
-        how = f"was killed by signal {-status}" if status < 0 else f"exited {status}"
-        print(f"error: pytest {how} and wrote no {summary_path}", file=sys.stderr)
+        how = _("was killed by signal {signal}").format(signal=-status) if status < 0 else \
+            _("exited {status}").format(status=status)
+        print(_("error: pytest {how} and wrote no {summary}").format(how=how, summary=summary_path), file=sys.stderr)
         # A signal is no exit status of ours (it would read as 256 minus the signal): no summary is 3.
         return status if status > 0 else EXIT_NO_SUMMARY
     from ..results.summary import exit_status, format_summary

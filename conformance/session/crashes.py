@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..executor.journal import call_in_flight
 from ..harness.promises import promise_of_call
+from ..i18n import _
 from ..results.outcomes import CaseResult, Category, Outcome, crash_result
 from .state import RunState
 
@@ -44,7 +45,7 @@ def crashed_case(state: RunState, case_id: str, rule_id: str, elapsed: float | N
     else:
         result = crash_result(case_id, rule_id, elapsed, limit if killed else hard, detail)
     if killed and call and state.hung.record(call):
-        print(f"acl: {call} hung in two cases; the remaining cases that call it are not waited for",
+        print(_("acl: {call} hung in two cases; the remaining cases that call it are not waited for").format(call=call),
               file=sys.stderr)
     root = setup_rule or promise_of_call(state.catalog, call)
     if root and root != rule_id and result.category is not Category.DEADLINE:

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
 
+from ..i18n import _
 from ..results.vocabulary import Verdict, interrupted_status
 from .preflight import STALE_REPORTS
 
@@ -112,13 +113,14 @@ def end_interrupted(report_dir: Path, signum: int, previous: PreviousReports | N
     if kept:
         if previous is not None:
             previous.discard()
-        where = f"the partial report {summary} marks the cases that did not run"
+        where = _("the partial report {summary} marks the cases that did not run").format(summary=summary)
     else:
         if previous is not None:
             previous.restore()
-        where = f"the previous reports of {report_dir} are kept"
-    print(f"verdict: {Verdict.INTERRUPTED.value} by {name}: the run was stopped before it ended and judged "
-          f"nothing; {where}", file=sys.stderr, flush=True)
+        where = _("the previous reports of {dir} are kept").format(dir=report_dir)
+    print(_("verdict: {verdict} by {signal}: the run was stopped before it ended and judged "
+            "nothing; {where}").format(verdict=Verdict.INTERRUPTED.value, signal=name, where=where),
+          file=sys.stderr, flush=True)
     return interrupted_status(signum)
 
 

@@ -14,6 +14,7 @@ import fcntl
 import os
 from pathlib import Path
 
+from ..i18n import _
 from .preflight import Problem, SetupError
 
 LOCK_NAME = ".acl-run.lock"
@@ -46,16 +47,18 @@ def lock_report_dir(report_dir: Path) -> ReportDirLock:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     except OSError as exc:
         raise SetupError(Problem.REPORT_DIR_UNWRITABLE,
-                         f"the report directory {report_dir} cannot be created or written ({exc.strerror or exc}).\n"
-                         "Fix: pass a writable directory with --acl-report-dir (or ACL_REPORT_DIR).") from None
+                         _("the report directory {dir} cannot be created or written ({why}).\n"
+                           "Fix: pass a writable directory with --acl-report-dir (or ACL_REPORT_DIR).").format(
+                               dir=report_dir, why=exc.strerror or exc)) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         holder = os.pread(fd, 32, 0).decode("ascii", errors="replace").strip()
         os.close(fd)
         raise SetupError(Problem.REPORT_DIR_IN_USE,
-                         f"another run (pid {holder or 'unknown'}) is writing {report_dir}.\n"
-                         "Fix: wait for it, or give this run its own --acl-report-dir.") from None
+                         _("another run (pid {pid}) is writing {dir}.\n"
+                           "Fix: wait for it, or give this run its own --acl-report-dir.").format(
+                               pid=holder or _("unknown"), dir=report_dir)) from None
     os.ftruncate(fd, 0)
     os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
     return ReportDirLock(report_dir, fd)

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from ..executor.protocol import SCRIPT_NAME
+from ..i18n import _
 from ..results.vocabulary import interrupted_status
 from .containment import children
 
@@ -41,8 +42,9 @@ class JudgeStopped(Exception):
 
     def line(self) -> str:
         """The one line the run ends with."""
-        return (f"error: the judge (pid {', '.join(map(str, self.pids))}) was stopped from outside for "
-                f"{STOPPED_GRACE_S:.0f} s; the run was ended and nothing was judged")
+        return _("error: the judge (pid {pids}) was stopped from outside for "
+                 "{grace:.0f} s; the run was ended and nothing was judged").format(
+                     pids=", ".join(map(str, self.pids)), grace=STOPPED_GRACE_S)
 
 
 def _stat(pid: int) -> tuple[str, str] | None:

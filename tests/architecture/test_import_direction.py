@@ -18,6 +18,7 @@ PACKAGE = "conformance"
 
 #: Stage -> rank; a module may import a stage of lower rank or its own stage, nothing else.
 STAGES: dict[str, int] = {
+    "i18n": -1,  # the message catalogue: every stage speaks through it, it imports none
     "harness": 0,
     "checks": 1,
     "results": 2,
