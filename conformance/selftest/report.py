@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..results.terminal import Style
-from .judge import SelftestJSON
+from .scoring import SelftestJSON
 
 
 def markdown(result: SelftestJSON) -> str:
