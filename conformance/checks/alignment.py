@@ -7,8 +7,8 @@ from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import AclContext
 from ..harness.violations import SpecViolation
+from .assertions import holds
 from .memory import ALIGNMENT, alignment_grain, allocate, allocate_raw, release, sizes_of
-from .verdicts import holds
 
 # Several allocations of each size stay live at once, so that an allocator that is aligned
 # only for its first block (or only for page-sized blocks) is caught.

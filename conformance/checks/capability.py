@@ -6,7 +6,7 @@ from acl_hostmem_generated import acl_bindings as acl
 from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import AclContext
-from .verdicts import holds, succeeded
+from .assertions import holds, succeeded
 
 ANSWERS = set(acl.ENUMS["aclrtHostMemMapCapability"].values())
 HAC_TYPES = acl.ENUMS["aclrtHacType"]

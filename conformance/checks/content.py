@@ -6,8 +6,8 @@ from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import AclContext
 from ..harness.violations import SpecViolation
+from .assertions import succeeded
 from .memory import allocate, first_difference, holds_data, pattern, read, release, sizes_of, write
-from .verdicts import succeeded
 
 NEIGHBOURS = 3
 #: Above this size two neighbours are enough: writing and reading back 64 MiB three times

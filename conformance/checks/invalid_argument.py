@@ -12,7 +12,7 @@ from acl_hostmem_generated.catalog_types import ExpectEntry
 from ..harness.context import AclContext
 from ..harness.samples import Argument, adopt_result, call_raw, valid_arguments
 from ..harness.violations import CallTimeout
-from .verdicts import failed, holds, succeeded
+from .assertions import failed, holds, succeeded
 
 _T = TypeVar("_T")
 #: What a raw call from a thread without a context answers: the code, with the output where it has one.

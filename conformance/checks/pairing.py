@@ -22,8 +22,8 @@ from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import DOC_PAGE, AclContext
 from ..harness.violations import CallTimeout, SpecViolation
+from .assertions import describe, failed, holds, succeeded
 from .memory import allocate, holds_data, pattern, release, write
-from .verdicts import describe, failed, holds, succeeded
 
 PAIR_ROUNDS = 3
 ALREADY_REGISTERED = acl.ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED

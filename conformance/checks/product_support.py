@@ -10,7 +10,7 @@ from ..harness.release import supported_in
 from ..harness.samples import adopt_result, call_raw, valid_arguments
 from ..harness.support import fails_cleanly
 from ..harness.violations import SpecViolation
-from .verdicts import succeeded
+from .assertions import succeeded
 
 
 def product_support(ctx: AclContext, *, interface: str, expect: ExpectEntry | None) -> None:

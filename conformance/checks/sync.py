@@ -16,8 +16,8 @@ from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import AclContext
 from ..harness.violations import CallTimeout, SpecViolation
+from .assertions import holds, succeeded
 from .memory import holds_data, pattern, write
-from .verdicts import holds, succeeded
 
 # How long a call that must wait is watched before the gate opens: long enough for a
 # backend that ignores the pending task to return, short enough to keep the suite fast.

@@ -7,8 +7,8 @@ from acl_hostmem_generated.catalog_types import ExpectEntry
 
 from ..harness.context import AclContext
 from ..harness.violations import SpecViolation
+from .assertions import failed, holds, succeeded
 from .memory import config_variant, holds_data, pattern, release, sizes_of, write
-from .verdicts import failed, holds, succeeded
 
 
 def va_identity(ctx: AclContext, *, size: int | str, expect: ExpectEntry | None) -> None:

@@ -4,8 +4,8 @@ Outcomes form a closed set (as in the Vulkan CTS): a case is PASS, FAIL, BLOCKED
 NOT_APPLICABLE, WAIVED, XPASS or ERROR; NOT_APPLICABLE is never counted as a pass. BLOCKED
 means a set-up step that rests on another rule's promise failed: the case names that rule
 (``blocked_by``), which is the root cause, and never counts as a pass either. Categories
-say why a case did not pass. Everything here is pure and works on plain data, so that the controller of an
-xdist run and a serial run classify identically.
+say why a case did not pass. Everything here is pure and works on plain data, so that the judge and the
+commands that read a run's files later classify identically.
 """
 
 from __future__ import annotations

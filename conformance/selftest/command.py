@@ -30,9 +30,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..results.terminal import Progress, Style
-from .judge import SelftestJSON, judge_faithful, judge_fault, judge_legal, report
 from .plan import CATALOG, DEFAULT_LIB, DRIVER_PINS, RUNTIME_PINS, Run, execute, plan_runs, release_lib
 from .report import markdown, print_table
+from .scoring import SelftestJSON, report, score_faithful, score_fault, score_legal
 
 
 def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: list[str] | None = None,
@@ -66,9 +66,9 @@ def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: 
         done = {id(run): run for run in pool.map(one, started)}
     finished = [done[id(run)] for run in runs]
     clean = [r for r in finished if r.fault is None]
-    problems = [p for r in clean for p in judge_faithful(catalog, r)]
-    verdicts = [judge_fault(r) for r in finished if r.fault is not None and not r.legal]
-    legal = [judge_legal(r) for r in finished if r.legal]
+    problems = [p for r in clean for p in score_faithful(catalog, r)]
+    verdicts = [score_fault(r) for r in finished if r.fault is not None and not r.legal]
+    legal = [score_legal(r) for r in finished if r.legal]
     result = report(catalog, clean, verdicts, problems, time.perf_counter() - start, legal,
                     every_fault=faults is None and variants is None)
     (out_dir / "selftest.json").write_text(json.dumps(result, indent=1) + "\n")

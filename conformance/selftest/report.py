@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..i18n import _
 from ..results.terminal import Style, pad
-from .judge import SelftestJSON
 from .plan import DRIVER_PINS
+from .scoring import SelftestJSON
 
 
 def markdown(result: SelftestJSON) -> str:

@@ -60,18 +60,6 @@ class Console:
         category = report.outcome if report.when == "call" or not report.passed else ""
         return category, "", ""
 
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_sessionstart(self) -> None:
-        """xdist's "bringing up nodes" and worker status lines are pytest's, not the kit's."""
-        manager = self.state.config.pluginmanager
-        if manager.get_plugin("terminaldistreporter") is not None:
-            manager.unregister(name="terminaldistreporter")
-        dsession = manager.get_plugin("dsession")
-        if dsession is not None and hasattr(dsession, "terminal"):
-            # xdist also calls its status reporter directly, whenever it has a terminal to write to;
-            # it reads no public setting for that, so its own attribute says "no terminal".
-            dsession.terminal = None
-
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """After the kit's reporter took the case's result: the progress line, at each tenth of the cases."""
         if report.when not in ("teardown", "???"):

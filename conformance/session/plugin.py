@@ -52,10 +52,10 @@ from .console import CONSOLE_FLAG, Console, console_requested, quiet_pytest
 from .containment import refuse_tracing
 from .crashes import crashed_case
 from .deadline import RunDeadline
+from .executor_case import CaseRecords, ExecutorCase, ExecutorLost
 from .executors import Answer, Executor, ExecutorError, ExecutorFamily
 from .hangs import HANGS_BEFORE_GIVING_UP, HungCalls
 from .preflight import Problem, SetupError, preflight, remove_stale_reports
-from .remote import CaseRecords, ExecutorLost, RemoteCase
 from .reporter import CASE_PROPERTY, Reporter, write_reports
 from .reportlock import held_by_parent, lock_report_dir
 from .rundir import remove_run_dir, run_dir_for_process
@@ -325,7 +325,7 @@ def pytest_runtestloop(session: pytest.Session) -> Iterator[None]:
 
 def _send(state: RunState, item: pytest.Item, rule: CaseRule, case_id: str
           ) -> Callable[[dict[str, object]], Mapping[str, object]]:
-    """The function a RemoteCase hands its program to: the scheduler's answer for it, bounded by the case's
+    """The function a ExecutorCase hands its program to: the scheduler's answer for it, bounded by the case's
     limit, and turned into the record pytest sees (or the case decided by the judge when it was lost)."""
 
     def send(program: dict[str, object]) -> Mapping[str, object]:
@@ -347,7 +347,7 @@ def _send(state: RunState, item: pytest.Item, rule: CaseRule, case_id: str
             raise ExecutorLost(f"[{result.category.value if result.category else ''}] {result.message}")
         assert answer.record is not None
         record = dict(answer.record, stdout=answer.stdout, stderr=answer.stderr)
-        _keep(item, RemoteCase.records(record))
+        _keep(item, ExecutorCase.records(record))
         return record
 
     return send
@@ -373,8 +373,8 @@ def _keep(item: pytest.Item, kept: CaseRecords) -> None:
 
 
 @pytest.fixture
-def acl(request: pytest.FixtureRequest) -> Iterator[RemoteCase]:
-    """A :class:`~conformance.session.remote.RemoteCase` for one case: its check runs in the executor."""
+def acl(request: pytest.FixtureRequest) -> Iterator[ExecutorCase]:
+    """A :class:`~conformance.session.executor_case.ExecutorCase` for one case: its check runs in the executor."""
     state = request.config.stash[STATE]
     item = request.node
     rule = _rule_of(state, item)
@@ -382,7 +382,7 @@ def acl(request: pytest.FixtureRequest) -> Iterator[RemoteCase]:
         raise HarnessError("the case has no @pytest.mark.acl_rule marker")
     state.deadline.check()  # before the backend is touched: it may be what hangs
     case_id = case_id_for_item(rule["id"], item)
-    case = RemoteCase(rule, case_id, _send(state, item, rule, case_id))
+    case = ExecutorCase(rule, case_id, _send(state, item, rule, case_id))
     if state.allure is not None:
         state.allure.case_started(item, rule["id"])
     yield case

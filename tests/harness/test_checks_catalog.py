@@ -7,7 +7,7 @@ import inspect
 import json
 
 import pytest
-from conftest import ROOT
+from kit_runs import ROOT
 
 CATALOG = json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text())
 

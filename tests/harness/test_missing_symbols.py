@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, Run, child_env, finish, start_suite
+from kit_runs import ROOT, Run, child_env, finish, start_suite
 
 from conformance.certify.evidence import case_of
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import child_env, run_fake
+from kit_runs import child_env, run_fake
 
 from conformance.checks.memory import alignment_grain
 from conformance.harness.observations import ObservationLog, value_problem

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 
-from conftest import KERNEL, ROOT, child_env, finish, start_suite
+from kit_runs import KERNEL, ROOT, child_env, finish, start_suite
 
 from conformance.harness.product import Machine
-from conformance.selftest.judge import predicted_not_applicable
+from conformance.selftest.scoring import predicted_not_applicable
 
 CATALOG = json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text())
 NEEDS = {r["id"]: r.get("needs", []) for r in CATALOG["rules"]}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ROOT
+from kit_runs import ROOT
 
 from conformance.harness.symbols import missing_functions, stand_in_for_missing
 from conformance.harness.violations import AbsentAsDocumented, HarnessError, MissingFunction

@@ -60,7 +60,7 @@ PAGE = """<html><head>
 
 
 class _Recorder:
-    """Just enough of an AclContext for verdicts.failed: it records findings."""
+    """Just enough of an AclContext for assertions.failed: it records findings."""
 
     def __init__(self) -> None:
         self.findings: list[tuple[str, str, str | None]] = []
@@ -286,7 +286,7 @@ def test_every_category_has_its_bucket_in_the_allure_report():
 
 
 def test_a_code_that_decides_fails_the_case_a_weaker_one_is_a_finding():
-    from conformance.checks.verdicts import failed
+    from conformance.checks.assertions import failed
     from conformance.harness.violations import SpecViolation, WrongErrorCode
 
     source_only = {"code": "ACL_ERROR_RT_PARAM_INVALID", "value": 107000, "provenance": "runtime-source",

@@ -13,9 +13,9 @@ from typing import Any
 
 def acl_executor_setup() -> None:
     """In the executor, before any case: every check module's ``failed`` lets each code decide."""
-    from conformance.checks import invalid_argument, pairing, va_identity, verdicts
+    from conformance.checks import assertions, invalid_argument, pairing, va_identity
 
-    original = verdicts.failed
+    original = assertions.failed
 
     def strict_failed(ctx: Any, code: int, expect: dict[str, Any] | None, what: str) -> None:
         original(ctx, code, dict(expect, decides=True) if expect else expect, what)

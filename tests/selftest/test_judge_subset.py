@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conformance.selftest.judge import report, unproven_rules
+from conformance.selftest.scoring import report, unproven_rules
 
 CATALOG = json.loads((Path(__file__).resolve().parents[2] / "acl_hostmem_generated" / "catalog.json").read_text())
 KILLED = {"fault": "double_unregister_ok", "family": "pairing", "violates": ["HM-PAIR-DOUBLE-UNREGISTER"],

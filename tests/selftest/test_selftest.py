@@ -11,7 +11,7 @@ import pytest
 from conformance.harness.product import Machine
 from conformance.results.summary import SCHEMA
 from conformance.results.summary_model import summary_record
-from conformance.selftest import command, judge, plan, report
+from conformance.selftest import command, plan, report, scoring
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = json.loads((ROOT / "acl_hostmem_generated" / "catalog.json").read_text())
@@ -33,19 +33,19 @@ FAULT = {"name": "double_free_ok", "family": "pairing", "violates": ["HM-PAIR-DO
 
 
 def test_fault_killed_by_its_own_rule():
-    verdict = judge.judge_fault(_run(FAULT, {"HM-PAIR-DOUBLE-FREE[free=free]": "FAIL"}))
+    verdict = scoring.score_fault(_run(FAULT, {"HM-PAIR-DOUBLE-FREE[free=free]": "FAIL"}))
     assert verdict["status"] == "killed" and verdict["on_target_rules"] == ["HM-PAIR-DOUBLE-FREE"]
 
 
 def test_fault_caught_only_by_another_rule_is_not_killed():
-    verdict = judge.judge_fault(_run(FAULT, {"HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]": "ERROR"}))
+    verdict = scoring.score_fault(_run(FAULT, {"HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]": "ERROR"}))
     assert verdict["status"] == "wrong-rule"
 
 
 def test_surviving_fault_fails_the_selftest():
-    verdict = judge.judge_fault(_run(FAULT, {}))
+    verdict = scoring.score_fault(_run(FAULT, {}))
     assert verdict["status"] == "survived"
-    result = judge.report(CATALOG, [], [verdict], [], 1.0)
+    result = scoring.report(CATALOG, [], [verdict], [], 1.0)
     assert not result["passed"] and result["mutation_score"]["killed"] == 0
     assert "HM-PAIR-DOUBLE-FREE" in result["unproven_rules"]
     assert "survived" in report.markdown(result)
@@ -59,51 +59,51 @@ def test_fault_killed_with_collateral_failures_is_imprecise():
                 "HM-PAIR-OVERLAP-REGISTER[overlap=head]": "FAIL",  # recommended collateral
                 "HM-VA-IDENTITY[size=4096]": "BLOCKED", "HM-VA-IDENTITY[size=2097152]": "BLOCKED"}
     assert set(outcomes) <= {c["case_id"] for r in CATALOG["rules"] for c in r["cases"]}
-    verdict = judge.judge_fault(_run(FAULT, outcomes))
+    verdict = scoring.score_fault(_run(FAULT, outcomes))
     assert verdict["status"] == "killed" and verdict["on_target_rules"] == ["HM-PAIR-DOUBLE-FREE"]
     assert verdict["collateral_rules"] == ["HM-ALIGN-MALLOC", "HM-PAIR-OVERLAP-REGISTER"]
     assert verdict["collateral_mandatory"] == ["HM-ALIGN-MALLOC"]
     assert verdict["blocked_cases"] == 2 and "HM-VA-IDENTITY" not in verdict["killing_rules"]  # BLOCKED kills nothing
-    result = judge.report(CATALOG, [], [verdict], [], 1.0, every_fault=False)
+    result = scoring.report(CATALOG, [], [verdict], [], 1.0, every_fault=False)
     assert result["schema"] == "acl-conformance-selftest/3" and not result["passed"]
     assert result["diagnostic_precision"] == {"collateral_mandatory_failures": 1, "collateral_failures": 2,
                                               "faults_with_collateral": {"double_free_ok": ["HM-ALIGN-MALLOC"]},
                                               "blocked_cases": 2}
-    precise = judge.judge_fault(_run(FAULT, {"HM-PAIR-DOUBLE-FREE[free=free]": "FAIL",
+    precise = scoring.score_fault(_run(FAULT, {"HM-PAIR-DOUBLE-FREE[free=free]": "FAIL",
                                              "HM-VA-IDENTITY[size=4096]": "BLOCKED"}))
     assert precise["collateral_rules"] == [] and precise["blocked_cases"] == 1
-    assert judge.report(CATALOG, [], [precise], [], 1.0, every_fault=False)["passed"]
+    assert scoring.report(CATALOG, [], [precise], [], 1.0, every_fault=False)["passed"]
 
 
 def test_a_fault_whose_rule_is_only_blocked_survives():
     """BLOCKED names another rule's broken promise: it never proves the blocked rule can fail."""
-    verdict = judge.judge_fault(_run(FAULT, {"HM-PAIR-DOUBLE-FREE[free=free]": "BLOCKED"}))
+    verdict = scoring.score_fault(_run(FAULT, {"HM-PAIR-DOUBLE-FREE[free=free]": "BLOCKED"}))
     assert verdict["status"] == "survived" and verdict["blocked_cases"] == 1
 
 
 def test_false_alarm_and_applicability_mismatch_are_reported():
     modern = Machine(plan.MODERN_KERNEL, devices=plan.DEVICES)
-    predicted = judge.predicted_not_applicable(CATALOG, "atlas_a2", modern)
+    predicted = scoring.predicted_not_applicable(CATALOG, "atlas_a2", modern)
     assert predicted, "the A2 family has rules that do not apply on a modern kernel"
     one_na = sorted(predicted)[0]
     outcomes = {c: "NOT_APPLICABLE" for c in predicted if c != one_na}
     outcomes["HM-PAIR-DOUBLE-FREE[free=free]"] = "FAIL"
     outcomes["HM-VA-IDENTITY[size=4096]"] = "BLOCKED"  # mandatory: a blocked case is no pass either
-    problems = judge.judge_faithful(CATALOG, _run(None, outcomes))
+    problems = scoring.score_faithful(CATALOG, _run(None, outcomes))
     assert any("false alarm HM-PAIR-DOUBLE-FREE[free=free]" in p for p in problems)
     assert any("false alarm HM-VA-IDENTITY[size=4096]: BLOCKED" in p for p in problems)
-    run_mode_na = judge.predicted_not_applicable(CATALOG, "atlas_inference",
+    run_mode_na = scoring.predicted_not_applicable(CATALOG, "atlas_inference",
                                                  Machine(plan.MODERN_KERNEL, run_mode="device"))
     assert "HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]" in run_mode_na  # RC form, detected at run time
-    one_device = judge.predicted_not_applicable(CATALOG, "atlas_a2", Machine(plan.MODERN_KERNEL))
+    one_device = scoring.predicted_not_applicable(CATALOG, "atlas_a2", Machine(plan.MODERN_KERNEL))
     assert "HM-SYNC-DEVSYNC-CURRENT-DEVICE" in one_device and "HM-SYNC-DEVSYNC-CURRENT-DEVICE" not in predicted
     assert any(one_na in p and "predicts NOT_APPLICABLE" in p for p in problems)
     # the host page and the allocator decide too (--acl-host-page, --acl-host-alloc)
-    large = judge.predicted_not_applicable(CATALOG, "atlas_a2", Machine(plan.MODERN_KERNEL, devices=2,
+    large = scoring.predicted_not_applicable(CATALOG, "atlas_a2", Machine(plan.MODERN_KERNEL, devices=2,
                                                                          host_page=65536))
     assert {"HM-REG-NEIGHBOURS[api=v1]", "HM-REG-NEIGHBOURS[api=v2_mapped]"} <= large - predicted
     assert not any(c.startswith("HM-REG-NEIGHBOURS-LARGE-PAGE[") for c in large)
-    fallback = judge.predicted_not_applicable(CATALOG, "atlas_a2", Machine(plan.MODERN_KERNEL, devices=2,
+    fallback = scoring.predicted_not_applicable(CATALOG, "atlas_a2", Machine(plan.MODERN_KERNEL, devices=2,
                                                                             host_alloc="malloc_fallback"))
     assert "HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]" in fallback
     assert not any(c.startswith("HM-ALIGN-MALLOC-FALLBACK[") for c in fallback)
@@ -241,16 +241,16 @@ def test_on_the_driver_pinning_path_a_faithful_run_may_deviate_below_mandatory_o
     runtime = _run(None, outcomes)
     driver = _run(None, outcomes)
     driver.env = {plan.PIN_REGISTER: plan.DRIVER_PINS}
-    alarms = {p.split(": ")[1] for p in judge.judge_faithful(CATALOG, runtime) if "false alarm" in p}
+    alarms = {p.split(": ")[1] for p in scoring.score_faithful(CATALOG, runtime) if "false alarm" in p}
     assert alarms == {"false alarm HM-REG-SECOND-DEVICE[first=v1]",
                       "false alarm HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]"}
-    alarms = {p.split(": ")[1] for p in judge.judge_faithful(CATALOG, driver) if "false alarm" in p}
+    alarms = {p.split(": ")[1] for p in scoring.score_faithful(CATALOG, driver) if "false alarm" in p}
     assert alarms == {"false alarm HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]"}
-    result = judge.report(CATALOG, [runtime, driver], [], [], 1.0)
+    result = scoring.report(CATALOG, [runtime, driver], [], [], 1.0)
     assert [(r["pin_register"], r["deviating_rules"]) for r in result["faithful_runs"]] == [
         ("runtime", ["HM-REG-SECOND-DEVICE"]), ("driver", ["HM-REG-SECOND-DEVICE"])]
-    legal = judge.judge_legal(dataclasses.replace(driver, fault=LEGAL))
-    assert legal["pin_register"] == "driver" and judge.judge_fault(_run(FAULT, {}))["pin_register"] == "runtime"
+    legal = scoring.score_legal(dataclasses.replace(driver, fault=LEGAL))
+    assert legal["pin_register"] == "driver" and scoring.score_fault(_run(FAULT, {}))["pin_register"] == "runtime"
     assert "| r | atlas_a2 | 6.1.0 | driver |" in report.markdown(result)
 
 
@@ -260,11 +260,11 @@ LEGAL = {"name": "legal_alt_codes", "legal": True, "family": "invalid_argument",
 def test_mandatory_failure_under_a_legal_variant_is_a_false_alarm():
     run = _run(LEGAL, {"HM-INVAL-FREE-HOST[hostPtr=NULL]": "FAIL",
                        "HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]": "FAIL"})
-    verdict = judge.judge_legal(run)
+    verdict = scoring.score_legal(run)
     assert verdict["status"] == "false-alarm"
     assert [a.split(":")[0] for a in verdict["false_alarms"]] == ["HM-ALIGN-MALLOC[api=malloc,cfg=null_cfg,size=1]"]
     assert verdict["deviating_rules"] == ["HM-INVAL-FREE-HOST"]  # recommended: an allowed deviation
-    result = judge.report(CATALOG, [], [], [], 1.0, [verdict])
+    result = scoring.report(CATALOG, [], [], [], 1.0, [verdict])
     assert not result["passed"] and result["false_alarm_score"]["mandatory_failures"] == 1
     assert "false alarms 1 mandatory failure(s) over 1 legal-variant run(s)" in report.markdown(result)
     assert "HM-INVAL-FREE-HOST" not in result["unproven_rules"]  # the covering variant showed it can fail
@@ -279,7 +279,7 @@ def test_a_legal_run_that_left_the_sampled_sizes_out_is_clean_as_partial(sampled
     run.sampled = sampled
     assert run.summary is not None
     run.summary = dataclasses.replace(run.summary, verdict=verdict)
-    assert (judge.judge_legal(run)["status"] == "clean") is clean
+    assert (scoring.score_legal(run)["status"] == "clean") is clean
 
 
 @pytest.mark.parametrize("weakened", [False, True], ids=["intact-checks", "weakened-checks"])

@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from conftest import LIB, child_env
+from kit_runs import LIB, child_env
 
 from conformance.results.vocabulary import EXIT_INCONCLUSIVE
 

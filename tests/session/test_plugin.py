@@ -6,7 +6,7 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from conftest import child_env, run_fake
+from kit_runs import child_env, run_fake
 
 from conformance.session.preflight import Problem
 

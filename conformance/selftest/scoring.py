@@ -1,4 +1,4 @@
-"""Judging self-test runs: false alarms on faithful runs and legal variants, kills per fault."""
+"""Scoring the self-test's runs: false alarms on faithful runs and legal variants, kills per fault."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def deviating_rules(run: Run) -> list[str]:
                    if outcome in NOT_PASSING and severity.get(rule, DECIDING) != DECIDING})
 
 
-def judge_faithful(catalog: Catalog, run: Run) -> list[str]:
+def score_faithful(catalog: Catalog, run: Run) -> list[str]:
     """Problems of a faithful run: any failure, or a NOT_APPLICABLE set other than predicted.
 
     On the driver's pinning path (``ACLSIM_PIN_REGISTER=driver``), a legal choice, a rule below
@@ -178,7 +178,7 @@ class SelftestJSON(TypedDict):
     seconds: float
 
 
-def judge_fault(run: Run) -> FaultVerdictJSON:
+def score_fault(run: Run) -> FaultVerdictJSON:
     """Which cases a fault killed, whether one of them belongs to a rule it violates, and the collateral.
 
     Collateral failures are rules that fail on their own although the fault does not declare
@@ -212,7 +212,7 @@ def judge_fault(run: Run) -> FaultVerdictJSON:
     }
 
 
-def judge_legal(run: Run) -> LegalVerdictJSON:
+def score_legal(run: Run) -> LegalVerdictJSON:
     """A legal-variant run: mandatory failures are false alarms; other failures show what it exercised.
 
     Failures of recommended, advisory and informational rules are expected where the variant

@@ -1,6 +1,6 @@
 """A case as the judge runs it: the program goes to the executor, the records come back.
 
-:class:`RemoteCase` is what the generated cases' ``acl`` fixture yields. ``acl.run(check,
+:class:`ExecutorCase` is what the generated cases' ``acl`` fixture yields. ``acl.run(check,
 **kwargs)`` hands the check procedure's name and arguments to the executor and turns the
 record that comes back into what pytest and the outcome model see: the exception the
 check raised (rebuilt from its kind, message and code), what the case printed (capped),
@@ -94,7 +94,7 @@ def rebuild(record: Mapping[str, object]) -> BaseException:
     return rebuilt
 
 
-class RemoteCase:
+class ExecutorCase:
     """One case's handle in the judge: run its check in the executor, then keep what came back."""
 
     def __init__(self, rule: CaseRule, case_id: str,

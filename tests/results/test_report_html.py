@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from conftest import run_fake
+from kit_runs import run_fake
 
 from conformance.results.html import external_scripts, find_chromium, render, screenshot
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import LIB, ROOT, child_env
+from kit_runs import LIB, ROOT, child_env
 
 from conformance.session.preflight import Problem
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import xmlschema
-from conftest import ROOT, SUITE, child_env, finish, start_suite
+from kit_runs import ROOT, SUITE, child_env, finish, start_suite
 
 from conformance.results.identity import case_interfaces
 from conformance.results.junit import SCHEMA_FILE

@@ -10,7 +10,7 @@ import sys
 import zlib
 
 import pytest
-from conftest import LIB, child_env
+from kit_runs import LIB, child_env
 
 from conformance.results.html import dump_dom, find_chromium, installed_cli
 

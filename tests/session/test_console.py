@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import LIB, child_env
+from kit_runs import LIB, child_env
 
 from conformance.certify.runlog import check_run_log
 from conformance.results.caseline import case_line, parse_case_line

@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from conftest import LIB, child_env
+from kit_runs import LIB, child_env
 
 from conformance.session.preflight import Problem
 from conformance.session.reportlock import LOCK_NAME, lock_report_dir

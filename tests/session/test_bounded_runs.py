@@ -11,7 +11,7 @@ import json
 import time
 
 import pytest
-from conftest import CATALOG_CASES, ROOT, child_env, finish, start_suite
+from kit_runs import CATALOG_CASES, ROOT, child_env, finish, start_suite
 
 from conformance.harness.options import OptionError, seconds
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import json
 
-from conftest import ROOT
+from kit_runs import ROOT
 
 from conformance.results.expectations import load_expectations
 from conformance.results.outcomes import CaseResult, Outcome

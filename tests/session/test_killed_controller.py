@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import LIB, child_env
+from kit_runs import LIB, child_env
 
 from conformance.session.command import EXIT_NO_SUMMARY
 

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import LIB, child_env
+from kit_runs import LIB, child_env
 
 from conformance.results.summary import INTERRUPTED_NOT_RUN
 
