@@ -14,9 +14,11 @@
 4. A table fault → killing cases → rules, the two scores, and the unproven rules are
    printed and written to ``<out>/selftest.json`` and ``<out>/selftest.md``.
 
-The runs are independent subprocesses (``pytest -p conformance.session.plugin``) executed in
-parallel; each one's judge contains a fault that crashes or hangs to the case that caused
-it, and a run that leaves no summary is repeated once.
+The runs execute in parallel, ``--jobs`` at once, each in one of ``--jobs`` long-lived judge
+processes (:mod:`.worker`) that run many suites one after another, every run with executors,
+environment and report directory of its own; each run's judge contains a fault that crashes or
+hangs to the case that caused it, and a run that leaves no summary is repeated once in a judge
+process of its own.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import queue
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -33,6 +36,7 @@ from ..results.terminal import Progress, Style
 from .plan import CATALOG, DEFAULT_LIB, DRIVER_PINS, RUNTIME_PINS, Run, execute, plan_runs, release_lib
 from .report import markdown, print_table
 from .scoring import SelftestJSON, report, score_faithful, score_fault, score_legal
+from .worker import SuiteJudge
 
 
 def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: list[str] | None = None,
@@ -52,8 +56,17 @@ def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: 
     start = time.perf_counter()
     progress = Progress(len(runs), stream=sys.stdout)
 
+    # One long-lived judge process per parallel run: each runs many suites, one after another.
+    judges: queue.SimpleQueue[SuiteJudge] = queue.SimpleQueue()
+    for _ in range(jobs):
+        judges.put(SuiteJudge())
+
     def one(run: Run) -> Run:
-        execute(run, lib, out_dir, timeout, extra or [])
+        judge = judges.get()
+        try:
+            execute(run, lib, out_dir, timeout, extra or [], judge)
+        finally:
+            judges.put(judge)
         totals = run.summary.totals if run.summary else {}
         shown = ", ".join(f"{n} {k.lower()}" for k, n in totals.items() if n) or "no result"
         progress.step(f"{run.name}: {shown} in {run.seconds:.1f} s")
@@ -62,8 +75,12 @@ def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: 
     # Longest first (by the last self-test's times, unknown runs first), so that the runs still
     # going at the end are short ones; the results keep the plan's order.
     started = sorted(runs, key=lambda run: -cost.get(run.name, float("inf")))
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        done = {id(run): run for run in pool.map(one, started)}
+    try:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            done = {id(run): run for run in pool.map(one, started)}
+    finally:
+        while not judges.empty():
+            judges.get().close()
     finished = [done[id(run)] for run in runs]
     clean = [r for r in finished if r.fault is None]
     problems = [p for r in clean for p in score_faithful(catalog, r)]

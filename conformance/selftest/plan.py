@@ -26,6 +26,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -41,6 +42,7 @@ from ..harness.resources import catalog_path, default_sim_lib, suite_dir
 from ..results.outcomes import FAILING_VALUES, OWN_FAILURE_VALUES
 from ..results.summary_model import SummaryRecord, summary_record
 from ..session.command import suite_pytest
+from .worker import SuiteJudge, WorkerLost
 
 CATALOG = catalog_path()
 SUITE = suite_dir()
@@ -321,31 +323,51 @@ def legal_runs(catalog: Catalog, families: list[FamilyEntry], variants: list[str
     return runs
 
 
-def _attempt(run: Run, lib: Path, report_dir: Path, timeout: float, extra: list[str], workers: int) -> bool:
-    """One pytest run of the suite; True when it wrote a summary."""
+def _attempt(run: Run, lib: Path, report_dir: Path, timeout: float, extra: list[str], workers: int,
+             judge: SuiteJudge | None = None) -> bool:
+    """One pytest run of the suite, in ``judge`` (a long-lived judge process) or in a process of its
+    own; True when it wrote a summary."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ACLSIM_")}
     env.update(run.env, ACL_OS_KERNEL=run.kernel)
     # A fault's own env may shorten the wait (a fault that blocks forever is proven by any timeout).
     options = [f"--acl-lib={lib}", f"--acl-timeout={run.env.get('ACL_TIMEOUT', timeout)}"]
     # Allure output is not needed to judge a run.
     cmd = suite_pytest(report_dir, workers, options, [*selection_args(run), *extra], allure=False, cache=False)
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
-    run.returncode = proc.returncode
-    run.log_tail = (proc.stdout + proc.stderr)[-3000:]
+    if judge is None:
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+        run.returncode = proc.returncode
+        run.log_tail = (proc.stdout + proc.stderr)[-3000:]
+        return (report_dir / "summary.json").exists()
+    handle, name = tempfile.mkstemp(prefix=f"acl-selftest-{run.name}-", suffix=".log")
+    os.close(handle)
+    log = Path(name)
+    try:
+        run.returncode = judge.run(cmd, env, log)
+    except WorkerLost as exc:
+        run.returncode = None
+        run.log_tail = str(exc)
+        return False
+    finally:
+        text = log.read_text(errors="replace") if log.exists() else ""
+        log.unlink(missing_ok=True)
+    run.log_tail = text[-3000:]
     return (report_dir / "summary.json").exists()
 
 
-def execute(run: Run, lib: Path, out_dir: Path, timeout: float, extra: list[str]) -> Run:
+def execute(run: Run, lib: Path, out_dir: Path, timeout: float, extra: list[str],
+            judge: SuiteJudge | None = None) -> Run:
     """Run the suite for one configuration and load its summary.
 
-    Every crash and hang of the library is contained to its case by the judge's executor; a
-    run that nevertheless leaves no summary (its judge died) is repeated once.
+    With ``judge`` the run is one more session of that long-lived judge process (fresh executors of
+    its own, its own environment and report directory); without, a judge process of its own. Every
+    crash and hang of the library is contained to its case by the judge's executor; a run that
+    nevertheless leaves no summary (its judge died) is repeated once, in a process of its own.
     """
     report_dir = out_dir / run.name
     shutil.rmtree(report_dir, ignore_errors=True)
     start = time.perf_counter()
     lib = release_lib(lib, run.release) if run.release else lib
-    if not _attempt(run, lib, report_dir, timeout, extra, workers=0):
+    if not _attempt(run, lib, report_dir, timeout, extra, workers=0, judge=judge):
         run.isolated = True
         _attempt(run, lib, report_dir, timeout, extra, workers=1)
     run.seconds = time.perf_counter() - start

@@ -364,7 +364,7 @@ def test_runs_start_longest_first_by_the_last_selftest_and_keep_the_plans_order(
     assert command.previous_seconds(tmp_path / "missing.json") == {}
     started = []
 
-    def execute(run, lib, out_dir, timeout, extra):
+    def execute(run, lib, out_dir, timeout, extra, judge=None):
         started.append(run.name)
         return run
 
