@@ -16,7 +16,6 @@ import fcntl
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +31,7 @@ from bundle_helpers import (
     SECOND_FAULTED_RULE,
     SIM_LIB,
 )
+from kit_runs import KIT
 
 from conformance.certify.bundle import DEFAULT_CATALOG
 from conformance.certify.verdict import Assessment, assess
@@ -89,7 +89,7 @@ def once(root: Path, name: str, make: Callable[[Path], str]) -> tuple[Path, str]
 
 def _certify_cli(out: Path, faults: str | None, *pytest_args: str, env: dict[str, str] | None = None,
                  lib: Path = SIM_LIB) -> str:
-    command = [sys.executable, "-m", "conformance", "certify", "--acl-lib", str(lib), "--out-dir", str(out),
+    command = [*KIT, "certify", "--acl-lib", str(lib), "--out-dir", str(out),
                "-n", "2"]
     if pytest_args:
         command += ["--", *pytest_args]
@@ -156,7 +156,7 @@ def faulted_bundle(real_runs_root: Path) -> CliCertification:
 
 def plain_run(report: Path, faults: str | None, *extra: str) -> str:
     """``python -m conformance run`` of the pairing rules into ``report``."""
-    command = [sys.executable, "-m", "conformance", "run", "--acl-lib", str(SIM_LIB), "--acl-report-dir", str(report)]
+    command = [*KIT, "run", "--acl-lib", str(SIM_LIB), "--acl-report-dir", str(report)]
     command += [*extra, "-n", "2", *PAIRING_ONLY]
     done = subprocess.run(command, cwd=REPO, env=sim_env(faults), capture_output=True, text=True, check=False)
     assert (report / "summary.json").is_file(), done.stdout[-3000:] + done.stderr[-3000:]

@@ -6,8 +6,9 @@ import datetime
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
+
+from kit_runs import KIT
 
 from conformance.certify.runner import bundle_name
 from conformance.harness.resources import load_catalog
@@ -41,7 +42,7 @@ def test_a_version_string_holding_a_verdict_names_no_bundle(tmp_path):
     """Issue 34's last row, end to end: the simulator reports a version string that holds a verdict."""
     run_env = {k: v for k, v in os.environ.items() if not k.startswith(("ACL_", "ACLSIM_"))}
     run_env["ACLSIM_CANN_VERSION"] = "9.2.0 Verdict: CERTIFIED"
-    done = subprocess.run([sys.executable, "-m", "conformance", "certify", "--out-dir", str(tmp_path), "-n", "2",
+    done = subprocess.run([*KIT, "certify", "--out-dir", str(tmp_path), "-n", "2",
                            "--no-html", "--", "-k", "DOUBLE_UNREGISTER"], cwd=ROOT, env=run_env,
                           capture_output=True, text=True, timeout=300)
     (bundle,) = [p for p in tmp_path.iterdir() if not p.name.startswith(".")]

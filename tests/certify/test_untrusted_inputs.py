@@ -17,7 +17,6 @@ import os
 import resource
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -25,6 +24,7 @@ import pytest
 from bundle_helpers import FAKE_LIB, FAULTED_RULE, REPO, build_summary, first_case, write_fake_bundle
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from kit_runs import KIT
 
 from conformance.certify.bundle import write_sums
 from conformance.certify.runner import baseline_problem
@@ -50,7 +50,7 @@ def run_cli(*args: str) -> tuple[int, str, float]:
     """``python -m conformance ARGS`` in a child with a timeout and a memory cap: (status, output, seconds)."""
     started = time.monotonic()
     try:
-        done = subprocess.run([sys.executable, "-m", "conformance", *args], cwd=REPO, capture_output=True,
+        done = subprocess.run([*KIT, *args], cwd=REPO, capture_output=True,
                               text=True, timeout=QUICK_S * 2, preexec_fn=_capped,
                               env={**os.environ, "PYTHONPATH": str(REPO)})
     except subprocess.TimeoutExpired:

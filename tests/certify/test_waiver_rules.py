@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import datetime
 import subprocess
-import sys
 
 from bundle_helpers import REPO, SIM_LIB
 from conftest import sim_env
+from kit_runs import KIT
 
 from conformance.certify.verdict import NOT_CERTIFIED, assess
 from conformance.results.outcomes import Category, Outcome, PhaseResult, apply_waiver, classify
@@ -49,7 +49,7 @@ def test_an_accepted_wildcard_waiver_stops_run_and_certify_with_exit_2(tmp_path)
     waivers.write_text("expectations:\n  - rule: '*'\n    families: [atlas_a2]\n    reason: ship it\n"
                        "    tracking: T-1\n    expires: 2099-12-31\n    accepted: true\n", encoding="utf-8")
     for command in (["run", "--acl-expectations"], ["certify", "--acl-lib", str(SIM_LIB), "--acl-expectations"]):
-        done = subprocess.run([sys.executable, "-m", "conformance", *command, str(waivers)], cwd=REPO,
+        done = subprocess.run([*KIT, *command, str(waivers)], cwd=REPO,
                               env=sim_env(), capture_output=True, text=True, timeout=120)
         assert done.returncode == 2, done.stdout + done.stderr
         assert f"{waivers}:2: expectations[0].rule: '*' is not one rule ID" in done.stderr
@@ -61,7 +61,7 @@ def test_a_deadlocked_free_cannot_be_waived_into_certified(tmp_path):
                        f"    reason: deadlocks\n    tracking: T-1\n    expires: {SOON}\n    accepted: true\n",
                        encoding="utf-8")
     report = tmp_path / "report"
-    command = [sys.executable, "-m", "conformance", "run", "--acl-lib", str(SIM_LIB), "--acl-report-dir", str(report),
+    command = [*KIT, "run", "--acl-lib", str(SIM_LIB), "--acl-report-dir", str(report),
                "--acl-expectations", str(waivers), "--acl-timeout", "1", "--no-html", "-n", "1",
                "-k", "HM_SYNC_FREE_NO_IMPLICIT"]
     subprocess.run(command, cwd=REPO, env=sim_env("hang_in_free"), capture_output=True, text=True, timeout=300)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from kit_runs import KIT
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -50,7 +51,7 @@ class ExplorerRun:
 def run_explorer(report_dir: Path, *args: str, faults: str = "") -> ExplorerRun:
     """``python -m conformance run --no-html -k EXPLORE`` against the simulator."""
     env = explorer_env(**({"ACLSIM_FAULTS": faults} if faults else {}))
-    command = [sys.executable, "-m", "conformance", "run", "--no-html", "-n", "1", "--acl-report-dir",
+    command = [*KIT, "run", "--no-html", "-n", "1", "--acl-report-dir",
                str(report_dir), "--acl-os-kernel", KERNEL, "--acl-lib", str(LIB), "-k", "EXPLORE", *args]
     proc = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     return ExplorerRun(proc.returncode, proc.stdout + proc.stderr, report_dir)

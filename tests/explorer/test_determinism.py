@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 from conftest import KERNEL, LIB, ROOT, explorer_env, run_explorer
+from kit_runs import KIT
 
 from conformance.results.vocabulary import EXIT_INCONCLUSIVE
 
@@ -17,7 +17,7 @@ STEPS = "400"
 def _certify(out: Path, *extra: str) -> Path:
     """A certification bundle of the explorer cases alone (incomplete, so NOT CERTIFIED as INCONCLUSIVE, but a
     bundle)."""
-    command = [sys.executable, "-m", "conformance", "certify", "--acl-lib", str(LIB), "--out-dir", str(out),
+    command = [*KIT, "certify", "--acl-lib", str(LIB), "--out-dir", str(out),
                "-n", "1", "--", "--no-html", "-k", "EXPLORE", "--acl-os-kernel", KERNEL, "--acl-explore-steps",
                STEPS, *extra]
     proc = subprocess.run(command, cwd=ROOT, env=explorer_env(), capture_output=True, text=True, timeout=600)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from kit_runs import KIT
 
 ROOT = Path(__file__).resolve().parents[2]
 for path in (ROOT, ROOT / "bench"):
@@ -49,7 +50,7 @@ def start_run(report_dir: Path, env: dict[str, str], *pytest_args: str, light: b
                    "-p", "no:allure_pytest", "-o", "addopts=", "-q", *options, *pytest_args,
                    str(ROOT / "acl_hostmem_generated" / "cases")]
     else:
-        command = [sys.executable, "-m", "conformance", "run", "--no-html", "-n", "1", *options, *pytest_args]
+        command = [*KIT, "run", "--no-html", "-n", "1", *options, *pytest_args]
     return subprocess.Popen(command, cwd=ROOT, env={**base, "ACLSIM_KERNEL": "6.6.0", **env},
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 

@@ -16,13 +16,13 @@ import json
 import os
 import resource
 import subprocess
-import sys
 from pathlib import Path
 
 from conftest import ROOT, read_json
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fleet_synthetic import synthetic_summary, write_run
+from kit_runs import KIT
 
 from conformance.certify.bundle import write_sums
 from conformance.cli import main as cli_main
@@ -38,7 +38,7 @@ def _capped() -> None:
 
 def merge_in_child(*args: str) -> subprocess.CompletedProcess[str]:
     """``python -m conformance merge ARGS`` with a timeout and a memory cap."""
-    return subprocess.run([sys.executable, "-m", "conformance", "merge", *args], cwd=ROOT, capture_output=True,
+    return subprocess.run([*KIT, "merge", *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=30, preexec_fn=_capped, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 
 import pytest
 from bundle_helpers import FAULTED_RULE, first_case, write_fake_bundle
+from kit_runs import KIT
 
 from conformance import i18n
 from conformance.cli import choose_language
@@ -100,7 +100,7 @@ def test_a_run_started_under_a_chinese_locale_reports_its_set_up_error_in_chines
     """The language reaches the judge process through the environment (no option on its command line)."""
     env = {k: v for k, v in os.environ.items() if k not in (i18n.ENV, "LC_ALL", "LC_MESSAGES")}
     env["LANG"] = "zh_CN.UTF-8"
-    result = subprocess.run([sys.executable, "-m", "conformance", "run", "--acl-product", "atlas_nine",
+    result = subprocess.run([*KIT, "run", "--acl-product", "atlas_nine",
                              "--acl-report-dir", str(tmp_path / "reports"), "-n", "1"],
                             env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 14, result.stderr[-2000:]
@@ -155,7 +155,7 @@ def test_a_library_that_is_no_acl_library_in_chinese(tmp_path):
     not_acl = next(p for p in ("/lib/x86_64-linux-gnu/libz.so.1", "/usr/lib/x86_64-linux-gnu/libz.so.1",
                                "/lib/x86_64-linux-gnu/libc.so.6") if os.path.exists(p))
     env = {k: v for k, v in os.environ.items() if k != i18n.ENV}
-    result = subprocess.run([sys.executable, "-m", "conformance", "run", "--lang", "zh", "--acl-lib", not_acl,
+    result = subprocess.run([*KIT, "run", "--lang", "zh", "--acl-lib", not_acl,
                              "--acl-report-dir", str(tmp_path / "reports"), "-n", "1"],
                             env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 11, result.stderr[-2000:]

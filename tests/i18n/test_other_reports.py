@@ -9,7 +9,7 @@ from bundle_helpers import FAULTED_RULE, first_case
 from conformance import i18n
 from conformance.cli import main as cli_main
 from conformance.fleet.report import js_text
-from conformance.selftest import judge, report
+from conformance.selftest import report, scoring
 
 
 def _save(tmp_path, name, summary):
@@ -55,7 +55,7 @@ def test_the_matrix_page_in_chinese(tmp_path, catalog, make_summary):
 
 
 def test_the_self_test_report_in_chinese(catalog):
-    result = judge.report(catalog, [], [], [], 1.0)
+    result = scoring.report(catalog, [], [], [], 1.0)
     i18n.choose("zh")
     text = report.markdown(result)
     assert text.startswith("# 一致性测试套件自检")

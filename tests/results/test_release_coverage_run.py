@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
-from kit_runs import LIB, child_env
+from kit_runs import KIT, LIB, child_env
 
 from conformance.results.vocabulary import EXIT_INCONCLUSIVE
 
 
 def test_a_run_judged_against_a_chosen_older_release_is_inconclusive(sim_built, tmp_path):
     report = tmp_path / "r"
-    proc = subprocess.run([sys.executable, "-m", "conformance", "run", "--no-html", "-n", "2", "--acl-lib", str(LIB),
+    proc = subprocess.run([*KIT, "run", "--no-html", "-n", "2", "--acl-lib", str(LIB),
                            "--acl-report-dir", str(report), "--acl-product", "atlas_training",
                            "--acl-cann-release", "9.0.0"], cwd=tmp_path, env=child_env(), capture_output=True,
                           text=True, timeout=600)

@@ -6,11 +6,10 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 import zlib
 
 import pytest
-from kit_runs import LIB, child_env
+from kit_runs import KIT, LIB, child_env
 
 from conformance.results.html import dump_dom, find_chromium, installed_cli
 
@@ -26,7 +25,7 @@ def test_report_shows_the_verdict_and_a_failing_cases_call_trace(sim_built, tmp_
     if find_chromium() is None:
         pytest.fail("chromium is not installed: apt-get install -y chromium (.ci/run does)")
     report = tmp_path / "r"
-    subprocess.run([sys.executable, "-m", "conformance", "run", "-n", "2", "--acl-lib", str(LIB),
+    subprocess.run([*KIT, "run", "-n", "2", "--acl-lib", str(LIB),
                     "--acl-report-dir", str(report), "-m", "pairing"], cwd=tmp_path,
                    env=child_env(ACLSIM_FAULTS="double_unregister_ok"), capture_output=True, check=False)
     index = report / "allure-report" / "index.html"
@@ -54,12 +53,12 @@ def test_report_renders_a_run_later_and_leaves_a_bundle_untouched(sim_built, tmp
     if shutil.which("node") is None or installed_cli() is None:
         pytest.fail("the Allure renderer is not installed: run `make node` (Node.js >= 20)")
     report = tmp_path / "r"
-    subprocess.run([sys.executable, "-m", "conformance", "run", "--no-html", "-n", "1", "--acl-lib", str(LIB),
+    subprocess.run([*KIT, "run", "--no-html", "-n", "1", "--acl-lib", str(LIB),
                     "--acl-report-dir", str(report), "--acl-rule", "HM-CAP-*"], cwd=tmp_path, env=child_env(),
                    capture_output=True, check=False)
     assert not (report / "allure-report").exists()
     (report / "SHA256SUMS").write_text("")  # looks like a bundle: its files must not change
-    done = subprocess.run([sys.executable, "-m", "conformance", "report", str(report)], cwd=tmp_path,
+    done = subprocess.run([*KIT, "report", str(report)], cwd=tmp_path,
                           env=child_env(), capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     assert (tmp_path / "r-html" / "allure-report" / "index.html").is_file() and not (report / "allure-report").exists()
@@ -114,7 +113,7 @@ def test_a_failing_runs_first_screen_shows_the_verdict_counts_and_root_causes(si
     if find_chromium() is None:
         pytest.fail("chromium is not installed: apt-get install -y chromium (.ci/run does)")
     report, png = tmp_path / "r", tmp_path / "first.png"
-    done = subprocess.run([sys.executable, "-m", "conformance", "run", "-n", "2", "--acl-lib", str(LIB),
+    done = subprocess.run([*KIT, "run", "-n", "2", "--acl-lib", str(LIB),
                            "--acl-report-dir", str(report), "--screenshot", str(png)], cwd=tmp_path,
                           env=child_env(ACLSIM_FAULTS="unregister_fails"), capture_output=True, text=True, check=False)
     summary = json.loads((report / "summary.json").read_text())

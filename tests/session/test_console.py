@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from kit_runs import LIB, child_env
+from kit_runs import KIT, LIB, child_env
 
 from conformance.certify.runlog import check_run_log
 from conformance.results.caseline import case_line, parse_case_line
@@ -19,7 +18,7 @@ FAULT = "double_unregister_ok"  # fails the two cases of HM-PAIR-DOUBLE-UNREGIST
 
 
 def _run(report: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "conformance", "run", "-n", "2", "--no-html", "--acl-lib", str(LIB),
+    return subprocess.run([*KIT, "run", "-n", "2", "--no-html", "--acl-lib", str(LIB),
                            "--acl-report-dir", str(report), "-m", "pairing", *extra], cwd=report.parent,
                           env=child_env(ACLSIM_FAULTS=FAULT, NO_COLOR="1"), capture_output=True, text=True,
                           check=False)
@@ -63,7 +62,7 @@ def test_verbose_brings_back_pytests_report_and_the_command_line(sim_built, tmp_
 
 def test_explain_prints_the_message_trace_and_evidence(fault_run):
     report, _ = fault_run
-    done = subprocess.run([sys.executable, "-m", "conformance", "explain", "HM-PAIR-DOUBLE-UNREGISTER[api=v1]",
+    done = subprocess.run([*KIT, "explain", "HM-PAIR-DOUBLE-UNREGISTER[api=v1]",
                            str(report)], env=child_env(), capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     text = done.stdout
@@ -75,7 +74,7 @@ def test_explain_prints_the_message_trace_and_evidence(fault_run):
 
 def test_explain_names_the_closest_cases_of_an_unknown_one(fault_run):
     report, _ = fault_run
-    done = subprocess.run([sys.executable, "-m", "conformance", "explain", "HM-PAIR-DOUBLE-UNREGISTER[api=v3]",
+    done = subprocess.run([*KIT, "explain", "HM-PAIR-DOUBLE-UNREGISTER[api=v3]",
                            str(report)], env=child_env(), capture_output=True, text=True, check=False)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "did you mean HM-PAIR-DOUBLE-UNREGISTER[api=v1]" in done.stderr

@@ -7,12 +7,11 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from kit_runs import LIB, child_env
+from kit_runs import KIT, LIB, child_env
 
 from conformance.results.summary import INTERRUPTED_NOT_RUN
 
@@ -65,7 +64,7 @@ def _leftovers(pgid: int) -> list[int]:
 
 
 def _start(tmp_path: Path, report: Path, *extra: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "conformance", "run", "--no-html", "-n", "2", "--acl-lib", str(LIB),
+    return subprocess.Popen([*KIT, "run", "--no-html", "-n", "2", "--acl-lib", str(LIB),
                              "--acl-report-dir", str(report), *extra], cwd=tmp_path, env=child_env(),
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
 
@@ -107,14 +106,14 @@ def test_keep_partial_keeps_an_interrupted_summary_with_its_unrun_cases_marked(s
     assert unrun and all(case["message"] == INTERRUPTED_NOT_RUN for case in unrun)
     assert not any(case["category"] == "harness_error" for case in cases)
     assert (report / "history.jsonl").read_text(encoding="utf-8") == '{"earlier": 1}\n'
-    gate = subprocess.run([sys.executable, "-m", "conformance", "gate", str(report), str(report)], cwd=tmp_path,
+    gate = subprocess.run([*KIT, "gate", str(report), str(report)], cwd=tmp_path,
                           env=child_env(), capture_output=True, text=True, timeout=60)
     assert gate.returncode == 2 and "INTERRUPTED" in gate.stdout + gate.stderr  # never a baseline
 
 
 def test_an_interrupted_certify_certifies_nothing_and_leaves_no_staging(sim_built, tmp_path):
     out = tmp_path / "certification"
-    proc = subprocess.Popen([sys.executable, "-m", "conformance", "certify", "--no-html", "-n", "2", "--acl-lib",
+    proc = subprocess.Popen([*KIT, "certify", "--no-html", "-n", "2", "--acl-lib",
                              str(LIB), "--out-dir", str(out)], cwd=tmp_path, env=child_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     until = time.monotonic() + 120

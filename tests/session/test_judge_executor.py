@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
+from kit_runs import KIT
 
 from conformance.executor.case import Skipped, exception_record
 from conformance.executor.protocol import FD_RANGE
@@ -55,7 +56,7 @@ def environment() -> dict[str, str]:
 def certify(lib: Path, out: Path, *pytest_args: str) -> tuple[int, dict, dict]:
     """Certify ``lib`` through the CLI; (exit status, the bundle's summary, its manifest)."""
     extra = ["--", *pytest_args] if pytest_args else []
-    done = subprocess.run([sys.executable, "-m", "conformance", "certify", "--acl-lib", str(lib), "--out-dir",
+    done = subprocess.run([*KIT, "certify", "--acl-lib", str(lib), "--out-dir",
                            str(out), "-n", "2", "--no-html", *extra], cwd=ROOT, env=environment(),
                           capture_output=True, text=True, timeout=600)
     bundles = [p for p in out.iterdir() if not p.name.startswith(".")]
@@ -66,7 +67,7 @@ def certify(lib: Path, out: Path, *pytest_args: str) -> tuple[int, dict, dict]:
 
 def run_rule(lib: Path, report_dir: Path, rule: str = FAULTED) -> dict:
     """``run`` one rule's cases against ``lib``; the summary (the tricks concern that rule only)."""
-    done = subprocess.run([sys.executable, "-m", "conformance", "run", "--acl-lib", str(lib), "--acl-rule", rule,
+    done = subprocess.run([*KIT, "run", "--acl-lib", str(lib), "--acl-rule", rule,
                            "--no-html", "-n", "1", "--acl-report-dir", str(report_dir)], cwd=ROOT,
                           env=environment(), capture_output=True, text=True, timeout=300)
     assert (report_dir / "summary.json").is_file(), done.stdout[-2000:] + done.stderr[-2000:]
@@ -104,7 +105,7 @@ def test_an_executor_sees_no_trace_of_the_kit_pytest_or_the_case(tmp_path):
 
 def test_the_judge_never_maps_the_library(tmp_path):
     """... and the judge of a run never does: its own /proc/self/maps at the end of the run, in the summary."""
-    done = subprocess.run([sys.executable, "-m", "conformance", "run", "--acl-lib", str(SIM), "--acl-rule",
+    done = subprocess.run([*KIT, "run", "--acl-lib", str(SIM), "--acl-rule",
                            "HM-PAIR-DOUBLE-FREE", "--no-html", "-n", "0", "--acl-report-dir", str(tmp_path / "r")],
                           cwd=ROOT, env=environment(), capture_output=True, text=True, timeout=120)
     facts = json.loads((tmp_path / "r" / "summary.json").read_text())["environment"]
@@ -136,7 +137,7 @@ def test_the_watchdog_ends_a_run_whose_controller_is_stopped(tmp_path):
     from conformance.session.command import watchdog_grace
 
     started = time.monotonic()
-    run = subprocess.Popen([sys.executable, "-m", "conformance", "run", "--acl-lib", str(SIM), "--acl-deadline", "6",
+    run = subprocess.Popen([*KIT, "run", "--acl-lib", str(SIM), "--acl-deadline", "6",
                             "--no-html", "-n", "2", "--acl-report-dir", str(tmp_path / "r")], cwd=ROOT,
                            env={**environment(), "ACLSIM_FAULTS": "hang_in_malloc"}, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)
@@ -240,7 +241,7 @@ def test_a_helper_holding_the_pipes_cannot_hold_the_run_past_its_deadline(tmp_pa
     # Two rules' cases on two executors, each with its helper: the run's own work takes a few
     # seconds, so reaching the deadline can only mean a helper held it (CI's load once pushed
     # the whole suite past a 20 s deadline, with no helper involved).
-    done = subprocess.run([sys.executable, "-m", "conformance", "run", "--acl-lib", str(lib), "--acl-deadline", "40",
+    done = subprocess.run([*KIT, "run", "--acl-lib", str(lib), "--acl-deadline", "40",
                            "--acl-rule", "HM-ALIGN-MALLOC", "--acl-rule", "HM-PAIR-DOUBLE-FREE",
                            "--no-html", "-n", "2", "--acl-report-dir", str(tmp_path / "r")], cwd=ROOT,
                           env={**environment(), "TMPDIR": str(scratch)}, capture_output=True, text=True, timeout=120)
@@ -268,7 +269,7 @@ def test_shuffle_orders_cases_and_is_recorded(tmp_path):
                                   _collected("--acl-shuffle", "8"))
     assert len(plain) == 261 and sorted(seven) == sorted(plain)
     assert seven == again and seven != plain and seven != eight  # one seed, one order
-    done = subprocess.run([sys.executable, "-m", "conformance", "run", "--acl-lib", str(SIM), "--acl-shuffle", "7",
+    done = subprocess.run([*KIT, "run", "--acl-lib", str(SIM), "--acl-shuffle", "7",
                            "--acl-rule", "HM-PAIR-DOUBLE-FREE", "--no-html", "-n", "1", "--acl-report-dir",
                            str(tmp_path / "r")], cwd=ROOT, env=environment(), capture_output=True, text=True,
                           timeout=120)
@@ -299,7 +300,7 @@ def test_one_judge_drives_its_executors_itself(tmp_path):
     from conformance.executor.protocol import SCRIPT_NAME
     from conformance.session.containment import children
 
-    proc = subprocess.Popen([sys.executable, "-m", "conformance", "run", "--acl-rule", "HM-PAIR-*", "--acl-rule",
+    proc = subprocess.Popen([*KIT, "run", "--acl-rule", "HM-PAIR-*", "--acl-rule",
                              "HM-SYNC-*", "--no-html", "-n", "2", "--acl-report-dir", str(tmp_path / "r")],
                             cwd=ROOT, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     most, others = 0, set()

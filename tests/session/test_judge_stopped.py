@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
+
+from kit_runs import KIT
 
 from conformance.session.containment import children
 from conformance.session.watchdog import EXIT_JUDGE_STOPPED, STOPPED_GRACE_S
@@ -21,7 +22,7 @@ def start_run(tmp_path: Path) -> tuple[subprocess.Popen[str], Path]:
     scratch.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ACL_", "ACLSIM_"))}
     env.update(TMPDIR=str(scratch), ACLSIM_FAULTS="double_unregister_ok")
-    proc = subprocess.Popen([sys.executable, "-m", "conformance", "run", "--acl-rule", "HM-PAIR-*", "--no-html",
+    proc = subprocess.Popen([*KIT, "run", "--acl-rule", "HM-PAIR-*", "--no-html",
                              "-n", "1", "--acl-report-dir", str(tmp_path / "r"), "--acl-deadline", "120"],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return proc, scratch

@@ -5,11 +5,10 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-from kit_runs import LIB, child_env
+from kit_runs import KIT, LIB, child_env
 
 from conformance.session.command import EXIT_NO_SUMMARY
 
@@ -31,7 +30,7 @@ def _descendants(pid: int) -> list[int]:
 
 
 def test_a_killed_controller_is_exit_status_3(sim_built, tmp_path):
-    run = subprocess.Popen([sys.executable, "-m", "conformance", "run", "--no-html", "-n", "1", "--acl-lib",
+    run = subprocess.Popen([*KIT, "run", "--no-html", "-n", "1", "--acl-lib",
                             str(LIB), "--acl-report-dir", str(tmp_path / "r"), "--acl-timeout", "60"],
                            cwd=tmp_path, env=child_env(ACLSIM_FAULTS="hang_in_malloc"),
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from kit_runs import LIB, child_env
+from kit_runs import KIT, LIB, child_env
 
 from conformance.session.preflight import Problem
 from conformance.session.reportlock import LOCK_NAME, lock_report_dir
@@ -36,7 +36,7 @@ def test_a_second_run_into_a_report_directory_in_use_is_refused_and_deletes_noth
 def test_the_lock_ends_with_the_run(sim_built, tmp_path):
     report = tmp_path / "reports"
     for _ in range(2):  # the second run finds the directory free again
-        proc = subprocess.run([sys.executable, "-m", "conformance", "run", "--no-html", "-n", "1", "--acl-lib",
+        proc = subprocess.run([*KIT, "run", "--no-html", "-n", "1", "--acl-lib",
                                str(LIB), "--acl-report-dir", str(report), "--acl-rule", "HM-ALIGN-MALLOC-CFG"],
                               cwd=tmp_path, env=child_env(), capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]

@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import sysconfig
 import time
 import uuid
 from pathlib import Path
 
 import pytest
+from kit_runs import KIT
 from test_judge_executor import _processes_mapping
 
 from conformance.harness.resources import catalog_path
@@ -57,7 +57,7 @@ def certify(lib: Path, tmp_path: Path) -> tuple[int, float, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ACL_", "ACLSIM_"))}
     env.update(HOSTILE_SCOPE=str(tmp_path), TMPDIR=str(scratch), ACL_DEADLINE=str(DEADLINE_S))
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "conformance", "certify", "--acl-lib", str(lib), "--out-dir",
+    done = subprocess.run([*KIT, "certify", "--acl-lib", str(lib), "--out-dir",
                            str(tmp_path / "out"), "-n", "2", "--no-html", "--", "-k", "DOUBLE_UNREGISTER"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=DEADLINE_S + 2 * SLACK_S)
     return done.returncode, time.monotonic() - started, done.stdout[-3000:] + done.stderr[-3000:]
@@ -180,7 +180,7 @@ def test_the_sandbox_command_binds_the_ascend_devices_and_the_allowed_paths(tmp_
 def test_a_run_without_a_sandbox_says_so_and_records_it(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))  # no bwrap on it
     report = tmp_path / "r"
-    done = subprocess.run([sys.executable, "-m", "conformance", "run", "--acl-rule", "HM-PAIR-DOUBLE-REGISTER",
+    done = subprocess.run([*KIT, "run", "--acl-rule", "HM-PAIR-DOUBLE-REGISTER",
                            "--acl-report-dir", str(report), "--no-html", "-n", "0"], cwd=ROOT,
                           env={**os.environ, "PATH": str(tmp_path)}, capture_output=True, text=True, timeout=300)
     lines = [line for line in done.stderr.splitlines() if "not sandboxed" in line]
@@ -191,13 +191,13 @@ def test_a_run_without_a_sandbox_says_so_and_records_it(tmp_path, monkeypatch):
 
 def test_certify_refuses_an_unsandboxed_run_unless_allowed(tmp_path):
     env = {**os.environ, "PATH": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-m", "conformance", "certify", "--out-dir", str(tmp_path / "out"),
+    done = subprocess.run([*KIT, "certify", "--out-dir", str(tmp_path / "out"),
                            "--no-html", "-n", "0", "--", "-k", "DOUBLE_UNREGISTER"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode not in (0, 1), done.stderr[-2000:]
     assert "--acl-allow-unsandboxed" in done.stderr and len(done.stderr.strip().splitlines()) <= 2, done.stderr
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
-    allowed = subprocess.run([sys.executable, "-m", "conformance", "certify", "--out-dir", str(tmp_path / "ok"),
+    allowed = subprocess.run([*KIT, "certify", "--out-dir", str(tmp_path / "ok"),
                               "--no-html", "-n", "0", "--acl-allow-unsandboxed", "--", "-k", "DOUBLE_UNREGISTER"],
                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     # -k: a partial run, NOT CERTIFIED as INCONCLUSIVE (nothing failed; most rules were not judged).

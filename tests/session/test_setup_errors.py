@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from kit_runs import LIB, ROOT, child_env
+from kit_runs import KIT, LIB, ROOT, child_env
 
 from conformance.session.preflight import Problem
 
@@ -52,7 +52,7 @@ def test_a_setup_mistake_is_one_message_and_its_own_exit_status(sim_built, tmp_p
     report = tmp_path / "reports"
     report.mkdir()
     (report / "summary.json").write_text(json.dumps({"verdict": "PASS"}))  # an earlier run's verdict
-    proc = subprocess.run([sys.executable, "-m", "conformance", "run", "--no-html", "-n", "1",
+    proc = subprocess.run([*KIT, "run", "--no-html", "-n", "1",
                            "--acl-report-dir", str(report), *args], cwd=tmp_path, env=child_env(**env),
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == status, proc.stdout + proc.stderr
@@ -74,7 +74,7 @@ def test_plain_pytest_stops_with_the_same_status(sim_built, tmp_path):
 
 
 def test_certify_checks_the_setup_before_it_runs(sim_built, tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "conformance", "certify", "--acl-lib", str(LIB),
+    proc = subprocess.run([*KIT, "certify", "--acl-lib", str(LIB),
                            "--acl-product", "atlas_a9", "--out-dir", str(tmp_path / "out")], cwd=tmp_path,
                           env=child_env(), capture_output=True, text=True, timeout=120)
     assert proc.returncode == Problem.UNKNOWN_PRODUCT, proc.stdout + proc.stderr
@@ -87,7 +87,7 @@ def _run_on_built_library(tmp_path: Path, name: str, c_source: str) -> subproces
     source.write_text(c_source)
     library = tmp_path / f"lib{name}.so"
     subprocess.run(["cc", "-shared", "-fPIC", "-o", str(library), str(source)], check=True)
-    return subprocess.run([sys.executable, "-m", "conformance", "run", "--no-html", "-n", "1", "--acl-lib",
+    return subprocess.run([*KIT, "run", "--no-html", "-n", "1", "--acl-lib",
                            str(library), "--acl-report-dir", str(tmp_path / "r")], cwd=tmp_path, env=child_env(),
                           capture_output=True, text=True, timeout=120)
 
@@ -136,7 +136,7 @@ def test_an_unwritable_report_directory_is_one_line_and_its_own_status(tmp_path,
     (tmp_path / "a-file").write_text("", encoding="utf-8")
     report = tmp_path / "a-file" / "reports" if where == "under a file" else Path(where)
     for command in (["run", "--acl-report-dir", str(report)], ["certify", "--acl-report-dir", str(report)]):
-        proc = subprocess.run([sys.executable, "-m", "conformance", *command, "--no-html", "-n", "1", "--acl-lib",
+        proc = subprocess.run([*KIT, *command, "--no-html", "-n", "1", "--acl-lib",
                                str(LIB)], cwd=tmp_path, env=child_env(), capture_output=True, text=True, timeout=120)
         message = proc.stderr.strip().splitlines()
         assert proc.returncode == Problem.REPORT_DIR_UNWRITABLE, proc.stdout[-2000:] + proc.stderr[-2000:]
@@ -146,7 +146,7 @@ def test_an_unwritable_report_directory_is_one_line_and_its_own_status(tmp_path,
 
 @pytest.mark.parametrize("command", ["run", "certify"])
 def test_a_misspelt_option_names_the_nearest_one(tmp_path, command):
-    proc = subprocess.run([sys.executable, "-m", "conformance", command, "--acl-lib", str(LIB), "--acl-rle",
+    proc = subprocess.run([*KIT, command, "--acl-lib", str(LIB), "--acl-rle",
                            "HM-ALIGN-MALLOC"], cwd=tmp_path, env=child_env(), capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 2, proc.stdout[-2000:] + proc.stderr[-2000:]
@@ -157,12 +157,12 @@ def test_a_misspelt_option_names_the_nearest_one(tmp_path, command):
 
 
 def test_an_argument_pytest_refuses_is_a_bad_command_line_and_certify_says_it(sim_built, tmp_path):
-    run = subprocess.run([sys.executable, "-m", "conformance", "run", "--no-html", "--acl-lib", str(LIB),
+    run = subprocess.run([*KIT, "run", "--no-html", "--acl-lib", str(LIB),
                           "--acl-report-dir", str(tmp_path / "r"), "--frobnicate"], cwd=tmp_path, env=child_env(),
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and "--frobnicate" in run.stderr, run.stderr[-2000:]
     out = tmp_path / "certification"
-    certify = subprocess.run([sys.executable, "-m", "conformance", "certify", "--no-html", "--acl-lib", str(LIB),
+    certify = subprocess.run([*KIT, "certify", "--no-html", "--acl-lib", str(LIB),
                               "--out-dir", str(out), "--frobnicate"], cwd=tmp_path, env=child_env(),
                              capture_output=True, text=True, timeout=120)
     assert certify.returncode == 2, certify.stderr[-2000:]
