@@ -12,7 +12,7 @@ SIGN ?=## certify: Ed25519 private key (PEM) to sign the bundle's manifest with
 EXPLORE_STEPS ?=## conformance: actions per explorer case (default of the run: 2000)
 EXPLORE_SEED ?=## conformance, explore-nightly: seed of the explorer (default of the run: 0; nightly: the date)
 NIGHTLY_STEPS ?= 60000## explore-nightly: actions per explorer case
-# Every suite run starts fresh interpreters (its judge processes, and about 175 runs in the
+# Every suite run starts fresh interpreters (its judge processes, and about 216 runs in the
 # self-test). Where the environment forbids bytecode caches (PYTHONDONTWRITEBYTECODE, set on some
 # CI images), each one compiles the kit again and pytest rewrites its asserts again: 1.3 s of CPU
 # a run, measured.
