@@ -42,7 +42,7 @@ from .worker import SuiteJudge
 def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: list[str] | None = None,
                  faults: list[str] | None = None, extra: list[str] | None = None,
                  variants: list[str] | None = None, faithful: bool = True,
-                 all_releases: bool = False, pins: list[str] | None = None) -> SelftestJSON:
+                 all_releases: bool = False, pins: list[str] | None = None, executors: int = 1) -> SelftestJSON:
     """Run every planned configuration and judge the results.
 
     ``families`` limits the faithful and legal-variant runs, ``faults`` the fault runs,
@@ -64,7 +64,7 @@ def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: 
     def one(run: Run) -> Run:
         judge = judges.get()
         try:
-            execute(run, lib, out_dir, timeout, extra or [], judge)
+            execute(run, lib, out_dir, timeout, extra or [], judge, executors)
         finally:
             judges.put(judge)
         totals = run.summary.totals if run.summary else {}
@@ -132,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     # 70-80 s with 3 at once, 62-69 s with 4 and 63 s with 5 (86 % of both cores busy).
     parser.add_argument("-j", "--jobs", type=int, default=(os.cpu_count() or 2) + 3,
                         help="parallel runs (default: three more than the CPU count)")
+    parser.add_argument("--executors", type=int, default=1, help="executors of each run (default: %(default)s)")
     parser.add_argument("--acl-timeout", type=float, default=5.0, help="per-wait timeout inside each run (s)")
     parser.add_argument("--family", action="append", help="limit faithful runs to these family IDs")
     parser.add_argument("--fault", action="append", help="limit fault runs to these fault names")
@@ -160,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
               "`make sim` in a clone or `acl-conformance build-sim`", file=sys.stderr)
         return 2
     result = run_selftest(args.acl_lib, args.out, args.jobs, args.acl_timeout, args.family, args.fault,
-                          variants=args.variant, all_releases=args.all_releases, pins=args.pin_register)
+                          variants=args.variant, all_releases=args.all_releases, pins=args.pin_register,
+                          executors=args.executors)
     print_table(result, Style.for_stream(sys.stdout))
     print(f"results: {args.out / 'selftest.json'}, {args.out / 'selftest.md'}")
     return 0 if result["passed"] else 1
