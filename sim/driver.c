@@ -22,6 +22,10 @@
  * device pointers itself and refuses an unknown base as not registered (halHostUnregister
  * NOT_EXIST, devmm_svm.c:4039, npu_driver_mem.cc:275), whatever the generation.
  *
+ * The faults and variants that act in the driver layer do so at its named fault points
+ * (FAULT_POINT, see fault_points.h: here and in the generation files); their behaviour is in
+ * faults/driver.c.
+ *
  * Lock discipline: the node table and the window's bump pointer are guarded by reg_lock
  * (registry.c); every function here is called with it held (see drv_internal.h). The
  * generation files call sim_vma_probe() (vma.c, no lock) and nothing else that locks;

@@ -6,6 +6,9 @@
  * The exported capability query is hooks.c's, which applies the faults that rewrite its
  * answer; model_aclrtHostMemMapCapabilities answers from the product tables.
  *
+ * The faults and variants that change the tables act at their named fault points
+ * (FAULT_POINT, see fault_points.h); their behaviour is in faults/products.c.
+ *
  * Lock discipline: the tables here are constant and no lock is taken here.
  */
 #include <stdio.h>

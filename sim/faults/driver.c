@@ -80,9 +80,9 @@ void sim_point_driver_overlap(simDrvOverlapSite *site)
     }
 }
 
-/* va_flag_ignored: VA_FLAG=1 memory gets a window address like any other;
- * va_between_points: only blocks of 16385 to 32767 bytes do, a size class no fixed matrix
- * point falls in. */
+/* va_flag_ignored: VA_FLAG=1 memory gets a window address like any other memory;
+ * va_between_points: VA_FLAG=1 blocks of 16385 to 32767 bytes do, a size class no fixed
+ * matrix point falls in. */
 void sim_point_driver_va_identity(simDrvVaIdentitySite *site)
 {
     if (!site->identity) {
