@@ -169,6 +169,18 @@ def kill_tree(root: int | None, known: Iterable[int] = ()) -> set[int]:
     return killed
 
 
+def kill_below(root: int, known: Iterable[int], keep: Iterable[int]) -> set[int]:
+    """SIGKILL every process below ``root`` and every adopted orphan (this process's children other than
+    ``known``), except ``keep``, until none is left or :data:`REAP_LIMIT_S` passes; those still living."""
+    spare = set(keep)
+    deadline = time.monotonic() + REAP_LIMIT_S
+    while True:
+        targets = living(stray_processes(root, known) - spare)
+        if not targets or time.monotonic() >= deadline:
+            return targets
+        kill_now(targets)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
