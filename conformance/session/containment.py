@@ -115,6 +115,20 @@ def living(pids: Iterable[int]) -> set[int]:
     return alive
 
 
+def stopped(pids: Iterable[int]) -> set[int]:
+    """Those of ``pids`` that are stopped (by a signal or a tracer)."""
+    found = set()
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as handle:
+                text = handle.read(1024)
+        except OSError:
+            continue
+        if text[text.rfind(b")") + 2:][:1] in (b"T", b"t"):
+            found.add(pid)
+    return found
+
+
 def kill_now(pids: Iterable[int]) -> None:
     """SIGKILL every one of ``pids`` (stopped ones die too) and reap those that are this process's children."""
     pids = set(pids)

@@ -52,7 +52,16 @@ from ..executor.protocol import (
 )
 from ..harness.untrusted_text import OUTPUT_CAP
 from ..results.untrusted import as_object
-from .containment import become_subreaper, kill_below, kill_now, kill_tree, living, parents, stray_processes
+from .containment import (
+    become_subreaper,
+    kill_below,
+    kill_now,
+    kill_tree,
+    living,
+    parents,
+    stopped,
+    stray_processes,
+)
 from .forks import (
     control_pair,
     drain,
@@ -414,7 +423,7 @@ class Executor:
             left = kill_below(self.proc.pid, self.family.known(self.keep), self.slot)
         self._close_pipes()
         self.inner = set(self.slot)
-        return (not left and self.proc.poll() is None and living(self.slot) == self.slot
+        return (not left and self.proc.poll() is None and living(self.slot) == self.slot and not stopped(self.slot)
                 and self.tmpdir is not None and empty_directory(self.tmpdir))
 
     def _close_pipes(self) -> None:
