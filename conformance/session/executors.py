@@ -219,7 +219,8 @@ class Executor:
         """Start the executor unless one is running; raises ExecutorError when it cannot start."""
         if self._running():
             return
-        self._drop()
+        if self.command_fd >= 0 or (self.proc is not None and not self.forked):
+            self._drop()  # one that ended by itself (a lost or renewed one is dropped already)
         if not self.forked:
             self._spawn()
         elif not (self.proc is not None and self._fork()):
