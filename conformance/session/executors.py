@@ -11,7 +11,7 @@ An executor carries nothing that names the kit, pytest or the case: its argv is 
 (a script in its own directory that deletes itself as it starts), its two pipes sit at descriptor
 numbers drawn for it, its environment is the user's without
 :data:`KIT_VARIABLES` and without anything mentioning the kit, and its temporary directory is
-its own, removed when it ends. Its output is read as it comes and capped per case (head
+its own: empty when it starts, removed with its slot. Its output is read as it comes and capped per case (head
 and tail), so a library that prints without end costs the run nothing.
 
 An executor is forked from its slot's fork server (:mod:`conformance.executor.forkserver`, one per
