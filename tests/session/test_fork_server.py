@@ -9,12 +9,12 @@ and a slot whose server was killed or stopped is started again instead of being 
 from __future__ import annotations
 
 import os
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
 from test_judge_executor import _processes_mapping
+from test_sandbox import reach
 
 from conformance.executor.forkserver import serve_forks
 from conformance.session.containment import living, stray_processes
@@ -37,15 +37,7 @@ SANDBOXES = [pytest.param(False, id="unsandboxed"), pytest.param(True, id="sandb
 
 def slot_lib(tmp_path: Path, trick: str, **defines: str) -> Path:
     """Build the wrapper playing ``trick`` into its own folder; its path."""
-    if not SIM.is_file():
-        pytest.fail(f"{SIM} is not built: run `make sim` first")
-    out = tmp_path / trick.lower() / "libascendcl.so"
-    out.parent.mkdir(parents=True)
-    macros = [f"-D{name}={value}" for name, value in defines.items()]
-    subprocess.run([os.environ.get("CC", "cc"), "-shared", "-fPIC", "-O1", f"-DTRICK_{trick}", *macros, str(SOURCE),
-                    "-o", str(out), "-L", str(SIM.parent), "-Wl,--no-as-needed", "-l:libascendcl.so",
-                    f"-Wl,-rpath,{SIM.parent}"], check=True)
-    return out
+    return reach(tmp_path, trick, SOURCE, **defines)
 
 
 def slot(tmp_path: Path, lib: Path, sandboxed: bool) -> Executor:
@@ -129,9 +121,12 @@ def test_a_library_cannot_read_or_write_its_fork_server(tmp_path):
         executor.stop()
 
 
-@pytest.mark.parametrize("sandboxed", SANDBOXES)
-def test_a_slot_whose_server_was_stopped_starts_again(tmp_path, sandboxed):
-    lib = slot_lib(tmp_path, "PARENT", HOW="SIGSTOP")
+@pytest.mark.parametrize(("sandboxed", "signal_name"), [
+    pytest.param(False, "SIGSTOP", id="unsandboxed-stopped"), pytest.param(False, "SIGKILL", id="unsandboxed-killed"),
+    pytest.param(True, "SIGSTOP", id="sandboxed-stopped", marks=needs_sandbox)])
+def test_a_slot_whose_server_was_stopped_or_killed_starts_again(tmp_path, sandboxed, signal_name):
+    """Sandboxed, a library that kills its server ends its own PID namespace and itself with it (the next test)."""
+    lib = slot_lib(tmp_path, "PARENT", HOW=signal_name)
     executor = slot(tmp_path, lib, sandboxed)
     try:
         executor.ensure()
@@ -146,20 +141,6 @@ def test_a_slot_whose_server_was_stopped_starts_again(tmp_path, sandboxed):
     finally:
         executor.stop()
     assert server is not None and not living({server})
-
-
-def test_an_unsandboxed_slot_whose_server_was_killed_starts_again(tmp_path):
-    lib = slot_lib(tmp_path, "PARENT", HOW="SIGKILL")
-    executor = slot(tmp_path, lib, False)
-    try:
-        executor.ensure()
-        server = executor.server
-        assert executor.run(PROGRAM, 30.0).record is not None  # the executor outlives its server
-        executor.renew()
-        executor.ensure()
-        assert executor.server != server and executor.run(PROGRAM, 30.0).record is not None
-    finally:
-        executor.stop()
 
 
 @needs_sandbox

@@ -37,15 +37,16 @@ SLACK_S = 30
 needs_sandbox = pytest.mark.skipif(find_sandbox() is None, reason="bubblewrap cannot create namespaces here")
 
 
-def reach(tmp_path: Path, trick: str, **defines: str) -> Path:
-    """Build the wrapper playing ``trick`` (with ``defines`` as C macros) into its own folder; its path."""
+def reach(tmp_path: Path, trick: str, source: Path = SOURCE, **defines: str) -> Path:
+    """Build the wrapper of ``source`` playing ``trick`` (with ``defines`` as C macros) into its own folder; its
+    path."""
     if not SIM.is_file():
         pytest.fail(f"{SIM} is not built: run `make sim` first")
     out = tmp_path / trick.lower() / "libascendcl.so"
     out.parent.mkdir(parents=True)
     macros = [f"-D{name}={value}" for name, value in defines.items()]
     subprocess.run([os.environ.get("CC", "cc"), "-shared", "-fPIC", "-O1", f"-DTRICK_{trick}",
-                    f'-DSCOPE="{tmp_path}"', *macros, str(SOURCE), "-o", str(out), "-L", str(SIM.parent),
+                    f'-DSCOPE="{tmp_path}"', *macros, str(source), "-o", str(out), "-L", str(SIM.parent),
                     "-Wl,--no-as-needed", "-l:libascendcl.so", f"-Wl,-rpath,{SIM.parent}"], check=True)
     return out
 
