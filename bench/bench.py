@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
                "merge": lambda: bench_merge(args.repeats),
                "calls": lambda: bench_calls(args.acl_lib, args.explore_steps, args.repeats),
                "startup": lambda: {**startup.fixed_cost(Path(args.acl_lib), args.repeats, args.startup_before),
-                                   **split.executor_start(Path(args.acl_lib))},
+                                   **startup.executor_starts(Path(args.acl_lib))},
                "split": lambda: {**split.case_round_trip(Path(args.acl_lib)),
                                  **split.suite_before_after(Path(args.acl_lib), args.before, args.repeats)},
                "selftest": bench_selftest}

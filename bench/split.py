@@ -54,29 +54,6 @@ def case_round_trip(lib: Path, cases: int = 300) -> dict[str, Any]:
             "case_round_trip_ms": round((remote - local) * 1000, 3)}
 
 
-def executor_start(lib: Path, starts: int = 10) -> dict[str, Any]:
-    """Seconds from starting an executor to its ready record (the library opened), median of ``starts``."""
-    from conformance.session.executors import Executor
-    from conformance.session.sandbox import find_sandbox
-
-    settings = {"lib": str(lib), "device": None, "product": None, "timeout": 5.0, "kernel": "5.10",
-                "explore_steps": 10, "explore_seed": 1, "host_page": 4096, "host_alloc": "svm", "sync_window": 0.2,
-                "cann_release": None}
-    times: dict[str, list[float]] = {"executor_start_s": [], "executor_start_sandboxed_s": []}
-    sandbox = find_sandbox()
-    with tempfile.TemporaryDirectory() as run_dir:
-        for _ in range(starts):
-            for key, box in (("executor_start_s", None), ("executor_start_sandboxed_s", sandbox)):
-                if key.endswith("sandboxed_s") and box is None:
-                    continue
-                executor = Executor({"settings": settings, "worker_index": 0}, "bench", Path(run_dir), sandbox=box)
-                start = time.perf_counter()
-                executor.ensure()
-                times[key].append(time.perf_counter() - start)
-                executor.stop()
-    return {key: round(statistics.median(values), 4) for key, values in times.items() if values}
-
-
 def suite_before_after(lib: Path, before: str, repeats: int) -> dict[str, Any]:
     """Wall time of the full suite (-n 2, no HTML) at commit ``before`` and in this tree, alternately."""
     times: dict[str, list[float]] = {"before": [], "after": []}

@@ -8,15 +8,25 @@ a floor of as many no-op cases, each pair measured alternately in one invocation
 The goals (issues 21 and 33): the first ratio within 1.5, the second within 1.5; ``make bench``
 prints both, and the same two runs of an earlier commit (``--startup-before``) measured in the
 same rounds.
+
+``executor_starts`` measures what one executor's start costs, spawned (a fresh interpreter) against forked
+from its slot's fork server (issue 33.3), unsandboxed and sandboxed, the four alternately in one
+invocation: wall and CPU (the judge's own and that of every process of the slot, from their
+``schedstat``) from asking for an executor to its ready record (the library opened). A forked slot's
+first start (its server's start, then a fork) is reported apart. ``python bench/startup.py`` prints only
+these figures.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -80,3 +90,96 @@ def fixed_cost(lib: Path, repeats: int, before: str | None = None) -> dict[str, 
     if before:
         figures["startup_before_commit"] = before
     return figures
+
+
+#: The executor start's settings (a case needs more; opening the library needs only these).
+SETTINGS = {"device": None, "product": None, "timeout": 5.0, "kernel": "5.10", "explore_steps": 10, "explore_seed": 1,
+            "host_page": 4096, "host_alloc": "svm", "sync_window": 0.2, "cann_release": None}
+
+
+def _cpu_ns(pid: int) -> int:
+    """Nanoseconds ``pid`` (all its threads) has run, from its schedstat; 0 when it is gone."""
+    total = 0
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/schedstat", encoding="ascii") as handle:
+                total += int(handle.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        pass
+    return total
+
+
+def _slot_cpu(executor: Any) -> dict[int, int]:
+    """CPU nanoseconds of every process of ``executor``'s slot (the process the judge started and all below it)."""
+    from conformance.session.containment import descendants
+
+    if executor.proc is None:
+        return {}
+    return {pid: _cpu_ns(pid) for pid in {executor.proc.pid} | descendants({executor.proc.pid})}
+
+
+def _one_start(executor: Any) -> tuple[float, float]:
+    """Wall and CPU seconds of one ``ensure()`` (the previous executor already stopped)."""
+    before = _slot_cpu(executor)
+    judge = time.process_time()
+    began = time.perf_counter()
+    executor.ensure()
+    wall = time.perf_counter() - began
+    judge = time.process_time() - judge
+    after = _slot_cpu(executor)
+    slot = sum(ns - before.get(pid, 0) for pid, ns in after.items()) / 1e9
+    return wall, judge + slot
+
+
+def executor_starts(lib: Path, starts: int = 8) -> dict[str, Any]:
+    """Median wall and CPU seconds of an executor's start, spawned and forked, unsandboxed and sandboxed,
+    ``starts`` of each, alternately; and a forked slot's first start."""
+    from conformance.session.executors import Executor, ExecutorFamily
+    from conformance.session.forks import fork_supported
+    from conformance.session.sandbox import find_sandbox
+
+    sandbox = find_sandbox()
+    modes = []
+    for label, box in (("", None), ("_sandboxed", sandbox)):
+        for way in ("spawn", "fork"):
+            if (box is not None or not label) and (way == "spawn" or fork_supported()):
+                modes.append((way + label, way == "fork", box))
+    walls: dict[str, list[float]] = {}
+    cpus: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory() as run_dir:
+        family = ExecutorFamily()  # as a run's executors are: no slot takes another's processes for its strays
+        slots = {name: Executor({"settings": dict(SETTINGS, lib=str(lib)), "worker_index": 0}, name, Path(run_dir),
+                                sandbox=box, family=family, forked=forked) for name, forked, box in modes}
+        try:
+            for index in range(starts + 1):
+                for name, executor in slots.items():
+                    key = f"{name}_first" if index == 0 and executor.forked else name
+                    wall, cpu = _one_start(executor)
+                    walls.setdefault(key, []).append(wall)
+                    cpus.setdefault(key, []).append(cpu)
+                    executor.renew()  # what a spoiled or lost executor's slot does before its next start
+        finally:
+            for executor in slots.values():
+                executor.stop()
+    figures: dict[str, Any] = {}
+    for key in walls:
+        figures[f"executor_start_{key}_s"] = round(statistics.median(walls[key]), 4)
+        figures[f"executor_start_{key}_cpu_s"] = round(statistics.median(cpus[key]), 4)
+    figures["executor_starts_each"] = starts
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the executor start figures (spawned against forked, unsandboxed and sandboxed)."""
+    parser = argparse.ArgumentParser(prog="python bench/startup.py", description=executor_starts.__doc__)
+    parser.add_argument("--acl-lib", default=str(ROOT / "build" / "sim" / "libascendcl.so"))
+    parser.add_argument("--starts", type=int, default=8, help="starts of each kind (the median is kept)")
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(ROOT))
+    for key, value in executor_starts(Path(args.acl_lib), args.starts).items():
+        print(f"{key:>44}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

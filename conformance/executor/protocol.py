@@ -33,6 +33,17 @@ def startup_script(kit: str, entry: str, command_fd: int, record_fd: int) -> str
             f"from {entry} import serve\nserve({int(command_fd)}, {int(record_fd)})\n")
 
 
+#: The module of the fork server (:mod:`.forkserver`), which executors of one slot start from.
+FORK_SERVER = "conformance.executor.forkserver"
+
+
+def fork_server_script(kit: str, entry: str, control_fd: int) -> str:
+    """The fork server's script: like :func:`startup_script`, but it serves fork requests on ``control_fd``
+    and each executor it forks serves ``entry``."""
+    return (f"import os, sys\nos.unlink(__file__)\nsys.path.insert(0, {kit!r})\n"
+            f"from {FORK_SERVER} import serve_forks\nserve_forks({int(control_fd)}, {entry!r})\n")
+
+
 #: A case program names the kit's check procedures by module (``conformance.checks.FAMILY:function``);
 #: a judge's own (its tests' fakes) by file.
 CHECK_PACKAGE = "conformance.checks"

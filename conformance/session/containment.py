@@ -101,18 +101,24 @@ def stray_processes(executor: int, known: Iterable[int]) -> set[int]:
     return found
 
 
+def _state(pid: int) -> bytes | None:
+    """The state letter of ``pid`` (R, S, T, Z, ...) from /proc/PID/stat; None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            text = handle.read(1024)
+    except OSError:
+        return None
+    return text[text.rfind(b")") + 2:][:1]
+
+
 def living(pids: Iterable[int]) -> set[int]:
     """Those of ``pids`` that still run (not zombies waiting for their parent)."""
-    alive = set()
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as handle:
-                text = handle.read(1024)
-        except OSError:
-            continue
-        if text[text.rfind(b")") + 2:][:1] not in (b"Z", b"X"):
-            alive.add(pid)
-    return alive
+    return {pid for pid in pids if _state(pid) not in (None, b"Z", b"X")}
+
+
+def stopped(pids: Iterable[int]) -> set[int]:
+    """Those of ``pids`` that are stopped (by a signal or a tracer)."""
+    return {pid for pid in pids if _state(pid) in (b"T", b"t")}
 
 
 def kill_now(pids: Iterable[int]) -> None:
@@ -167,6 +173,18 @@ def kill_tree(root: int | None, known: Iterable[int] = ()) -> set[int]:
         if not fresh and not adopted_orphans(keep) and not (root is not None and _alive(root)):
             break
     return killed
+
+
+def kill_below(root: int, known: Iterable[int], keep: Iterable[int]) -> set[int]:
+    """SIGKILL every process below ``root`` and every adopted orphan (this process's children other than
+    ``known``), except ``keep``, until none is left or :data:`REAP_LIMIT_S` passes; those still living."""
+    spare = set(keep)
+    deadline = time.monotonic() + REAP_LIMIT_S
+    while True:
+        targets = living(stray_processes(root, known) - spare)
+        if not targets or time.monotonic() >= deadline:
+            return targets
+        kill_now(targets)
 
 
 def _alive(pid: int) -> bool:

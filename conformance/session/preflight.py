@@ -128,7 +128,8 @@ def probe_library(lib: Path, device: int | None, timeout: float = PROBE_TIMEOUT_
     """
     with tempfile.TemporaryDirectory() as run_dir:
         child = Executor({"probe": {"lib": str(lib), "device": device}}, "probe", Path(run_dir), start_limit=timeout,
-                         entry="conformance.executor.probe", sandbox=sandbox)
+                         entry="conformance.executor.probe", sandbox=sandbox,
+                         forked=False)  # one start per run: a fork server would only add its own
         try:
             child.ensure()
         except ExecutorError as exc:

@@ -14,7 +14,10 @@ bubblewrap sandbox (Debian ``bubblewrap``; https://github.com/containers/bubblew
   when the executor ends, bubblewrap's init ends and the kernel kills everything left in it;
   ``--die-with-parent`` ends it when the judge dies; ``--new-session`` keeps it off the terminal;
 - its descriptors are the three standard ones and the executor's two pipes; none of the judge's
-  (the seal pipe included) is inherited.
+  (the seal pipe included) is inherited;
+- it holds no capability, even when the run is root's (bubblewrap keeps root's by default): a library
+  can neither remount the read-only root nor ptrace or read a process it may not (the slot's
+  non-dumpable fork server, :mod:`conformance.executor.forkserver`).
 
 What an ACL library needs on an Ascend server stays reachable (docs/THREATS.md, "What a real
 server needs", cites the runtime's and driver's sources): the whole filesystem read-only (the
@@ -79,7 +82,7 @@ class Sandbox:
         for path in writable:
             args += ["--bind", path, path]
         args += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-                 "--new-session", "--die-with-parent", "--", *argv]
+                 "--new-session", "--die-with-parent", "--cap-drop", "ALL", "--", *argv]
         return args
 
 

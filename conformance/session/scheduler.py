@@ -222,7 +222,7 @@ class Scheduler:
     def _run(self, slot: Slot, job: Job) -> Dispatched:
         executor = slot.executor
         if slot.spoiled and self.hooks.fresh_after_spoil(job):
-            executor.stop()
+            executor.renew()  # a fresh executor in the same slot (forked from its server)
             slot.spoiled = False
         try:
             executor.ensure()

@@ -45,7 +45,10 @@ def test_a_call_that_hung_twice_is_not_waited_for_again(sim_built, tmp_path):
     cases = run.ran()
     killed = {cid for cid, c in cases.items() if "its process was killed" in c["message"]}
     given_up = {cid for cid, c in cases.items() if "hung in 2 cases of this run already" in c["message"]}
-    assert len(killed) == 2 and all("in aclrtMallocHost" in cases[cid]["message"] for cid in killed)
+    # Two hangs give the call up. With two executors, one more case may have started in the first one's fresh
+    # executor while the second hang was still running out its limit (a forked executor is ready in tens of
+    # milliseconds): it hangs too, and every case that starts after the second hang is counted is given up.
+    assert len(killed) in (2, 3) and all("in aclrtMallocHost" in cases[cid]["message"] for cid in killed)
     # aclrtMallocHost is a call HM-PAIR-MALLOC-FREE promises (setup_promises: allocate) and none of
     # the selected cases is of that rule: both the killed and the given-up cases are BLOCKED by it.
     assert len(given_up) >= 10

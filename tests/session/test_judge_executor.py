@@ -78,15 +78,21 @@ def faulted_cases(summary: dict) -> dict[str, dict]:
     return summary["rules"][FAULTED]["cases"]
 
 
-def test_an_executor_sees_no_trace_of_the_kit_pytest_or_the_case(tmp_path):
+@pytest.mark.parametrize("forked", [False, True], ids=["spawned", "forked"])
+def test_an_executor_sees_no_trace_of_the_kit_pytest_or_the_case(tmp_path, forked):
     settings = {"lib": str(SIM), "device": None, "product": None, "timeout": 5.0, "kernel": "5.10",
                 "explore_steps": 10, "explore_seed": 1, "host_page": 4096, "host_alloc": "svm", "sync_window": 0.2,
                 "cann_release": None}
-    executor = Executor({"settings": settings, "worker_index": 0}, "t", tmp_path)
+    executor = Executor({"settings": settings, "worker_index": 0}, "t", tmp_path, forked=forked)
     try:
+        if forked:  # the second executor of its slot, forked after the first was renewed
+            executor.ensure()
+            first, server = executor.pid, executor.server
+            executor.renew()
         executor.ensure()
-        assert executor.proc is not None
-        pid = executor.proc.pid
+        assert not forked or (executor.pid != first and executor.server == server)
+        assert executor.pid is not None and executor.forked == forked
+        pid = executor.pid
         environ = Path(f"/proc/{pid}/environ").read_bytes().decode(errors="replace")
         argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")[:-1]
         maps = Path(f"/proc/{pid}/maps").read_text()
@@ -112,18 +118,20 @@ def test_the_judge_never_maps_the_library(tmp_path):
     assert facts["judge_mapped_library"] is False, done.stdout[-800:]
 
 
-def test_what_the_library_starts_during_a_case_does_not_outlive_the_case(tmp_path):
+@pytest.mark.parametrize("forked", [False, True], ids=["spawned", "forked"])
+def test_what_the_library_starts_during_a_case_does_not_outlive_the_case(tmp_path, forked):
     lib = hostile(tmp_path, "HELPER")
     settings = {"lib": str(lib), "device": None, "product": None, "timeout": 5.0, "kernel": "5.10",
                 "explore_steps": 10, "explore_seed": 1, "host_page": 4096, "host_alloc": "svm", "sync_window": 0.2,
                 "cann_release": None}
-    executor = Executor({"settings": settings, "worker_index": 0}, "t", tmp_path)
+    executor = Executor({"settings": settings, "worker_index": 0}, "t", tmp_path, forked=forked)
     program = {"rule_id": "HM-PAIR-DOUBLE-FREE", "case_id": "HM-PAIR-DOUBLE-FREE[free=free]",
                "check": "conformance.checks.pairing:double_free", "kwargs": {"free": "free", "expect": None}}
     try:
         first = executor.run(program, 30.0)
+        pid = executor.pid
         second = executor.run(program, 30.0)
-        assert executor.proc is not None and executor.proc.poll() is None  # the executor itself stays
+        assert executor.pid == pid and executor.proc is not None and executor.proc.poll() is None  # it stays
     finally:
         executor.stop()
     assert first.record is not None and second.record is not None

@@ -37,15 +37,16 @@ SLACK_S = 30
 needs_sandbox = pytest.mark.skipif(find_sandbox() is None, reason="bubblewrap cannot create namespaces here")
 
 
-def reach(tmp_path: Path, trick: str, **defines: str) -> Path:
-    """Build the wrapper playing ``trick`` (with ``defines`` as C macros) into its own folder; its path."""
+def reach(tmp_path: Path, trick: str, source: Path = SOURCE, **defines: str) -> Path:
+    """Build the wrapper of ``source`` playing ``trick`` (with ``defines`` as C macros) into its own folder; its
+    path."""
     if not SIM.is_file():
         pytest.fail(f"{SIM} is not built: run `make sim` first")
     out = tmp_path / trick.lower() / "libascendcl.so"
     out.parent.mkdir(parents=True)
     macros = [f"-D{name}={value}" for name, value in defines.items()]
     subprocess.run([os.environ.get("CC", "cc"), "-shared", "-fPIC", "-O1", f"-DTRICK_{trick}",
-                    f'-DSCOPE="{tmp_path}"', *macros, str(SOURCE), "-o", str(out), "-L", str(SIM.parent),
+                    f'-DSCOPE="{tmp_path}"', *macros, str(source), "-o", str(out), "-L", str(SIM.parent),
                     "-Wl,--no-as-needed", "-l:libascendcl.so", f"-Wl,-rpath,{SIM.parent}"], check=True)
     return out
 
@@ -143,24 +144,31 @@ def test_a_library_cannot_read_the_judges_environment_or_write_into_its_seal_pip
 
 
 @needs_sandbox
-def test_inside_the_sandbox_the_executor_has_its_own_pid_namespace_sees_no_judge_and_cannot_write_the_kit(tmp_path):
+@pytest.mark.parametrize("forked", [False, True], ids=["spawned", "forked"])
+def test_inside_the_sandbox_the_executor_has_its_own_pid_namespace_sees_no_judge_and_cannot_write_the_kit(
+        tmp_path, forked):
     """What the executor's process sees, read from outside: its own PID namespace, a read-only root."""
     settings = {"lib": str(SIM), "device": None, "product": None, "timeout": 5.0, "kernel": "5.10",
                 "explore_steps": 10, "explore_seed": 1, "host_page": 4096, "host_alloc": "svm", "sync_window": 0.2,
                 "cann_release": None}
-    executor = Executor({"settings": settings, "worker_index": 0}, "t", tmp_path, sandbox=find_sandbox())
+    executor = Executor({"settings": settings, "worker_index": 0}, "t", tmp_path, sandbox=find_sandbox(),
+                        forked=forked)
     try:
         executor.ensure()
-        assert executor.proc is not None
-        assert len(executor.inner) == 2  # bubblewrap's init and the executor
-        (inner,) = executor.inner - (children(executor.proc.pid) or set())
-        status = Path(f"/proc/{inner}/status").read_text()
+        assert executor.proc is not None and executor.pid is not None
+        # bubblewrap's init and the executor; forked, the slot's fork server between them
+        assert len(executor.inner) == (3 if forked else 2) and executor.pid in executor.inner
+        (init,) = executor.inner & (children(executor.proc.pid) or set())
+        status = Path(f"/proc/{executor.pid}/status").read_text()
         namespaced = [line for line in status.splitlines() if line.startswith("NSpid:")][0].split()
-        mounts = Path(f"/proc/{inner}/mountinfo").read_text().splitlines()
+        mounts = Path(f"/proc/{executor.pid}/mountinfo").read_text().splitlines()
         root = next(line for line in mounts if line.split()[4] == "/")
+        tmpdir = executor.tmpdir
     finally:
         executor.stop()
-    assert namespaced[-1] == "2"  # below bubblewrap's init in its own namespace: the judge's PIDs do not exist there
+    # below bubblewrap's init in its own namespace (forked: below the server, PID 2): the judge's PIDs do not exist
+    assert namespaced[-1] == ("3" if forked else "2")
+    assert tmpdir is not None and not Path(tmpdir).exists()
     assert " ro," in f" {root.split()[5]}," or root.split()[5].startswith("ro")
     assert executor.tmpdir is None  # its temporary directory went with it
 

@@ -44,6 +44,10 @@ class FakeExecutor:
         self.log.append((self.name, "stop"))
         self.running = False
 
+    def renew(self) -> None:
+        self.log.append((self.name, "renew"))
+        self.running = False
+
     def kill(self) -> None:
         self.killed.set()
 
@@ -124,8 +128,10 @@ def test_a_lost_executor_is_judged_before_its_next_case_and_a_spoiled_one_is_rep
     assert outcomes[0].lost is not None and outcomes[0].lost.category is Category.CRASH
     events = [event for _, event in log]
     assert events.index("lost crash") < events.index("start after-crash")
-    # The explorer's other case runs where the first one ran; the next case of another rule gets a fresh executor.
-    assert events.index("start explore-2") < events.index("stop") < events.index("start after-explore")
+    # The explorer's other case runs where the first one ran; the next case of another rule gets a fresh executor
+    # (in the same slot: forked from its server).
+    assert events.index("start explore-2") < events.index("renew") < events.index("start after-explore")
+    assert events.index("renew") < events.index("stop")  # the slot itself ends with the run
     assert executor.starts == 3  # the first, after the crash, after the spoiling exploration
 
 
