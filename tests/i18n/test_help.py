@@ -1,0 +1,69 @@
+"""``--help`` speaks the chosen language: under ``--lang zh`` every text a parser shows (description, epilog,
+each option's help, argparse's own words) is Chinese; under ``--lang en`` nothing is."""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+import pytest
+
+from conformance.cli import main as cli_main
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+# selftest's parser belongs to conformance/selftest/, translated there; codegen's commands are developer tools.
+COMMANDS = ["run", "certify", "verify", "gate", "merge", "explain", "report", "build-sim"]
+
+
+def _help(argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+          ) -> tuple[str, argparse.ArgumentParser]:
+    """What ``acl-conformance ARGV --help`` prints, and the parser that printed it."""
+    shown: list[argparse.ArgumentParser] = []
+    format_help = argparse.ArgumentParser.format_help
+
+    def recording(parser: argparse.ArgumentParser) -> str:
+        shown.append(parser)
+        return format_help(parser)
+
+    monkeypatch.setattr(argparse.ArgumentParser, "format_help", recording)
+    with pytest.raises(SystemExit) as done:
+        cli_main([*argv, "--help"])
+    assert done.value.code == 0
+    assert len(shown) == 1
+    return capsys.readouterr().out, shown[0]
+
+
+def _texts(parser: argparse.ArgumentParser) -> list[str]:
+    """Every text of ``parser`` that a person reads in its --help, with what it belongs to (-h's help is
+    argparse's own, translated as it is shown: the output is checked for it)."""
+    texts = [("description", parser.description), ("epilog", parser.epilog)]
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction):
+            continue
+        texts.append((action.dest, action.help))
+        if isinstance(action, argparse._SubParsersAction):
+            texts += [(choice.dest, choice.help) for choice in action._choices_actions]
+    return [f"{where}: {text}" for where, text in texts if text and text != argparse.SUPPRESS]
+
+
+@pytest.mark.parametrize("command", [[], *([name] for name in COMMANDS)], ids=lambda argv: " ".join(argv) or "top")
+def test_help_under_zh_is_chinese_text_for_text(command, monkeypatch, capsys):
+    out, parser = _help([*command, "--lang", "zh"], monkeypatch, capsys)
+    english = [text for text in _texts(parser) if not CJK.search(text)]
+    assert not english, "texts of --help left in English:\n" + "\n".join(english)
+    assert out.startswith("用法：") and "选项" in out and "显示此帮助信息并退出" in out
+    assert "usage:" not in out and "show this help message" not in out
+
+
+@pytest.mark.parametrize("command", [[], *([name] for name in COMMANDS)], ids=lambda argv: " ".join(argv) or "top")
+def test_help_under_en_has_no_chinese(command, monkeypatch, capsys):
+    out, parser = _help([*command, "--lang", "en"], monkeypatch, capsys)
+    assert not CJK.search(out), out
+    assert out.startswith("usage: ") and "\noptions:\n" in out and "show this help message and exit" in out
+
+
+def test_run_help_fills_its_tables_in_the_chosen_language(monkeypatch, capsys):
+    """The exit statuses, set-up problems and option defaults are filled in after translation."""
+    out, _parser = _help(["run", "--lang", "zh"], monkeypatch, capsys)
+    assert "退出状态：" in out and "配置错误：未找到 ACL 库" in out and "（默认 1800）" in out
+    assert "ascend_950" in out  # the spec's product IDs stay as the spec writes them
