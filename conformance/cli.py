@@ -321,7 +321,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     command = loaded[args.command]
     if extra and not command.passthrough:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        parser.error(_("unrecognized arguments: {arguments}").format(arguments=" ".join(extra)))
     typo = misspelt_option(extra, _known_options(parser, args.command))
     if typo:
         print(_("{prog} {command}: {typo}; `{prog} {command} --help` lists the options").format(

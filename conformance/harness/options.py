@@ -149,7 +149,7 @@ def hard_timeout(timeout: float) -> float:
 
 def add_options(parser: pytest.Parser) -> None:
     """Register every option of :data:`OPTIONS` in an 'acl conformance' group."""
-    group = parser.getgroup("acl", "ACL host-memory conformance")
+    group = parser.getgroup("acl", _("ACL host-memory conformance"))
     for spec in OPTIONS:
         env = f" [env {spec.env}]" if spec.env else ""
         group.addoption(spec.flag, dest=spec.dest, metavar=spec.metavar, default=None,
