@@ -9,6 +9,7 @@ import re
 import pytest
 
 from conformance.cli import main as cli_main
+from conformance.i18n.helptext import columns, wrap
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 # selftest's parser belongs to conformance/selftest/, translated there; codegen's commands are developer tools.
@@ -67,3 +68,20 @@ def test_run_help_fills_its_tables_in_the_chosen_language(monkeypatch, capsys):
     out, _parser = _help(["run", "--lang", "zh"], monkeypatch, capsys)
     assert "退出状态：" in out and "配置错误：未找到 ACL 库" in out and "（默认 1800）" in out
     assert "ascend_950" in out  # the spec's product IDs stay as the spec writes them
+
+
+def test_chinese_help_is_wrapped_by_terminal_columns(monkeypatch, capsys):
+    """A Chinese character takes two columns: argparse, which counts characters, would run past the terminal."""
+    monkeypatch.setenv("COLUMNS", "80")
+    out, _parser = _help(["verify", "--lang", "zh"], monkeypatch, capsys)
+    assert max(columns(line) for line in out.splitlines()) <= 80 + 2  # + a closing punctuation mark
+
+
+@pytest.mark.parametrize("width", [10, 24, 40])
+def test_wrap_breaks_between_wide_characters_and_at_spaces_only(width):
+    text = "要求带有此 Ed25519 公钥（PEM）的有效签名。签名把认证包与签名者绑定；它无法证明签名者如实运行了测试套件"
+    lines = wrap(text, width)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    assert all(columns(line) <= width + 2 for line in lines)
+    assert not any(line[0] in "，。；）" for line in lines)
+    assert "Ed25519" in " ".join(lines).split()  # a word is never broken
