@@ -36,10 +36,12 @@ def parse_fail_on(text: str) -> list[str]:
     parts = [part.strip() for part in text.split(",")]
     choices = ", ".join((*GATE_CLASSES, *DRIFT_CLASSES))
     if not any(parts):
-        raise ValueError(f"--fail-on {text!r} names no class (choose from {choices})")
+        raise ValueError(_("--fail-on {text} names no class (choose from {choices})").format(
+            text=repr(text), choices=choices))
     for name in parts:
         if name not in GATE_CLASSES and not is_drift_class(name):
-            raise ValueError(f"unknown --fail-on class {name!r} (choose from {choices})")
+            raise ValueError(_("unknown --fail-on class {name} (choose from {choices})").format(
+                name=repr(name), choices=choices))
     return list(dict.fromkeys(parts))
 
 
