@@ -1,5 +1,6 @@
-"""What the judge tells a person beside the set-up errors (a refused option, the plain-pytest summary line) is
-in the chosen language; the machine-readable parts (verdict and outcome names) are the same in both."""
+"""What the judge and the tools tell a person beside the set-up errors of a run (a refused option, the
+plain-pytest summary line, a missing build tool or renderer and its fix) is in the chosen language; the
+machine-readable parts (verdict and outcome names) are the same in both."""
 
 from __future__ import annotations
 
@@ -37,3 +38,25 @@ def test_the_plain_pytest_summary_line_keeps_the_outcome_names(lang, said, tmp_p
     config = SimpleNamespace(stash=stash, option=SimpleNamespace())
     pytest_terminal_summary(SimpleNamespace(write_line=lines.append), 1, config)  # type: ignore[arg-type]
     assert lines == [said.format(path=tmp_path / "summary.json")]
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "build-sim: `make` is not installed (install make and a C compiler, e.g. gcc)\n"),
+    ("zh", "build-sim: 未安装 `make`（请安装 make 和 C 编译器，例如 gcc）\n"),
+])
+def test_a_missing_build_tool_and_its_fix_in_the_chosen_language(lang, said, tmp_path, monkeypatch, capsys):
+    from conformance.cli import main as cli_main
+
+    monkeypatch.setattr("shutil.which", lambda _name: None)
+    assert cli_main(["build-sim", "--out", str(tmp_path / "sim"), "--lang", lang]) == 1
+    assert capsys.readouterr().err == said
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "Node.js is not installed"), ("zh", "未安装 Node.js")])
+def test_a_missing_renderer_in_the_chosen_language(lang, said, tmp_path, monkeypatch):
+    from conformance.results.html import ReportError, render_installed
+
+    i18n.choose(lang)
+    monkeypatch.setattr("shutil.which", lambda _name: None)
+    with pytest.raises(ReportError, match=f"^{said}$"):
+        render_installed(tmp_path / "allure-results", tmp_path)
