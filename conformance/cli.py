@@ -105,7 +105,7 @@ CERTIFY = Subcommand("certify", N_("run the whole suite and write a certificatio
 
 def report_main(argv: list[str]) -> int:
     """Render the HTML report of a run or bundle (installs the pinned Allure renderer with npm)."""
-    parser = argparse.ArgumentParser(prog=f"{PROG} report", formatter_class=helptext.HelpFormatter, description=_(
+    parser = helptext.ArgumentParser(prog=f"{PROG} report", description=_(
         "Render the HTML report of a run's report directory or of a certification bundle on any machine with "
         "Node.js >= 20 and npm (the pinned Allure renderer is installed on first use). A bundle is left "
         "untouched (its checksums stay valid): its report goes to BUNDLE-html/ unless --out says otherwise."))
@@ -146,7 +146,7 @@ def report_main(argv: list[str]) -> int:
 
 def build_sim_main(argv: list[str]) -> int:
     """Build the reference simulator from the shipped C sources (needs make and a C compiler)."""
-    parser = argparse.ArgumentParser(prog=f"{PROG} build-sim", formatter_class=helptext.HelpFormatter, description=_(
+    parser = helptext.ArgumentParser(prog=f"{PROG} build-sim", description=_(
         "Build the reference simulator (a libascendcl.so with the same ABI and switchable faults) from the "
         "C sources shipped with the kit, to try the kit or run its self-test without Ascend hardware."))
     parser.add_argument("--out", type=Path, default=Path("acl-sim"), help=_("output folder (default: %(default)s)"))
@@ -200,7 +200,7 @@ def sim_faults_main(argv: list[str]) -> int:
 
 def build_parser(names: Sequence[str] | None = None) -> tuple[argparse.ArgumentParser, dict[str, Subcommand]]:
     """The top-level parser with every available subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = helptext.ArgumentParser(
         prog=PROG,
         description=_("Conformance kit for the CANN runtime's host-memory interfaces: run the spec's cases "
                       "against a libascendcl.so (or the reference simulator), certify a release, compare two runs."),
@@ -321,7 +321,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     command = loaded[args.command]
     if extra and not command.passthrough:
-        parser.error(_("unrecognized arguments: {arguments}").format(arguments=" ".join(extra)))
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")  # argparse's words: the parser translates them
     typo = misspelt_option(extra, _known_options(parser, args.command))
     if typo:
         print(_("{prog} {command}: {typo}; `{prog} {command} --help` lists the options").format(

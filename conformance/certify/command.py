@@ -89,7 +89,7 @@ def configure_certify(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``certify`` on its own (the CLI adds the same options to its subcommand)."""
-    parser = argparse.ArgumentParser(prog="acl-conformance certify", description=certify_description(),
+    parser = helptext.ArgumentParser(prog="acl-conformance certify", description=certify_description(),
                                      formatter_class=helptext.RawDescriptionHelpFormatter)
     configure_certify(parser)
     return parser
@@ -198,8 +198,7 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
 
 def build_verify_parser() -> argparse.ArgumentParser:
     """Options of ``verify``."""
-    parser = argparse.ArgumentParser(prog="acl-conformance verify", formatter_class=helptext.HelpFormatter,
-                                     description=_(
+    parser = helptext.ArgumentParser(prog="acl-conformance verify", description=_(
         "Verify a certification bundle by recomputing what it claims: checksums and the manifest's file list "
         "(no changed, missing or extra file), completeness, severities from the bundle's spec, the facts of "
         "manifest, summary and certificate, waivers from bundled expectations files, the Allure results case "

@@ -37,7 +37,7 @@ def spec_families(catalog: Path = CATALOG) -> list[str]:
 
 def build_parser() -> argparse.ArgumentParser:
     """Options of ``python -m conformance merge``."""
-    parser = argparse.ArgumentParser(
+    parser = helptext.ArgumentParser(
         prog="python -m conformance merge",
         description=_("Merge conformance runs from many machines (product families x CANN versions) into one "
                       "compatibility matrix: rows are rules, columns are (product family, CANN version); each cell "
@@ -47,7 +47,6 @@ def build_parser() -> argparse.ArgumentParser:
                  "manifest.json match (and, with --trust, its signature), a summary only when it is a regular file "
                  "inside its input within the size and nesting limits. Exit status: 0 all inputs merged, 1 an input "
                  "was excluded (tampered, unsigned or unreadable), 2 nothing merged or an unusable --trust key."),
-        formatter_class=helptext.HelpFormatter,
     )
     parser.add_argument("inputs", nargs="+", type=Path, metavar="INPUT",
                         help=_("a bundle, a report directory, a summary.json, or a folder of bundles/report "

@@ -62,7 +62,7 @@ def accept_drift(comparison: Comparison, paths: Sequence[Path], today: datetime.
 
 def build_parser() -> argparse.ArgumentParser:
     """Command-line options of the gate."""
-    parser = argparse.ArgumentParser(
+    parser = helptext.ArgumentParser(
         prog="acl-conformance gate",
         description=_("Compare two conformance runs and gate a driver release on the differences."),
         epilog=gate_class_text() + "\n" + _("exit status: 0 no gating class is empty, 1 a class of --fail-on is "

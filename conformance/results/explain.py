@@ -9,7 +9,6 @@ link followed, sizes capped) and every string is made safe for a terminal before
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import json
 import os
@@ -139,8 +138,7 @@ def explain_lines(report_dir: Path, summary: Mapping[str, object], case_id: str)
 
 def main(argv: list[str]) -> int:
     """Print one case's message, observations, ACL call trace and evidence links from a run's reports."""
-    parser = argparse.ArgumentParser(prog="acl-conformance explain", formatter_class=helptext.HelpFormatter,
-                                     description=_(
+    parser = helptext.ArgumentParser(prog="acl-conformance explain", description=_(
         "Explain one case of a run: its outcome and message, the rule and what blocked it, its observations, "
         "the ACL call trace and the rule's evidence with links. Reads REPORT_DIR/summary.json (a run's report "
         "directory or a certification bundle) and the trace kept in REPORT_DIR/allure-results/."))

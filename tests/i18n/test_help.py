@@ -1,5 +1,6 @@
-"""``--help`` speaks the chosen language: under ``--lang zh`` every text a parser shows (description, epilog,
-each option's help, argparse's own words) is Chinese; under ``--lang en`` nothing is."""
+"""``--help`` and a mistaken command line speak the chosen language: under ``--lang zh`` every text a parser
+shows (description, epilog, each option's help, argparse's own words and errors) is Chinese; under
+``--lang en`` nothing is, and the words are argparse's own."""
 
 from __future__ import annotations
 
@@ -85,3 +86,32 @@ def test_wrap_breaks_between_wide_characters_and_at_spaces_only(width):
     assert all(columns(line) <= width + 2 for line in lines)
     assert not any(line[0] in "，。；）" for line in lines)
     assert "Ed25519" in " ".join(lines).split()  # a word is never broken
+
+
+@pytest.mark.parametrize(("argv", "en", "zh"), [
+    (["verify"], "acl-conformance verify: error: the following arguments are required: bundle",
+     "acl-conformance verify：错误：缺少以下必需的参数：bundle"),
+    (["report", "x", "--history-limit", "many"],
+     "acl-conformance report: error: argument --history-limit: invalid int value: 'many'",
+     "acl-conformance report：错误：参数 --history-limit：无效的 int 值：'many'"),
+    (["gate", "a", "b", "--bogus"], "acl-conformance gate: error: unrecognized arguments: --bogus",
+     "acl-conformance gate：错误：无法识别的参数：--bogus"),
+    (["verify", "x", "--trust"], "acl-conformance verify: error: argument --trust: expected one argument",
+     "acl-conformance verify：错误：参数 --trust：需要一个参数值"),
+])
+def test_a_mistaken_command_line_is_said_in_the_chosen_language(argv, en, zh, capsys):
+    for lang, said in (("en", en), ("zh", zh)):
+        with pytest.raises(SystemExit) as done:
+            cli_main([*argv, "--lang", lang])
+        assert done.value.code == 2
+        lines = capsys.readouterr().err.splitlines()
+        assert lines[-1] == said
+        assert lines[0].startswith("usage: " if lang == "en" else "用法：")
+
+
+def test_an_unknown_error_of_argparse_passes_through_unchanged():
+    from conformance import i18n
+    from conformance.i18n.helptext import argparse_error
+
+    i18n.choose("zh")
+    assert argparse_error("something argparse may say one day") == "something argparse may say one day"
