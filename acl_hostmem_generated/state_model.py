@@ -1,4 +1,4 @@
-# Generated from spec aac126d50bd8befc by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 3d0b15415d069e8d by codegen; do not edit. Regenerate: python -m codegen generate
 """The state model of the host-memory interfaces, generated from spec/state_model.yaml.
 
 :func:`predict` answers, for one call and the facts of the abstract state it meets, the
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-SPEC_HASH = 'aac126d50bd8befc'
+SPEC_HASH = '3d0b15415d069e8d'
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,8 @@
 """Benchmarks: code generation, the suite's wall time (serial vs parallel), a fleet merge, the
 generated wrappers' cost per call against raw cffi calls, the explorer's calls per second, and what the
-judge/executor split costs (a case's round trip; the suite before and after it, side by side).
+judge/executor split costs (a case's round trip; the suite before and after it, side by side), a run's
+fixed cost against bare pytest, and the whole self-test once; each speed goal (:data:`GOALS`) is printed
+with its verdict.
 
 Speed claims in docs/measurements.md come from here. Each figure is the median of several repetitions
 (the per-call costs the fastest of many, interleaved), and comparisons are made within one
@@ -113,6 +115,25 @@ def bench_calls(lib: str, explore_steps: int, repeats: int) -> dict[str, Any]:
     return figures
 
 
+def bench_selftest() -> dict[str, Any]:
+    """The whole self-test once (``make selftest``): its wall and CPU seconds, as selftest.json records them."""
+    with tempfile.TemporaryDirectory() as tmp:
+        wall = _timed([sys.executable, "-m", "conformance", "selftest", "--out", tmp])
+        result = json.loads((Path(tmp) / "selftest.json").read_text(encoding="utf-8"))
+    runs = len(result["faithful_runs"]) + len(result["faults"]) + len(result["legal_variants"])
+    return {"selftest_s": wall, "selftest_cpu_s": float(result["cpu_seconds"]), "selftest_runs": runs}
+
+
+#: The speed goals (issues 21 and 33): figure -> its upper limit. Each is printed with its verdict.
+GOALS: dict[str, float] = {"fixed_cost_ratio": 1.5, "suite_over_noop_ratio": 1.5, "selftest_s": 120.0}
+
+
+def goal_lines(figures: dict[str, Any]) -> list[str]:
+    """One line per goal whose figure was measured: the figure, the limit, within or OVER."""
+    return [f"goal {key}: {figures[key]:.2f} {'within' if figures[key] <= limit else 'OVER'} {limit:g}"
+            for key, limit in GOALS.items() if isinstance(figures.get(key), (int, float))]
+
+
 def _show(figures: dict[str, Any]) -> None:
     for key, value in figures.items():
         if key == "wrapper_calls":
@@ -130,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3, help="repetitions per figure (median is kept)")
     parser.add_argument("--acl-lib", default=str(ROOT / "build" / "sim" / "libascendcl.so"))
     parser.add_argument("--explore-steps", type=int, default=5000, help="actions of the explorer run (default 5000)")
-    parser.add_argument("--only", choices=("generate", "suite", "merge", "calls", "split", "startup"),
+    parser.add_argument("--only", choices=("generate", "suite", "merge", "calls", "split", "startup", "selftest"),
                         help="run one benchmark only")
     parser.add_argument("--startup-before", metavar="COMMIT",
                         help="also measure the startup figures of this commit's tree, in the same rounds")
@@ -144,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
                "startup": lambda: {**startup.fixed_cost(Path(args.acl_lib), args.repeats, args.startup_before),
                                    **split.executor_start(Path(args.acl_lib))},
                "split": lambda: {**split.case_round_trip(Path(args.acl_lib)),
-                                 **split.suite_before_after(Path(args.acl_lib), args.before, args.repeats)}}
+                                 **split.suite_before_after(Path(args.acl_lib), args.before, args.repeats)},
+               "selftest": bench_selftest}
     figures: dict[str, Any] = {}
     for name, bench in benches.items():
         if args.only in (None, name):
@@ -160,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
         verdict = "within" if figures["merge_in_process_s"] <= MERGE_LIMIT_S else "OVER"
         print(f"merging {MERGE_RUNS} runs took {figures['merge_in_process_s']:.2f} s: {verdict} the "
               f"{MERGE_LIMIT_S:.0f} s goal")
+    for line in goal_lines(figures):
+        print(line)
     return 0
 
 

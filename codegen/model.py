@@ -509,8 +509,9 @@ class FaultPoint:
     """A named place in the simulator's flow where faults act (``points:`` in spec/faults.yaml).
 
     ``kind`` says how: ``point`` (the faithful model calls ``FAULT_POINT`` at each site and a
-    handler in sim/faults/ acts), ``hook`` (an answer rewrite in sim/hooks.c) or ``inline`` (the
-    site function switches the faults itself). A site is ``file:function``.
+    handler in sim/faults/ acts), ``hook`` (an answer rewrite in sim/hooks.c) or ``setting`` (a
+    legal variant that is the alias of a configuration setting, read in sim/init.c at aclInit). A
+    site is ``file:function``.
     """
 
     name: str

@@ -6,7 +6,11 @@ faults act. Its ``kind`` says how:
 - ``point``: the faithful model calls ``FAULT_POINT(NAME, &site)`` in the site function, and the
   handler ``sim_point_<name>`` in ``sim/faults/*.c`` switches the faults;
 - ``hook``: an answer rewrite in the site function of ``sim/hooks.c``, around the model's call;
-- ``inline``: the site function switches the faults itself.
+- ``setting``: a legal variant that is the alias of a configuration setting; its site, a loader of
+  the configuration in ``sim/init.c``, reads it once at aclInit.
+
+No fault is switched inline in the faithful model: every switch outside ``sim/hooks.c`` and the
+configuration is a ``FAULT_POINT`` whose handler lives in ``sim/faults/``.
 
 The checks read the C sources with a small scanner (comments blanked as the header parser does,
 function bodies found by brace matching): the simulator's sources are written in one plain style, which this
@@ -25,6 +29,7 @@ from .model import FaultPoint, Spec
 _FAULT_REF = re.compile(r"\bACLSIM_FAULT_([A-Z0-9_]+)\b")
 _POINT_CALL = re.compile(r"\bFAULT_POINT\s*\(\s*([A-Z0-9_]+)\s*,")
 _DEFINITION = re.compile(r"^[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\(", re.MULTILINE)
+_SETTINGS_FILE = "sim/init.c"  # where a `setting` point's site, a configuration loader, lives
 _KEYWORDS = frozenset({"if", "for", "while", "switch", "return", "sizeof", "do", "else"})
 
 
@@ -115,6 +120,9 @@ def check_fault_points(spec: Spec, sim_dir: Path) -> list[str]:
                 continue
             if point.kind == "hook" and path != "sim/hooks.c":
                 problems.append(f"{where}: site {site}: a hook point is a call's wrapper in sim/hooks.c")
+            if point.kind == "setting" and path != _SETTINGS_FILE:
+                problems.append(f"{where}: site {site}: a setting is read into the configuration in {_SETTINGS_FILE}; "
+                                f"a fault that acts in the model needs a point of kind point")
             if point.kind == "point" and point.enum_suffix not in _POINT_CALL.findall(body):
                 problems.append(f"{where}: site {site}: {func} does not call FAULT_POINT({point.enum_suffix}, ...)")
             if point.kind != "point":

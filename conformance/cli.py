@@ -20,10 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import i18n
-from .certify import command as certify_command
 from .i18n import N_, _, helptext
 from .results.vocabulary import EXIT_BAD_COMMAND_LINE
-from .session import command as run_command
 
 PROG = "acl-conformance"
 
@@ -93,11 +91,33 @@ def load_subcommand(name: str) -> Subcommand | Callable[[list[str]], int] | None
     return getattr(module, attribute, None)
 
 
-RUN = Subcommand("run", N_("run the conformance suite against a library and write the reports"),
-                 run_command.configure, run_command.run_suite, describe=run_command.run_description, passthrough=True)
-CERTIFY = Subcommand("certify", N_("run the whole suite and write a certification bundle (CERTIFIED or not)"),
-                     certify_command.configure_certify, certify_command.certify_command,
-                     describe=certify_command.certify_description, passthrough=True)
+def _run_subcommand() -> Subcommand:
+    from .session import command as run_command
+
+    return Subcommand("run", N_("run the conformance suite against a library and write the reports"),
+                      run_command.configure, run_command.run_suite, describe=run_command.run_description,
+                      passthrough=True)
+
+
+def _certify_subcommand() -> Subcommand:
+    from .certify import command as certify_command
+
+    return Subcommand("certify", N_("run the whole suite and write a certification bundle (CERTIFIED or not)"),
+                      certify_command.configure_certify, certify_command.certify_command,
+                      describe=certify_command.certify_description, passthrough=True)
+
+
+#: ``RUN`` and ``CERTIFY`` are built when first asked for (PEP 562), so that ``run`` never imports what only
+#: ``certify`` needs (signatures, bundles), and the other subcommands neither.
+_LAZY: dict[str, Callable[[], Subcommand]] = {"RUN": _run_subcommand, "CERTIFY": _certify_subcommand}
+
+
+def __getattr__(name: str) -> Subcommand:
+    if name in _LAZY:
+        value = _LAZY[name]()
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # --------------------------------------------------------------------------- small subcommands
@@ -112,7 +132,9 @@ def report_main(argv: list[str]) -> int:
     parser.add_argument("directory", type=Path, help=_("a report directory or bundle (holding allure-results/)"))
     parser.add_argument("--out", type=Path, help=_("where allure-report/ goes (default: the directory itself, or "
                         "BUNDLE-html/ for a bundle)"))
-    parser.add_argument("--history-limit", type=int, default=run_command.DEFAULT_HISTORY_LIMIT, metavar="RUNS",
+    from .session.command import DEFAULT_HISTORY_LIMIT
+
+    parser.add_argument("--history-limit", type=int, default=DEFAULT_HISTORY_LIMIT, metavar="RUNS",
                         help=_("runs kept in history.jsonl (default: %(default)s)"))
     args = parser.parse_args(argv)
     from .results import untrusted

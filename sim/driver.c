@@ -22,6 +22,10 @@
  * device pointers itself and refuses an unknown base as not registered (halHostUnregister
  * NOT_EXIST, devmm_svm.c:4039, npu_driver_mem.cc:275), whatever the generation.
  *
+ * The faults and variants that act in the driver layer do so at its named fault points
+ * (FAULT_POINT, see fault_points.h: here and in the generation files); their behaviour is in
+ * faults/driver.c.
+ *
  * Lock discipline: the node table and the window's bump pointer are guarded by reg_lock
  * (registry.c); every function here is called with it held (see drv_internal.h). The
  * generation files call sim_vma_probe() (vma.c, no lock) and nothing else that locks;
@@ -32,6 +36,7 @@
 #include <sys/mman.h>
 
 #include "drv_internal.h"
+#include "fault_points.h"
 
 static simNode *g_nodes;
 static uintptr_t g_next_dev = SIM_VA_BASE;
@@ -73,6 +78,20 @@ int sim_drv_pin_register(void)
     return sim_config()->pin_register_driver;
 }
 
+int sim_drv_public_side(void)
+{
+    simDrvSideSite site = {.public_side = 0};
+    FAULT_POINT(DRIVER_PUBLIC_SIDE, &site);
+    return site.public_side;
+}
+
+int sim_drv_misaligned(const simDrvRequest *rq, uint64_t align)
+{
+    simDrvAlignmentSite site = {.host = rq->host, .align = align, .refused = rq->host % align != 0};
+    FAULT_POINT(DRIVER_ALIGNMENT, &site);
+    return site.refused;
+}
+
 const simNode *sim_drv_next_overlap(const simNode *from, int device, uintptr_t host, uint64_t span)
 {
     for (const simNode *n = from ? from->next : g_nodes; n != NULL; n = n->next) {
@@ -94,13 +113,11 @@ const simNode *sim_drv_same_elsewhere(int device, uintptr_t host, uint64_t span)
     return first;
 }
 
-uint64_t sim_drv_fault_span(const simDrvRequest *rq, uint64_t span)
+uint64_t sim_drv_node_span(const simDrvRequest *rq, uint64_t span)
 {
-    /* inline fault: the span of the driver's node */
-    if (aclsim_fault(ACLSIM_FAULT_REGISTER_ROUNDS_2M) && rq->mem.found && !rq->mem.va_flag && span < SIM_2M) {
-        return SIM_2M;
-    }
-    return span;
+    simDrvNodeSpanSite site = {.rq = rq, .span = span};
+    FAULT_POINT(DRIVER_NODE_SPAN, &site);
+    return site.span;
 }
 
 aclError sim_drv_conflict(const simNode *n, const simDrvRequest *rq, int identical, int documented,
@@ -125,8 +142,9 @@ const simNode *sim_drv_blocking(const simDrvRequest *rq, uint64_t span,
             /* A V1 range starting inside a node: the kernel's overlap check refuses it whatever
              * the variant (v2 svm_master_remote_map.c:2083-2088), unless the generation lets a
              * range inside a node pass (v3 PCIe). */
-            /* inline fault: checks the overlap on the base pointer alone */
-            if (aclsim_fault(ACLSIM_FAULT_V1_OVERLAP_BASE_ONLY) || (allowed != NULL && allowed(n, rq, span))) {
+            simDrvOverlapSite inside = {.passes = allowed != NULL && allowed(n, rq, span)};
+            FAULT_POINT(DRIVER_OVERLAP, &inside);
+            if (inside.passes) {
                 continue;
             }
             return n;
@@ -144,42 +162,28 @@ const simNode *sim_drv_blocking(const simDrvRequest *rq, uint64_t span,
 
 int sim_drv_va_identity(const simDrvRequest *rq)
 {
-    /* inline fault: this and the next decide the device address of the driver's node */
-    if (!rq->mem.found || !rq->mem.va_flag || aclsim_fault(ACLSIM_FAULT_VA_FLAG_IGNORED)) {
-        return 0;
-    }
-    /* va_between_points: one size class of VA_FLAG=1 blocks loses its identity. */
-    return !(aclsim_fault(ACLSIM_FAULT_VA_BETWEEN_POINTS) && rq->mem.size > 16384 && rq->mem.size < 32768);
+    simDrvVaIdentitySite site = {.block_size = rq->mem.size, .identity = rq->mem.found && rq->mem.va_flag};
+    FAULT_POINT(DRIVER_VA_IDENTITY, &site);
+    return site.identity;
 }
 
 aclError sim_drv_pin_pages(const simDrvRequest *rq)
 {
-    /* inline fault: these judge the process's mappings of the range */
-    if (aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
-        return ACL_SUCCESS; /* whatever pages there are register */
-    }
     simVmaProbe probe = sim_vma_probe(rq->host, rq->size);
-    if (!probe.mapped && !aclsim_fault(ACLSIM_FAULT_REGISTER_PAST_END_OK)) {
-        return ACL_ERROR_RT_INVALID_HANDLE;
-    }
-    if (probe.mapped && !probe.writable && !aclsim_fault(ACLSIM_FAULT_PROT_READ_REGISTERS)) {
-        return ACL_ERROR_RT_INVALID_HANDLE;
-    }
-    return ACL_SUCCESS;
+    simDrvPinPagesSite site = {.unmapped = !probe.mapped, .readonly = probe.mapped && !probe.writable};
+    site.accepted = !site.unmapped && !site.readonly;
+    FAULT_POINT(DRIVER_PIN_PAGES, &site);
+    return site.accepted ? ACL_SUCCESS : ACL_ERROR_RT_INVALID_HANDLE;
 }
 
-aclError sim_drv_pageable_allowed(const simDrvRequest *rq, int public_side)
+aclError sim_drv_pageable_allowed(int public_side)
 {
-    (void)rq;
-    /* inline fault: this and the kernel's rule refuse inside the driver's check, after the
-     * checks before it */
-    if (aclsim_fault(ACLSIM_FAULT_PAGEABLE_REJECTED)) {
-        return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
-    }
     /* 11-02_host_memory_management.md#aclrtHostRegister:292: on kernels 5.10 and older
      * pageable memory leads to an error (users report 507899). */
-    int legacy = sim_config()->legacy_kernel && !public_side && !aclsim_fault(ACLSIM_FAULT_LEGACY_KERNEL_ACCEPTS);
-    return legacy ? ACL_ERROR_RT_DRV_INTERNAL_ERROR : ACL_SUCCESS;
+    simDrvPageableSite site = {.legacy_refused = sim_config()->legacy_kernel && !public_side};
+    site.code = site.legacy_refused ? ACL_ERROR_RT_DRV_INTERNAL_ERROR : ACL_SUCCESS;
+    FAULT_POINT(DRIVER_PAGEABLE, &site);
+    return site.code;
 }
 
 aclError sim_drv_check(const simDrvRequest *rq, simDrvPlan *plan)
@@ -308,8 +312,7 @@ void sim_drv_memory_freed(uintptr_t base, uint64_t size, int drop)
 
 int sim_drv_holds_block(uintptr_t base, uint64_t size)
 {
-    /* inline fault: the public driver's nodes hold the block */
-    if (!ops()->free_busy || !aclsim_fault(ACLSIM_FAULT_LEGAL_PUBLIC_DRIVER)) {
+    if (!ops()->free_busy || !sim_drv_public_side()) {
         return 0;
     }
     for (const simNode *n = g_nodes; n != NULL; n = n->next) {

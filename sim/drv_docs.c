@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 
 #include "drv_internal.h"
+#include "fault_points.h"
 
 static int same_range(const simNode *n, const simDrvRequest *rq, uint64_t span)
 {
@@ -29,31 +30,33 @@ static int same_range(const simNode *n, const simDrvRequest *rq, uint64_t span)
 
 static aclError docs_check(const simDrvRequest *rq, simDrvPlan *plan)
 {
-    /* inline fault: lenient and the partial-page refusal act inside the driver's check, after
-     * its earlier ones */
-    int lenient = aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED);
     if (rq->readonly || rq->iomemory) {
         return sim_open_code(ACL_ERROR_RT_FEATURE_NOT_SUPPORT); /* reserved, not supported yet */
     }
-    if (rq->host % SIM_PAGE != 0 && !lenient) {
+    if (sim_drv_misaligned(rq, SIM_PAGE)) {
         return sim_open_code(ACL_ERROR_RT_PARAM_INVALID); /* the caller must pass 4 KiB-aligned memory */
     }
-    if (rq->size % SIM_PAGE != 0 && aclsim_fault(ACLSIM_FAULT_REGISTER_PARTIAL_PAGE_REJECTED)) {
-        return ACL_ERROR_RT_PARAM_INVALID;
+    simDrvSizeSite size = {.size = rq->size};
+    FAULT_POINT(DRIVER_SIZE, &size);
+    if (size.answer.given) {
+        return size.answer.code;
     }
     if (!rq->mem.found) {
-        aclError rc = sim_drv_pageable_allowed(rq, 0);
+        aclError rc = sim_drv_pageable_allowed(0);
         if (rc != ACL_SUCCESS) {
             return rc;
         }
+        /* The range must be mapped in this process: an msync of its pages succeeds. */
         uintptr_t start = rq->host / SIM_PAGE * SIM_PAGE;
         size_t len = (size_t)(rq->host + rq->size - start);
-        /* inline fault: judges the process's mappings of the range */
-        if (msync((void *)start, len, MS_ASYNC) != 0 && !lenient && !aclsim_fault(ACLSIM_FAULT_REGISTER_PAST_END_OK)) {
+        simDrvPinPagesSite pages = {.unmapped = msync((void *)start, len, MS_ASYNC) != 0};
+        pages.accepted = !pages.unmapped;
+        FAULT_POINT(DRIVER_PIN_PAGES, &pages);
+        if (!pages.accepted) {
             return sim_open_code(ACL_ERROR_RT_PARAM_INVALID); /* not (all) mapped in this process */
         }
     }
-    uint64_t span = sim_drv_fault_span(rq, rq->size);
+    uint64_t span = sim_drv_node_span(rq, rq->size);
     const simNode *n = sim_drv_blocking(rq, span, same_range, NULL);
     if (n != NULL) {
         int identical = same_range(n, rq, span);

@@ -52,29 +52,35 @@ SIM_INTERNAL const simNode *sim_drv_next_overlap(const simNode *from, int device
 SIM_INTERNAL const simNode *sim_drv_same_elsewhere(int device, uintptr_t host, uint64_t span);
 /* Whether the driver supports pinned registration (ACLSIM_PIN_REGISTER=driver). */
 SIM_INTERNAL int sim_drv_pin_register(void);
-/* The span a registration covers in the driver's overlap check when the
- * register_rounds_2m fault is on (2 MiB from the pointer for aclrtMallocHost memory). */
-SIM_INTERNAL uint64_t sim_drv_fault_span(const simDrvRequest *rq, uint64_t span);
+/* Whether the public driver's side of its conflicts with the docs answers (else the docs'
+ * side, the default; fault point driver.public_side). */
+SIM_INTERNAL int sim_drv_public_side(void);
+/* Whether the driver refuses the registration's pointer as not aligned to `align` (fault
+ * point driver.alignment). */
+SIM_INTERNAL int sim_drv_misaligned(const simDrvRequest *rq, uint64_t align);
+/* The span a node of the request covers in the driver's overlap check: the generation's
+ * `span` (fault point driver.node_span). */
+SIM_INTERNAL uint64_t sim_drv_node_span(const simDrvRequest *rq, uint64_t span);
 /* The answer for a conflict with node n: identical (the docs' case, documented only when
  * `documented`) or another overlap (other_code). A conflict that only the
  * register_rounds_2m span creates is a plain driver refusal, 507899. */
 SIM_INTERNAL aclError sim_drv_conflict(const simNode *n, const simDrvRequest *rq, int identical, int documented,
                                        aclError other_code);
 /* Whether a node on the device stops the registration (the conflict-skipping faults
- * and variants considered); NULL when none does. */
+ * and variants considered at register.conflict and driver.overlap); NULL when none does. */
 SIM_INTERNAL const simNode *sim_drv_blocking(const simDrvRequest *rq, uint64_t span,
                                              int (*identical)(const simNode *, const simDrvRequest *, uint64_t),
                                              int (*allowed)(const simNode *, const simDrvRequest *, uint64_t));
-/* The device address of a mapping of host memory: the host address for VA_FLAG=1 memory
- * (unless a fault says otherwise), else a window address. */
+/* Whether a mapping of host memory keeps the host address as its device address: VA_FLAG=1
+ * memory does, else the caller takes a window address (fault point driver.va_identity). */
 SIM_INTERNAL int sim_drv_va_identity(const simDrvRequest *rq);
 /* What pinning the pages of pageable memory finds (the v2 and v3 drivers pin with write
  * access): ACL_SUCCESS, or ACL_ERROR_RT_INVALID_HANDLE for pages that are not mapped or
- * not writable (-EFAULT -> DRV_ERROR_INVALID_HANDLE -> 107017). */
+ * not writable (-EFAULT -> DRV_ERROR_INVALID_HANDLE -> 107017; fault point driver.pin_pages). */
 SIM_INTERNAL aclError sim_drv_pin_pages(const simDrvRequest *rq);
-/* The docs' refusal of pageable memory on kernels 5.10 and older, and the faults that
- * refuse or accept it: ACL_ERROR_RT_DRV_INTERNAL_ERROR or ACL_SUCCESS. public_side: the
- * public driver has no kernel-version check (legal_public_driver). */
-SIM_INTERNAL aclError sim_drv_pageable_allowed(const simDrvRequest *rq, int public_side);
+/* The docs' refusal of pageable memory on kernels 5.10 and older:
+ * ACL_ERROR_RT_DRV_INTERNAL_ERROR or ACL_SUCCESS (fault point driver.pageable). public_side:
+ * the public driver has no kernel-version check (sim_drv_public_side). */
+SIM_INTERNAL aclError sim_drv_pageable_allowed(int public_side);
 
 #endif /* ACLSIM_DRV_INTERNAL_H */

@@ -35,16 +35,11 @@
  * Lock discipline: called with reg_lock held (drv_internal.h); no lock of its own.
  */
 #include "drv_internal.h"
+#include "fault_points.h"
 
 static uint64_t round_up(uint64_t v, uint64_t a)
 {
     return (v + a - 1) / a * a;
-}
-
-static int public_side(void)
-{
-    /* inline fault: the driver's side of the docs' and driver's conflicts */
-    return aclsim_fault(ACLSIM_FAULT_LEGAL_PUBLIC_DRIVER);
 }
 
 static int same_range(const simNode *n, const simDrvRequest *rq, uint64_t span)
@@ -59,7 +54,7 @@ static uint64_t node_span(const simDrvRequest *rq)
 {
     /* A pinned-only node (a driver with pinned registration) maps nothing: the docs' page, as
      * for its alignment in v2_check. */
-    if (!public_side() || !rq->mapped) {
+    if (!sim_drv_public_side() || !rq->mapped) {
         return round_up(rq->size, SIM_PAGE);
     }
     uint64_t size = rq->mem.found && rq->mem.va_flag ? round_up(rq->size, SIM_2M) : rq->size;
@@ -68,27 +63,28 @@ static uint64_t node_span(const simDrvRequest *rq)
 
 static aclError v2_check(const simDrvRequest *rq, simDrvPlan *plan)
 {
-    int pub = public_side();
+    int pub = sim_drv_public_side();
     if (rq->readonly) {
         return sim_open_code(ACL_ERROR_RT_FEATURE_NOT_SUPPORT); /* devmm_svm.c:3501-3503 */
     }
     if (!rq->mem.found) {
-        aclError rc = sim_drv_pageable_allowed(rq, pub);
+        aclError rc = sim_drv_pageable_allowed(pub);
         if (rc != ACL_SUCCESS) {
             return rc;
         }
         /* The host page is the remote map's alignment (:2008); a pinned-only node of a driver with
          * pinned registration maps nothing, and that driver's source is not public: the docs' page. */
         uint64_t align = pub && rq->mapped ? sim_config()->host_page : SIM_PAGE;
-        /* inline fault: this and the next refuse inside the driver's check, after its earlier ones */
-        if (rq->host % align != 0 && !aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
+        if (sim_drv_misaligned(rq, align)) {
             return ACL_ERROR_RT_DRV_INTERNAL_ERROR; /* svm_master_remote_map.c:2008 */
         }
     }
-    if (rq->size % SIM_PAGE != 0 && aclsim_fault(ACLSIM_FAULT_REGISTER_PARTIAL_PAGE_REJECTED)) {
-        return ACL_ERROR_RT_PARAM_INVALID;
+    simDrvSizeSite size = {.size = rq->size};
+    FAULT_POINT(DRIVER_SIZE, &size);
+    if (size.answer.given) {
+        return size.answer.code;
     }
-    uint64_t span = sim_drv_fault_span(rq, node_span(rq));
+    uint64_t span = sim_drv_node_span(rq, node_span(rq));
     const simNode *n = sim_drv_blocking(rq, span, same_range, NULL);
     if (n != NULL) {
         /* svm_master_remote_map.c:2083-2088: any overlap is -EINVAL. A V1 registration of

@@ -45,6 +45,7 @@
  * Lock discipline: called with reg_lock held (drv_internal.h); no lock of its own.
  */
 #include "drv_internal.h"
+#include "fault_points.h"
 
 static uint64_t round_up(uint64_t v, uint64_t a)
 {
@@ -64,8 +65,7 @@ static int inside_node(const simNode *n, const simDrvRequest *rq, uint64_t span)
 
 static aclError v3_check(const simDrvRequest *rq, simDrvPlan *plan)
 {
-    /* inline fault: the driver's side of the docs' and driver's conflicts */
-    int pub = aclsim_fault(ACLSIM_FAULT_LEGAL_PUBLIC_DRIVER);
+    int pub = sim_drv_public_side();
     int ub = sim_config()->connect_ub;
     if (rq->readonly) {
         return sim_open_code(ACL_ERROR_RT_FEATURE_NOT_SUPPORT); /* svm_register_only.c:42-44 */
@@ -74,19 +74,20 @@ static aclError v3_check(const simDrvRequest *rq, simDrvPlan *plan)
         return ub ? sim_open_code(ACL_ERROR_RT_FEATURE_NOT_SUPPORT) : ACL_ERROR_RT_DRV_INTERNAL_ERROR;
     }
     if (!rq->mem.found) {
-        aclError rc = sim_drv_pageable_allowed(rq, pub);
+        aclError rc = sim_drv_pageable_allowed(pub);
         if (rc != ACL_SUCCESS) {
             return rc;
         }
-        /* inline fault: this and the next refuse inside the driver's check, after its earlier ones */
-        if (ub && rq->host % SIM_PAGE != 0 && !aclsim_fault(ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED)) {
+        if (ub && sim_drv_misaligned(rq, SIM_PAGE)) {
             return ACL_ERROR_RT_DRV_INTERNAL_ERROR; /* svm_register.c:779-782 */
         }
     }
-    if (rq->size % SIM_PAGE != 0 && aclsim_fault(ACLSIM_FAULT_REGISTER_PARTIAL_PAGE_REJECTED)) {
-        return ACL_ERROR_RT_PARAM_INVALID;
+    simDrvSizeSite size = {.size = rq->size};
+    FAULT_POINT(DRIVER_SIZE, &size);
+    if (size.answer.given) {
+        return size.answer.code;
     }
-    uint64_t span = sim_drv_fault_span(rq, round_up(rq->size, SIM_PAGE));
+    uint64_t span = sim_drv_node_span(rq, round_up(rq->size, SIM_PAGE));
     const simNode *n = sim_drv_blocking(rq, span, same_seg, ub ? NULL : inside_node);
     if (n != NULL) {
         /* A driver with pinned registration reports BUSY for a re-registration, as on v2. */

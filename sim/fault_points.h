@@ -1,7 +1,8 @@
 /*
  * Fault points: the named places in the faithful model where faults and legal variants act.
  *
- * The faithful model (hostmem.c, registry.c) follows the runtime's flow and, at each place
+ * The faithful model (hostmem.c, registry.c, the driver files, the product tables, the gate
+ * and the open codes) follows the runtime's and the driver's flow and, at each place
  * where some fault or variant deviates from it, fills a small site struct with what it knows
  * there and calls FAULT_POINT(NAME, &site). The behaviour of the faults lives in
  * sim/faults/<subject>.c, in one handler per point (sim_point_<name>), which reads the site
@@ -296,7 +297,98 @@ typedef struct {
     int drop; /* out: its registrations go too */
 } simMemoryFreedSite;
 
-/* The handlers (faults/hostmem.c, faults/registry.c). */
+/* ---- the runtime's common steps (faults.c, init.c; faults/runtime.c) ------- */
+
+/* codes.open: a refusal whose code the docs do not give answers `code`. */
+typedef struct {
+    aclError code; /* out: starts at the model's code */
+} simOpenCodeSite;
+
+/* gate.devices: a host-memory call that needs a current context finds none. */
+typedef struct {
+    int dev; /* out: the device the call goes on with (-1: refused, no context) */
+} simGateDevicesSite;
+
+/* ---- product tables (products.c; faults/products.c) ------------------------ */
+
+/* products.registration: whether the family has host registration at all. */
+typedef struct {
+    simFamily family;
+    int registration; /* out */
+} simProductRegistrationSite;
+
+/* products.api_support: whether the family supports the call (in the release answered as). */
+typedef struct {
+    simFamily family;
+    simApi api;
+    int supported; /* out */
+} simProductApiSite;
+
+/* products.va_flag: whether the family supports VA_FLAG. */
+typedef struct {
+    simFamily family;
+    int supported; /* out */
+} simProductVaFlagSite;
+
+/* products.capability: the capability answer for one HAC type. */
+typedef struct {
+    int registration; /* the family has host registration */
+    aclrtHacType hac;
+    int supported;    /* out */
+} simProductCapabilitySite;
+
+/* ---- the driver layer (driver.c, drv_*.c; faults/driver.c). reg_lock held. -- */
+
+/* driver.public_side: which side of the docs' and the public driver's conflicts answers. */
+typedef struct {
+    int public_side; /* out: the driver's side (else the docs') */
+} simDrvSideSite;
+
+/* driver.alignment: the driver checks the pointer of a registration against `align`. */
+typedef struct {
+    uintptr_t host;
+    uint64_t align;
+    int refused; /* out: starts at host % align != 0 */
+} simDrvAlignmentSite;
+
+/* driver.size: the driver takes the caller's size (it rounds a partial page up itself). */
+typedef struct {
+    uint64_t size;
+    simFaultAnswer answer; /* out: the check stops with this code */
+} simDrvSizeSite;
+
+/* driver.pageable: the driver decides whether pageable memory registers at all. */
+typedef struct {
+    int legacy_refused; /* the docs' refusal on kernels 5.10 and older applies */
+    aclError code;      /* out: starts at ACL_ERROR_RT_DRV_INTERNAL_ERROR or ACL_SUCCESS */
+} simDrvPageableSite;
+
+/* driver.pin_pages: the driver judges the process's mappings of a pageable range. */
+typedef struct {
+    int unmapped;  /* a page of the range is not mapped in the process */
+    int readonly;  /* mapped, but not writable (a driver that pins for writing) */
+    int accepted;  /* out: starts at !unmapped && !readonly */
+} simDrvPinPagesSite;
+
+/* driver.node_span: how far the node of a registration reaches in the overlap checks. */
+typedef struct {
+    const simDrvRequest *rq;
+    uint64_t span; /* out: starts at the generation's span */
+} simDrvNodeSpanSite;
+
+/* driver.overlap: a V1 range starts inside a node of the device. */
+typedef struct {
+    int passes; /* out: starts at what the generation lets pass */
+} simDrvOverlapSite;
+
+/* driver.va_identity: whether a mapping keeps the host address as its device address. */
+typedef struct {
+    uint64_t block_size; /* the size of the host block the range lies in */
+    int identity;        /* out: starts at VA_FLAG=1 memory */
+} simDrvVaIdentitySite;
+
+/* The handlers (faults/hostmem.c, faults/registry.c, faults/runtime.c, faults/products.c,
+ * faults/driver.c). */
 SIM_INTERNAL void sim_point_host_allocator(simHostAllocatorSite *site);
 SIM_INTERNAL void sim_point_host_mapping(simHostMappingSite *site);
 SIM_INTERNAL void sim_point_host_slab_booking(simHostSlabSite *site);
@@ -329,5 +421,19 @@ SIM_INTERNAL void sim_point_unregister_mapping(simUnregMappingSite *site);
 SIM_INTERNAL void sim_point_unregister_driver_refused(simUnregRefusedSite *site);
 SIM_INTERNAL void sim_point_unregister_removing(simUnregRemovingSite *site);
 SIM_INTERNAL void sim_point_memory_freed(simMemoryFreedSite *site);
+SIM_INTERNAL void sim_point_codes_open(simOpenCodeSite *site);
+SIM_INTERNAL void sim_point_gate_devices(simGateDevicesSite *site);
+SIM_INTERNAL void sim_point_products_registration(simProductRegistrationSite *site);
+SIM_INTERNAL void sim_point_products_api_support(simProductApiSite *site);
+SIM_INTERNAL void sim_point_products_va_flag(simProductVaFlagSite *site);
+SIM_INTERNAL void sim_point_products_capability(simProductCapabilitySite *site);
+SIM_INTERNAL void sim_point_driver_public_side(simDrvSideSite *site);
+SIM_INTERNAL void sim_point_driver_alignment(simDrvAlignmentSite *site);
+SIM_INTERNAL void sim_point_driver_size(simDrvSizeSite *site);
+SIM_INTERNAL void sim_point_driver_pageable(simDrvPageableSite *site);
+SIM_INTERNAL void sim_point_driver_pin_pages(simDrvPinPagesSite *site);
+SIM_INTERNAL void sim_point_driver_node_span(simDrvNodeSpanSite *site);
+SIM_INTERNAL void sim_point_driver_overlap(simDrvOverlapSite *site);
+SIM_INTERNAL void sim_point_driver_va_identity(simDrvVaIdentitySite *site);
 
 #endif /* ACLSIM_FAULT_POINTS_H */

@@ -3,8 +3,8 @@
  * once per aclInit into a table of flags indexed by aclsimFaultId (the ids and
  * names come from the generated aclsim_faults.h, itself made from
  * spec/faults.yaml). aclsim_fault() is the single lookup every switch point
- * uses; sim_open_code() is the one place the legal_alt_codes variant swaps
- * the codes the docs leave open. The same parse arms each fault point
+ * uses; sim_open_code() is the one place the codes the docs leave open pass
+ * (fault point codes.open, where legal_alt_codes swaps them). The same parse arms each fault point
  * (fault_points.h) one of whose faults is on, from the generated list of the
  * faults per point.
  *
@@ -37,23 +37,9 @@ int sim_point_armed(aclsimPointId id)
 
 aclError sim_open_code(aclError rc)
 {
-    if (!aclsim_fault(ACLSIM_FAULT_LEGAL_ALT_CODES)) {
-        return rc;
-    }
-    switch (rc) {
-    case ACL_ERROR_INVALID_PARAM:
-        return ACL_ERROR_RT_PARAM_INVALID;
-    case ACL_ERROR_RT_PARAM_INVALID:
-        return ACL_ERROR_INVALID_PARAM;
-    case ACL_ERROR_RT_FEATURE_NOT_SUPPORT:
-    case ACL_ERROR_RT_INVALID_DEVICEID:
-    case ACL_ERROR_RT_MEMORY_ALLOCATION:
-    case ACL_ERROR_HOST_MEMORY_NOT_REGISTERED:
-    case ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED:
-        return ACL_ERROR_RT_PARAM_INVALID;
-    default:
-        return rc;
-    }
+    simOpenCodeSite site = {.code = rc};
+    FAULT_POINT(CODES_OPEN, &site);
+    return site.code;
 }
 
 static int fault_index(const char *name, size_t len)

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "sim_internal.h"
+#include "fault_points.h"
 #include "aclsim_releases.h"
 
 enum { SIM_STATE_NEVER = 0, SIM_STATE_READY = 1, SIM_STATE_FINALIZED = 2 };
@@ -57,11 +57,12 @@ aclError sim_hostmem_gate(simApi api, int *dev, int need_context)
     int cur = sim_current_device();
     if (cur < 0 && need_context) {
         /* api_impl.cc: every host-memory call but aclrtFreeHost needs a current context. */
-        /* inline fault: the gate every host-memory call passes, before its own work */
-        if (!aclsim_fault(ACLSIM_FAULT_NO_DEVICE_OK)) {
+        simGateDevicesSite site = {.dev = -1};
+        FAULT_POINT(GATE_DEVICES, &site);
+        if (site.dev < 0) {
             return ACL_ERROR_RT_CONTEXT_NULL;
         }
-        cur = 0;
+        cur = site.dev;
     }
     if (dev != NULL) {
         *dev = cur;

@@ -6,13 +6,16 @@
  * The exported capability query is hooks.c's, which applies the faults that rewrite its
  * answer; model_aclrtHostMemMapCapabilities answers from the product tables.
  *
+ * The faults and variants that change the tables act at their named fault points
+ * (FAULT_POINT, see fault_points.h); their behaviour is in faults/products.c.
+ *
  * Lock discipline: the tables here are constant and no lock is taken here.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_internal.h"
+#include "fault_points.h"
 #include "aclsim_releases.h"
 
 typedef struct {
@@ -80,15 +83,14 @@ simDriverGen sim_driver_generation(simFamily fam)
 }
 
 /* Registration per the docs (11-02_host_memory_management.md: 950, A3, A2). The runtime
- * source also enables it on the Atlas training chip (config/cloud/dev_info_reg.cc:60); the
- * legal_src_training_registers variant takes that side of the conflict. */
+ * source also enables it on the Atlas training chip (config/cloud/dev_info_reg.cc:60); a
+ * legal variant at products.registration takes that side of the conflict. */
 static int family_has_registration(simFamily fam)
 {
-    /* inline fault: the product table every gate and capability answer reads */
-    if (fam == SIM_FAM_910 && aclsim_fault(ACLSIM_FAULT_LEGAL_SRC_TRAINING_REGISTERS)) {
-        return 1;
-    }
-    return fam == SIM_FAM_950 || fam == SIM_FAM_A3 || fam == SIM_FAM_A2;
+    simProductRegistrationSite site = {.family = fam,
+                                       .registration = fam == SIM_FAM_950 || fam == SIM_FAM_A3 || fam == SIM_FAM_A2};
+    FAULT_POINT(PRODUCTS_REGISTRATION, &site);
+    return site.registration;
 }
 
 const char *sim_family_id(simFamily fam)
@@ -128,29 +130,14 @@ static int supported_in_release(simFamily fam, simApi api)
     return 1;
 }
 
-int sim_api_supported(simFamily fam, simApi api)
+/* The family's support of api on the docs' product matrix. */
+static int family_supports(simFamily fam, simApi api)
 {
-    if (!supported_in_release(fam, api)) {
-        return 0;
-    }
-    /* inline fault: the product table every gate reads, so each of these acts before a call's
-     * own checks */
     switch (api) {
     case SIM_API_REGISTER:
-        if (aclsim_fault(ACLSIM_FAULT_PROD_REGISTER_EXTRA) && fam != SIM_FAM_IPV350) {
-            return 1;
-        }
-        return family_has_registration(fam);
     case SIM_API_REGISTER_V2:
-        if (aclsim_fault(ACLSIM_FAULT_PROD_REGISTER_MISSING) && fam == SIM_FAM_A2) {
-            return 0;
-        }
-        return family_has_registration(fam);
     case SIM_API_GET_DEVPTR:
     case SIM_API_UNREGISTER:
-        if (aclsim_fault(ACLSIM_FAULT_PROD_REGISTER_EXTRA) && fam != SIM_FAM_IPV350) {
-            return 1; /* so the extra registration can be inspected and undone */
-        }
         return family_has_registration(fam);
     case SIM_API_MALLOC_HOST:
     case SIM_API_MALLOC_HOST_CFG:
@@ -162,13 +149,21 @@ int sim_api_supported(simFamily fam, simApi api)
     return 0;
 }
 
+int sim_api_supported(simFamily fam, simApi api)
+{
+    if (!supported_in_release(fam, api)) {
+        return 0;
+    }
+    simProductApiSite site = {.family = fam, .api = api, .supported = family_supports(fam, api)};
+    FAULT_POINT(PRODUCTS_API_SUPPORT, &site);
+    return site.supported;
+}
+
 int sim_va_flag_supported(simFamily fam)
 {
-    /* inline fault: the product table the VA_FLAG check reads */
-    if (aclsim_fault(ACLSIM_FAULT_VA_FLAG_EVERYWHERE)) {
-        return 1;
-    }
-    return fam == SIM_FAM_A3 || fam == SIM_FAM_A2;
+    simProductVaFlagSite site = {.family = fam, .supported = fam == SIM_FAM_A3 || fam == SIM_FAM_A2};
+    FAULT_POINT(PRODUCTS_VA_FLAG, &site);
+    return site.supported;
 }
 
 int sim_kernel_is_legacy(const char *release)
@@ -245,15 +240,15 @@ aclError model_aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacTy
     if (rc != ACL_SUCCESS) {
         return rc;
     }
-    int supported = 0;
-    if (!family_has_registration(cfg->family)) {
-        /* inline fault: the product table's answer for a family without registration */
-        supported = hacType == ACL_RT_HAC_TYPE_AIC && aclsim_fault(ACLSIM_FAULT_CAP_SUPPORTED_WITHOUT_REGISTRATION);
+    simProductCapabilitySite site = {.registration = family_has_registration(cfg->family), .hac = hacType};
+    if (!site.registration) {
+        site.supported = 0; /* no HAC type reaches host memory without registration */
     } else if (cfg->driver == SIM_DRV_V3) {
-        supported = v3_hac_reaches_host_memory(hacType, cfg->connect_ub);
+        site.supported = v3_hac_reaches_host_memory(hacType, cfg->connect_ub);
     } else {
-        supported = hac_reaches_host_memory(hacType);
+        site.supported = hac_reaches_host_memory(hacType);
     }
-    *capabilities = supported ? ACL_RT_HOST_MEM_MAP_SUPPORTED : ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED;
+    FAULT_POINT(PRODUCTS_CAPABILITY, &site);
+    *capabilities = site.supported ? ACL_RT_HOST_MEM_MAP_SUPPORTED : ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED;
     return ACL_SUCCESS;
 }

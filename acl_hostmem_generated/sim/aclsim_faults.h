@@ -1,4 +1,4 @@
-/* Generated from spec aac126d50bd8befc by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 3d0b15415d069e8d by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The simulator's fault switches, from spec/faults.yaml. Enable with
  * ACLSIM_FAULTS=name[,name...]; each breaks the rules named in its comment. Below them, the
  * fault points where they act. */
@@ -245,7 +245,21 @@ typedef enum {
     ACLSIM_POINT_UNREGISTER_DRIVER_REFUSED = 29, /* sim/registry.c:unregister_base: The driver refused to undo a mapping. */
     ACLSIM_POINT_UNREGISTER_REMOVING = 30, /* sim/registry.c:unregister_base: The records of a registration are removed. */
     ACLSIM_POINT_MEMORY_FREED = 31, /* sim/registry.c:sim_reg_memory_freed: Host memory holding registrations was released. */
-    ACLSIM_POINT_COUNT = 32
+    ACLSIM_POINT_CODES_OPEN = 32, /* sim/faults.c:sim_open_code: A refusal whose code the docs do not give gets its code. */
+    ACLSIM_POINT_GATE_DEVICES = 33, /* sim/init.c:sim_hostmem_gate: A host-memory call that needs a current context finds none. */
+    ACLSIM_POINT_PRODUCTS_REGISTRATION = 34, /* sim/products.c:family_has_registration: Whether a product family has host registration at all. */
+    ACLSIM_POINT_PRODUCTS_API_SUPPORT = 35, /* sim/products.c:sim_api_supported: Whether a product family supports a call. */
+    ACLSIM_POINT_PRODUCTS_VA_FLAG = 36, /* sim/products.c:sim_va_flag_supported: Whether a product family supports VA_FLAG. */
+    ACLSIM_POINT_PRODUCTS_CAPABILITY = 37, /* sim/products.c:model_aclrtHostMemMapCapabilities: The product table's capability answer for one HAC type. */
+    ACLSIM_POINT_DRIVER_PUBLIC_SIDE = 38, /* sim/driver.c:sim_drv_public_side: Which side of the docs' and the public driver's conflicts the driver answers from. */
+    ACLSIM_POINT_DRIVER_ALIGNMENT = 39, /* sim/driver.c:sim_drv_misaligned: The driver checks the alignment of a registration's pointer. */
+    ACLSIM_POINT_DRIVER_SIZE = 40, /* sim/drv_docs.c:docs_check, sim/drv_v2.c:v2_check, sim/drv_v3.c:v3_check: The driver takes the caller's size, before its overlap check. */
+    ACLSIM_POINT_DRIVER_PAGEABLE = 41, /* sim/driver.c:sim_drv_pageable_allowed: The driver decides whether pageable memory registers at all. */
+    ACLSIM_POINT_DRIVER_PIN_PAGES = 42, /* sim/driver.c:sim_drv_pin_pages, sim/drv_docs.c:docs_check: The driver judges the process's mappings of a pageable range. */
+    ACLSIM_POINT_DRIVER_NODE_SPAN = 43, /* sim/driver.c:sim_drv_node_span: How far the driver's node of a registration reaches in the overlap checks. */
+    ACLSIM_POINT_DRIVER_OVERLAP = 44, /* sim/driver.c:sim_drv_blocking: A V1 range starts inside a node of the device. */
+    ACLSIM_POINT_DRIVER_VA_IDENTITY = 45, /* sim/driver.c:sim_drv_va_identity: Whether a mapping of host memory keeps the host address as its device address. */
+    ACLSIM_POINT_COUNT = 46
 } aclsimPointId;
 
 static const char *const aclsimPointNames[ACLSIM_POINT_COUNT] = {
@@ -281,6 +295,20 @@ static const char *const aclsimPointNames[ACLSIM_POINT_COUNT] = {
     "unregister.driver_refused",
     "unregister.removing",
     "memory.freed",
+    "codes.open",
+    "gate.devices",
+    "products.registration",
+    "products.api_support",
+    "products.va_flag",
+    "products.capability",
+    "driver.public_side",
+    "driver.alignment",
+    "driver.size",
+    "driver.pageable",
+    "driver.pin_pages",
+    "driver.node_span",
+    "driver.overlap",
+    "driver.va_identity",
 };
 
 /* The handler each point calls. */
@@ -316,6 +344,20 @@ static const char *const aclsimPointNames[ACLSIM_POINT_COUNT] = {
 #define ACLSIM_POINT_HANDLER_UNREGISTER_DRIVER_REFUSED sim_point_unregister_driver_refused
 #define ACLSIM_POINT_HANDLER_UNREGISTER_REMOVING sim_point_unregister_removing
 #define ACLSIM_POINT_HANDLER_MEMORY_FREED sim_point_memory_freed
+#define ACLSIM_POINT_HANDLER_CODES_OPEN sim_point_codes_open
+#define ACLSIM_POINT_HANDLER_GATE_DEVICES sim_point_gate_devices
+#define ACLSIM_POINT_HANDLER_PRODUCTS_REGISTRATION sim_point_products_registration
+#define ACLSIM_POINT_HANDLER_PRODUCTS_API_SUPPORT sim_point_products_api_support
+#define ACLSIM_POINT_HANDLER_PRODUCTS_VA_FLAG sim_point_products_va_flag
+#define ACLSIM_POINT_HANDLER_PRODUCTS_CAPABILITY sim_point_products_capability
+#define ACLSIM_POINT_HANDLER_DRIVER_PUBLIC_SIDE sim_point_driver_public_side
+#define ACLSIM_POINT_HANDLER_DRIVER_ALIGNMENT sim_point_driver_alignment
+#define ACLSIM_POINT_HANDLER_DRIVER_SIZE sim_point_driver_size
+#define ACLSIM_POINT_HANDLER_DRIVER_PAGEABLE sim_point_driver_pageable
+#define ACLSIM_POINT_HANDLER_DRIVER_PIN_PAGES sim_point_driver_pin_pages
+#define ACLSIM_POINT_HANDLER_DRIVER_NODE_SPAN sim_point_driver_node_span
+#define ACLSIM_POINT_HANDLER_DRIVER_OVERLAP sim_point_driver_overlap
+#define ACLSIM_POINT_HANDLER_DRIVER_VA_IDENTITY sim_point_driver_va_identity
 
 /* The faults that act at each point: point p's are aclsimPointFaultList[aclsimPointFirst[p]]
  * up to aclsimPointFirst[p + 1]. A point is armed when one of them is on. */
@@ -401,6 +443,25 @@ static const aclsimFaultId aclsimPointFaultList[] = {
     ACLSIM_FAULT_REFUSED_REGISTRATION_RECORDED, /* memory.freed */
     ACLSIM_FAULT_REREGISTER_STALE_DEVPTR, /* memory.freed */
     ACLSIM_FAULT_LEGAL_OTHER_CHOICES, /* memory.freed */
+    ACLSIM_FAULT_LEGAL_ALT_CODES, /* codes.open */
+    ACLSIM_FAULT_NO_DEVICE_OK, /* gate.devices */
+    ACLSIM_FAULT_LEGAL_SRC_TRAINING_REGISTERS, /* products.registration */
+    ACLSIM_FAULT_PROD_REGISTER_MISSING, /* products.api_support */
+    ACLSIM_FAULT_PROD_REGISTER_EXTRA, /* products.api_support */
+    ACLSIM_FAULT_VA_FLAG_EVERYWHERE, /* products.va_flag */
+    ACLSIM_FAULT_CAP_SUPPORTED_WITHOUT_REGISTRATION, /* products.capability */
+    ACLSIM_FAULT_LEGAL_PUBLIC_DRIVER, /* driver.public_side */
+    ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED, /* driver.alignment */
+    ACLSIM_FAULT_REGISTER_PARTIAL_PAGE_REJECTED, /* driver.size */
+    ACLSIM_FAULT_PAGEABLE_REJECTED, /* driver.pageable */
+    ACLSIM_FAULT_LEGACY_KERNEL_ACCEPTS, /* driver.pageable */
+    ACLSIM_FAULT_REGISTER_PAST_END_OK, /* driver.pin_pages */
+    ACLSIM_FAULT_PROT_READ_REGISTERS, /* driver.pin_pages */
+    ACLSIM_FAULT_LEGAL_ACCEPT_UNPROMISED, /* driver.pin_pages */
+    ACLSIM_FAULT_REGISTER_ROUNDS_2M, /* driver.node_span */
+    ACLSIM_FAULT_V1_OVERLAP_BASE_ONLY, /* driver.overlap */
+    ACLSIM_FAULT_VA_FLAG_IGNORED, /* driver.va_identity */
+    ACLSIM_FAULT_VA_BETWEEN_POINTS, /* driver.va_identity */
 };
 
 static const unsigned short aclsimPointFirst[ACLSIM_POINT_COUNT + 1] = {
@@ -436,7 +497,21 @@ static const unsigned short aclsimPointFirst[ACLSIM_POINT_COUNT + 1] = {
     76, /* unregister.driver_refused */
     77, /* unregister.removing */
     78, /* memory.freed */
-    81
+    81, /* codes.open */
+    82, /* gate.devices */
+    83, /* products.registration */
+    84, /* products.api_support */
+    86, /* products.va_flag */
+    87, /* products.capability */
+    88, /* driver.public_side */
+    89, /* driver.alignment */
+    90, /* driver.size */
+    91, /* driver.pageable */
+    93, /* driver.pin_pages */
+    96, /* driver.node_span */
+    97, /* driver.overlap */
+    98, /* driver.va_identity */
+    100
 };
 
 #endif /* ACLSIM_FAULTS_GENERATED_H */

@@ -52,8 +52,8 @@ from ..results.vocabulary import EXIT_BAD_COMMAND_LINE, Verdict
 from ..session.command import expectation_paths, option_arguments, watchdog_grace
 from ..session.containment import refuse_tracing
 from ..session.interrupt import Interrupted, interruptions_raised
+from ..session.judge_flags import RUN_COMMAND_ENV
 from ..session.preflight import SETUP_EXIT_CODES
-from ..session.reporter import RUN_COMMAND_ENV
 from ..session.seal import SEAL_FD_ENV, SEAL_LIMIT, parse, seal_problems
 from .bundle import file_digests, is_bundle, write_sums
 from .certificate import render_html, render_markdown

@@ -32,6 +32,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from ..i18n import _
 from ..results.terminal import Progress, Style
 from .plan import CATALOG, DEFAULT_LIB, DRIVER_PINS, RUNTIME_PINS, Run, execute, plan_runs, release_lib
 from .report import markdown, print_table
@@ -42,7 +43,7 @@ from .worker import SuiteJudge
 def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: list[str] | None = None,
                  faults: list[str] | None = None, extra: list[str] | None = None,
                  variants: list[str] | None = None, faithful: bool = True,
-                 all_releases: bool = False, pins: list[str] | None = None) -> SelftestJSON:
+                 all_releases: bool = False, pins: list[str] | None = None, executors: int = 1) -> SelftestJSON:
     """Run every planned configuration and judge the results.
 
     ``families`` limits the faithful and legal-variant runs, ``faults`` the fault runs,
@@ -58,18 +59,18 @@ def run_selftest(lib: Path, out_dir: Path, jobs: int, timeout: float, families: 
 
     # One long-lived judge process per parallel run: each runs many suites, one after another.
     judges: queue.SimpleQueue[SuiteJudge] = queue.SimpleQueue()
-    for _ in range(jobs):
+    for _slot in range(jobs):
         judges.put(SuiteJudge())
 
     def one(run: Run) -> Run:
         judge = judges.get()
         try:
-            execute(run, lib, out_dir, timeout, extra or [], judge)
+            execute(run, lib, out_dir, timeout, extra or [], judge, executors)
         finally:
             judges.put(judge)
         totals = run.summary.totals if run.summary else {}
-        shown = ", ".join(f"{n} {k.lower()}" for k, n in totals.items() if n) or "no result"
-        progress.step(f"{run.name}: {shown} in {run.seconds:.1f} s")
+        shown = ", ".join(f"{n} {k.lower()}" for k, n in totals.items() if n) or _("no result")
+        progress.step(_("{run}: {totals} in {seconds:.1f} s").format(run=run.name, totals=shown, seconds=run.seconds))
         return run
 
     # Longest first (by the last self-test's times, unknown runs first), so that the runs still
@@ -118,30 +119,33 @@ def build_parser() -> argparse.ArgumentParser:
     """Arguments of ``python -m conformance selftest``."""
     parser = argparse.ArgumentParser(
         prog="python -m conformance selftest",
-        description="Run the suite against the faithful simulator (every family), once per fault switch and once "
-        "per legal variant and family; fail when a fault survives or is caught only by the wrong rule (mutation "
-        "score), or when a faithful run or a legal variant makes a mandatory rule fail (false-alarm score).",
+        description=_("Run the suite against the faithful simulator (every family), once per fault switch and "
+                      "once per legal variant and family; fail when a fault survives or is caught only by the wrong "
+                      "rule (mutation score), or when a faithful run or a legal variant makes a mandatory rule fail "
+                      "(false-alarm score)."),
     )
     parser.add_argument("--acl-lib", type=Path, default=DEFAULT_LIB,
-                        help="the reference simulator (default in a clone: %(default)s; an installed kit: "
-                             "build it with `acl-conformance build-sim`)")
+                        help=_("the reference simulator (default in a clone: %(default)s; an installed kit: "
+                               "build it with `acl-conformance build-sim`)"))
     parser.add_argument("--out", type=Path, default=Path("reports") / "selftest",
-                        help="output directory (default: %(default)s)")
+                        help=_("output directory (default: %(default)s)"))
     # Three runs more than cores: a run waits on its subprocesses' start, its sync cases' watches and
     # its hangs' limits. On 2 cores, 12 fault and 2 legal runs on A2 (alternately, twice each) took
     # 70-80 s with 3 at once, 62-69 s with 4 and 63 s with 5 (86 % of both cores busy).
     parser.add_argument("-j", "--jobs", type=int, default=(os.cpu_count() or 2) + 3,
-                        help="parallel runs (default: three more than the CPU count)")
-    parser.add_argument("--acl-timeout", type=float, default=5.0, help="per-wait timeout inside each run (s)")
-    parser.add_argument("--family", action="append", help="limit faithful runs to these family IDs")
-    parser.add_argument("--fault", action="append", help="limit fault runs to these fault names")
-    parser.add_argument("--variant", action="append", help="limit legal-variant runs to these variant names")
+                        help=_("parallel runs (default: three more than the CPU count)"))
+    parser.add_argument("--executors", type=int, default=1, help=_("executors of each run (default: %(default)s)"))
+    parser.add_argument("--acl-timeout", type=float, default=5.0, help=_("per-wait timeout inside each run (s)"))
+    parser.add_argument("--family", action="append", help=_("limit faithful runs to these family IDs"))
+    parser.add_argument("--fault", action="append", help=_("limit fault runs to these fault names"))
+    parser.add_argument("--variant", action="append", help=_("limit legal-variant runs to these variant names"))
     parser.add_argument("--pin-register", action="append", choices=(RUNTIME_PINS, DRIVER_PINS),
-                        help="limit the faithful and legal-variant runs to this pin-register setting "
-                             "(ACLSIM_PIN_REGISTER; default: each, the driver's where the family's driver can take it)")
+                        help=_("limit the faithful and legal-variant runs to this pin-register setting "
+                               "(ACLSIM_PIN_REGISTER; default: each, the driver's where the family's driver can take "
+                               "it)"))
     parser.add_argument("--all-releases", action="store_true",
-                        help="run every fault on every older release whose contract holds a rule it breaks (by "
-                             "default: only where that rule's contract differs from the newest release's)")
+                        help=_("run every fault on every older release whose contract holds a rule it breaks (by "
+                               "default: only where that rule's contract differs from the newest release's)"))
     return parser
 
 
@@ -149,19 +153,21 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point; exit 0 when the self-test passes, 1 otherwise."""
     args = build_parser().parse_args(argv)
     if args.acl_lib is None or not args.acl_lib.exists():
-        print(f"selftest: the simulator {args.acl_lib} is not built; build it with `make sim` in a clone or "
-              "`acl-conformance build-sim`, then pass --acl-lib", file=sys.stderr)
+        print(_("selftest: the simulator {lib} is not built; build it with `make sim` in a clone or "
+                "`acl-conformance build-sim`, then pass --acl-lib").format(lib=args.acl_lib), file=sys.stderr)
         return 2
     catalog = json.loads(CATALOG.read_text())
     older = [release_lib(args.acl_lib, str(r["name"])) for r in catalog.get("releases", [])[:-1]]
     missing = [str(path) for path in older if not path.exists()]
     if missing:
-        print(f"selftest: the simulator as each older release is not built ({', '.join(missing)}); build it with "
-              "`make sim` in a clone or `acl-conformance build-sim`", file=sys.stderr)
+        print(_("selftest: the simulator as each older release is not built ({missing}); build it with "
+                "`make sim` in a clone or `acl-conformance build-sim`").format(missing=", ".join(missing)),
+              file=sys.stderr)
         return 2
     result = run_selftest(args.acl_lib, args.out, args.jobs, args.acl_timeout, args.family, args.fault,
-                          variants=args.variant, all_releases=args.all_releases, pins=args.pin_register)
+                          variants=args.variant, all_releases=args.all_releases, pins=args.pin_register,
+                          executors=args.executors)
     print_table(result, Style.for_stream(sys.stdout))
-    print(f"results: {args.out / 'selftest.json'}, {args.out / 'selftest.md'}")
+    print(_("results: {json}, {markdown}").format(json=args.out / "selftest.json", markdown=args.out / "selftest.md"))
     return 0 if result["passed"] else 1
 

@@ -119,8 +119,9 @@ def print_table(result: SelftestJSON, style: Style | None = None) -> None:
                                                                                   for row in rows),
                                                    fixed=len(rows) - len(alone), alone=", ".join(alone) or _("none")))
     print(_("unproven rules: {rules}").format(rules=", ".join(result["unproven_rules"]) or _("none")))
-    print(_("self-test {result} in {seconds} s").format(
-        result=(style or Style()).word("PASSED" if result["passed"] else "FAILED"), seconds=result["seconds"]))
+    print(_("self-test {result} in {seconds} s ({cpu} s of CPU)").format(
+        result=(style or Style()).word("PASSED" if result["passed"] else "FAILED"), seconds=result["seconds"],
+        cpu=result.get("cpu_seconds", "?")))
     # One check per fault, per faithful run, per legal-variant run, and one for "every mandatory rule is proven".
     checks = len(result["faults"]) + len(result["faithful_runs"]) + len(result["legal_variants"]) + 1
     failed = (len(result["faults"]) - score["killed"]) + len({p.split(":")[0] for p in result["faithful_problems"]})

@@ -78,6 +78,7 @@ class FaultVerdictJSON(TypedDict):
     collateral_mandatory: list[str]
     blocked_cases: int
     seconds: float
+    cpu_seconds: float | None
     isolated_rerun: bool
 
 
@@ -95,6 +96,7 @@ class LegalVerdictJSON(TypedDict):
     covers: list[str]
     sampled: bool  # whether the sampled-size cases ran (plan.variant_concerns_sampled)
     seconds: float
+    cpu_seconds: float | None
 
 
 class SequenceFaultJSON(TypedDict):
@@ -154,6 +156,7 @@ class FaithfulRunJSON(TypedDict):
     kernel: str
     pin_register: str
     seconds: float
+    cpu_seconds: float | None
     totals: dict[str, int] | None
     deviating_rules: list[str]  # rules below mandatory that did not pass: allowed on the driver's pinning path only
 
@@ -176,6 +179,7 @@ class SelftestJSON(TypedDict):
     unproven_mandatory_rules: list[str]
     sequence_faults: list[SequenceFaultJSON]
     seconds: float
+    cpu_seconds: float
 
 
 def score_fault(run: Run) -> FaultVerdictJSON:
@@ -208,8 +212,13 @@ def score_fault(run: Run) -> FaultVerdictJSON:
         "collateral_rules": collateral,
         "collateral_mandatory": [r for r in collateral if severity.get(r, DECIDING) == DECIDING],
         "blocked_cases": sum(1 for _r, outcome, _m in run.case_outcomes().values() if outcome == "BLOCKED"),
-        "seconds": round(run.seconds, 2), "isolated_rerun": run.isolated,
+        "seconds": round(run.seconds, 2), "cpu_seconds": cpu_of(run), "isolated_rerun": run.isolated,
     }
+
+
+def cpu_of(run: Run) -> float | None:
+    """The CPU seconds a run cost (its judge's and its executors'), where they were measured."""
+    return None if run.cpu_seconds is None else round(run.cpu_seconds, 2)
 
 
 def score_legal(run: Run) -> LegalVerdictJSON:
@@ -239,6 +248,7 @@ def score_legal(run: Run) -> LegalVerdictJSON:
         "status": "no-result" if run.summary is None else ("false-alarm" if false_alarms or problems else "clean"),
         "false_alarms": false_alarms + problems, "deviating_rules": sorted(set(deviations)), "findings": findings,
         "covers": run.fault.get("covers", []), "sampled": run.sampled, "seconds": round(run.seconds, 2),
+        "cpu_seconds": cpu_of(run),
     }
 
 
@@ -325,7 +335,8 @@ def report(catalog: Catalog, faithful: list[Run], verdicts: list[FaultVerdictJSO
             "blocked_cases": sum(v.get("blocked_cases", 0) for v in verdicts),
         },
         "faithful_runs": [{"name": r.name, "family": r.family, "kernel": r.kernel, "pin_register": r.pin_register,
-                           "seconds": round(r.seconds, 2), "totals": dict(r.summary.totals) if r.summary else None,
+                           "seconds": round(r.seconds, 2), "cpu_seconds": cpu_of(r),
+                           "totals": dict(r.summary.totals) if r.summary else None,
                            "deviating_rules": deviating_rules(r)} for r in faithful],
         "faithful_problems": faithful_problems,
         "faults": verdicts,
@@ -334,4 +345,6 @@ def report(catalog: Catalog, faithful: list[Run], verdicts: list[FaultVerdictJSO
         "unproven_mandatory_rules": mandatory_unproven,
         "sequence_faults": sequence_faults(catalog, verdicts),
         "seconds": round(seconds, 1),
+        "cpu_seconds": round(sum(r.cpu_seconds or 0.0 for r in faithful)
+                             + sum(v.get("cpu_seconds") or 0.0 for v in [*verdicts, *older, *legal]), 1),
     }

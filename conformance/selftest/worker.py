@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, NamedTuple
 
 #: The descriptor the worker answers on (its stdout and stderr belong to the runs' logs).
 REPLY_FD_ENV = "ACL_SELFTEST_REPLY_FD"
@@ -40,6 +41,12 @@ def pytest_arguments(command: Sequence[str]) -> list[str]:
     if list(command[:3]) != head:
         raise ValueError(f"not a `python -m pytest` command line: {' '.join(command[:3])}")
     return list(command[3:])
+
+
+def cpu_seconds() -> float:
+    """CPU time (user and system) of this process and of its children that have been waited for."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def run_in_process(args: Sequence[str], env: Mapping[str, str], log: Path) -> int:
@@ -87,9 +94,18 @@ def serve(requests: IO[str], replies: IO[str]) -> None:
     """Answer one request a line until ``requests`` ends."""
     for line in requests:
         request = json.loads(line)
+        before = cpu_seconds()
         status = run_in_process(request["args"], request["env"], Path(request["log"]))
-        replies.write(json.dumps({"status": status}) + "\n")
+        replies.write(json.dumps({"status": status, "cpu": cpu_seconds() - before}) + "\n")
         replies.flush()
+
+
+class RunEnd(NamedTuple):
+    """How one run in the worker ended: pytest's exit status, and the CPU seconds the run cost (the judge's
+    own and its executors')."""
+
+    status: int
+    cpu_seconds: float
 
 
 class WorkerLost(RuntimeError):
@@ -115,16 +131,16 @@ class SuiteJudge:
         self._replies = os.fdopen(read, "r")
         return self._proc, self._replies
 
-    def run(self, command: Sequence[str], env: Mapping[str, str], log: Path) -> int:
-        """The exit status of one suite run (a ``python -m pytest`` command line) in the worker."""
+    def run(self, command: Sequence[str], env: Mapping[str, str], log: Path) -> RunEnd:
+        """How one suite run (a ``python -m pytest`` command line) in the worker ended."""
         proc, replies = self._start()
         assert proc.stdin is not None
         request = {"args": pytest_arguments(command), "env": dict(env), "log": str(log)}
         try:
             proc.stdin.write(json.dumps(request) + "\n")
             proc.stdin.flush()
-            line = replies.readline()
-            return int(json.loads(line)["status"])
+            reply = json.loads(replies.readline())
+            return RunEnd(int(reply["status"]), float(reply["cpu"]))
         except (OSError, ValueError, KeyError, TypeError) as exc:
             self.close()
             raise WorkerLost(f"the self-test's judge process ended during the run ({exc})") from None

@@ -23,14 +23,12 @@ from ..harness.resources import generated_dir, suite_dir
 from ..i18n import N_, _
 from ..results.terminal import Style
 from ..results.vocabulary import EXIT_BAD_COMMAND_LINE, EXIT_NO_SUMMARY, exit_status_text, outcome_text
-from .console import CONSOLE_FLAG
 from .containment import become_subreaper, kill_tree, refuse_tracing
 from .deadline import ENV_AT as DEADLINE_AT
 from .interrupt import Interrupted, PreviousReports, end_interrupted, interruptions_raised
+from .judge_flags import CONSOLE_FLAG, EXECUTORS_FLAG, RUN_COMMAND_ENV
 from .preflight import SETUP_EXIT_CODES, Problem, SetupError
-from .reporter import RUN_COMMAND_ENV
 from .reportlock import HELD_ENV, lock_report_dir
-from .scheduler import EXECUTORS_FLAG
 from .seal import SEAL_FD_ENV
 from .seal import emit as emit_seal
 from .watchdog import JudgeStopped, make_scratch, remove_scratch, wait_watching

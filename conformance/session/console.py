@@ -26,9 +26,6 @@ from ..results.terminal import PercentProgress
 from ..results.untrusted import as_object
 from .state import SUMMARY, RunState
 
-#: The pytest option that turns the console on (an option of the plugin, not of ``run``: ``run`` decides).
-CONSOLE_FLAG = "--acl-console"
-
 
 def quiet_pytest(config: pytest.Config) -> None:
     """Leave pytest's terminal reporter nothing to say on a run that goes as planned: no traceback, no

@@ -49,19 +49,20 @@ from ..results.outcomes import (
     classify,
     exception_kind,
 )
-from .console import CONSOLE_FLAG, Console, console_requested, quiet_pytest
+from .console import Console, console_requested, quiet_pytest
 from .containment import refuse_tracing
 from .crashes import crashed_case
 from .deadline import RunDeadline
 from .executor_case import CaseRecords, ExecutorCase, ExecutorLost
 from .executors import Answer, Executor, ExecutorError, ExecutorFamily
 from .hangs import HANGS_BEFORE_GIVING_UP, HungCalls
+from .judge_flags import CONSOLE_FLAG, EXECUTORS_FLAG
 from .preflight import Problem, SetupError, preflight, remove_stale_reports
 from .reporter import CASE_PROPERTY, Reporter, write_reports
 from .reportlock import held_by_parent, lock_report_dir
 from .rundir import remove_run_dir, run_dir_for_process
 from .sandbox import find_sandbox
-from .scheduler import EXECUTORS_FLAG, Dispatched, Hooks, Job, Scheduler, predicted_program
+from .scheduler import Dispatched, Hooks, Job, Scheduler, predicted_program
 from .selection import keep_rules, label_item, marker_names, selected_case_ids, selection_requested
 from .state import (
     ATTACHMENTS,

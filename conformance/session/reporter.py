@@ -24,11 +24,11 @@ from ..results.rootcause import attribute_findings
 from ..results.summary import build_summary
 from ..results.waiver_use import unused_expectations
 from .deadline import deadline_result
+from .judge_flags import RUN_COMMAND_ENV
 from .seal import emit as emit_seal
 from .state import KEYBOARD_INTERRUPT, SUMMARY, RunState
 
 CASE_PROPERTY = "acl_case"
-RUN_COMMAND_ENV = "ACL_RUN_COMMAND"
 
 
 class Reporter:

@@ -34,8 +34,6 @@ from ..executor.protocol import CHECK_PACKAGE
 from ..results.outcomes import CaseResult
 from .executors import Answer, Executor, ExecutorError
 
-#: The judge's option for how many executors run cases at once (``run``'s ``-n``).
-EXECUTORS_FLAG = "--acl-executors"
 #: How long :meth:`Scheduler.take` waits between looks at its executor threads (a thread that died is a
 #: fault of the kit, answered as a harness error rather than waited for).
 WAIT_SLICE_S = 1.0

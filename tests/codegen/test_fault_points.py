@@ -10,7 +10,7 @@ from specedit import CHECKS, ROOT, edit, find_issue, issues
 
 from codegen.cli import main
 from codegen.load import load_spec
-from codegen.sim_points import c_functions, check_fault_points
+from codegen.sim_points import c_functions, check_fault_points, faults_referenced
 
 
 @pytest.fixture
@@ -34,15 +34,36 @@ def test_the_kit_s_simulator_matches_its_declared_points() -> None:
 
 
 def test_the_faithful_model_switches_no_fault_itself() -> None:
-    """hostmem.c and registry.c call points and switch no fault inline: the driver-side pinning
-    path is a setting of the configuration (ACLSIM_PIN_REGISTER), not a fault test."""
+    """Outside sim/faults/, only the answer rewrites of hooks.c and the configuration's one setting
+    (ACLSIM_PIN_REGISTER's alias, read at aclInit) name a fault: the runtime, driver and product
+    files call points, so they read like the sources they cite."""
     spec = load_spec(ROOT / "spec")
-    inline = {site for p in spec.fault_points if p.kind != "point" for site in p.sites}
-    for name in ("hostmem.c", "registry.c"):
-        funcs = c_functions((ROOT / "sim" / name).read_text(encoding="utf-8"))
-        switching = {f"sim/{name}:{f}" for f, body in funcs.items() if "ACLSIM_FAULT_" in body}
-        assert switching <= inline
-    assert {s for s in inline if s.startswith(("sim/hostmem.c", "sim/registry.c"))} == set()
+    assert {p.kind for p in spec.fault_points} <= {"point", "hook", "setting"}
+    allowed = {site for p in spec.fault_points if p.kind != "point" for site in p.sites}
+    switching: set[str] = set()
+    for path in sorted((ROOT / "sim").glob("*.c")):
+        funcs = c_functions(path.read_text(encoding="utf-8"))
+        switching |= {f"sim/{path.name}:{f}" for f, body in funcs.items() if faults_referenced(body)}
+    beyond_hooks = {site for site in switching if not site.startswith("sim/hooks.c:")}
+    assert beyond_hooks == {"sim/init.c:load_pin_register"}
+    assert switching <= allowed
+
+
+def test_only_the_configuration_holds_a_setting(spec_dir: Path) -> None:
+    """A setting is read into the configuration in sim/init.c; a fault that acts in the model
+    elsewhere needs a point of kind point."""
+    edit(spec_dir, "faults.yaml", "    kind: point\n    sites: [sim/driver.c:sim_drv_pageable_allowed]\n",
+         "    kind: setting\n    sites: [sim/driver.c:sim_drv_pageable_allowed]\n")
+    assert check_fault_points(load_spec(spec_dir), ROOT / "sim")[0] == (
+        "fault point driver.pageable: site sim/driver.c:sim_drv_pageable_allowed: a setting is read into the "
+        "configuration in sim/init.c; a fault that acts in the model needs a point of kind point")
+
+
+def test_an_inline_point_is_refused(spec_dir: Path) -> None:
+    """`inline` (a site function that switches its faults itself) is gone from the kinds."""
+    edit(spec_dir, "faults.yaml", "    kind: point\n    sites: [sim/driver.c:sim_drv_blocking]\n",
+         "    kind: inline\n    sites: [sim/driver.c:sim_drv_blocking]\n")
+    find_issue(issues(spec_dir), "spec/faults.yaml:", "'inline' is not one of: point, hook, setting")
 
 
 DRIFTS = {
@@ -50,6 +71,15 @@ DRIFTS = {
         "hostmem.c", "    if (hostPtr == NULL || size == 0) {\n",
         "    if (hostPtr == NULL || size == 0 || aclsim_fault(ACLSIM_FAULT_MEMSET_PARTIAL)) {\n",
         "sim/hostmem.c:model_aclrtMallocHost: switches fault memset_partial outside any declared fault point"),
+    "a fault switched inline in a driver generation": (
+        "drv_v2.c", "    if (rq->readonly) {\n        return sim_open_code(ACL_ERROR_RT_FEATURE_NOT_SUPPORT); /* devmm",
+        "    if (rq->readonly || aclsim_fault(ACLSIM_FAULT_PAGEABLE_REJECTED)) {\n"
+        "        return sim_open_code(ACL_ERROR_RT_FEATURE_NOT_SUPPORT); /* devmm",
+        "sim/drv_v2.c:v2_check: switches fault pageable_rejected outside any declared fault point"),
+    "a product table that switches a fault": (
+        "products.c", "    return site.supported;\n}\n\nint sim_kernel_is_legacy",
+        "    return site.supported || aclsim_fault(ACLSIM_FAULT_VA_FLAG_EVERYWHERE);\n}\n\nint sim_kernel_is_legacy",
+        "sim/products.c:sim_va_flag_supported: switches fault va_flag_everywhere outside any declared fault point"),
     "a handler that drops a declared fault": (
         "faults/registry.c", "    if (site->v1 && aclsim_fault(ACLSIM_FAULT_CRASH_IN_REGISTER)) {",
         "    if (site->v1 && 0) {",

@@ -329,6 +329,9 @@ def test_selftest_reports_no_false_alarm_for_the_intact_checks(tmp_path):
         ("runtime", "clean"), ("driver", "clean")], result["legal_variants"]
     assert result["false_alarm_score"] == {"mandatory_failures": 0, "runs": 2, "variants": ["legal_alt_codes"],
                                            "clean_runs": 2}
+    # What each run cost in CPU, and the whole self-test's (the figure its speed goal is read against).
+    assert all(v["cpu_seconds"] for v in result["legal_variants"])
+    assert result["cpu_seconds"] == round(sum(v["cpu_seconds"] or 0 for v in result["legal_variants"]), 1)
 
 
 def test_faults_run_on_the_older_releases_whose_contract_holds_their_rules():
@@ -364,7 +367,7 @@ def test_runs_start_longest_first_by_the_last_selftest_and_keep_the_plans_order(
     assert command.previous_seconds(tmp_path / "missing.json") == {}
     started = []
 
-    def execute(run, lib, out_dir, timeout, extra, judge=None):
+    def execute(run, lib, out_dir, timeout, extra, judge=None, executors=1):
         started.append(run.name)
         return run
 

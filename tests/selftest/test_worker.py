@@ -45,6 +45,9 @@ def test_one_judge_runs_suites_one_after_another_each_in_its_own_environment(tmp
         assert "FAIL" in _outcomes(tmp_path, "fault") and "FAIL" in _outcomes(tmp_path, "fault-again")
         assert _outcomes(tmp_path, "faithful") == {"PASS"}
         assert "ACLSIM_FAULTS" not in os.environ
+        # Each run's CPU (its judge's and its executors') is measured in the judge process, per run.
+        assert all(run.cpu_seconds is not None and 0 < run.cpu_seconds < run.seconds * 4 for run in runs), [
+            (run.cpu_seconds, run.seconds) for run in runs]
     finally:
         judge.close()
 
@@ -68,3 +71,17 @@ def test_only_a_python_m_pytest_command_line_goes_to_the_judge():
     assert pytest_arguments([sys.executable, "-m", "pytest", "-q", "x"]) == ["-q", "x"]
     with pytest.raises(ValueError):
         pytest_arguments(["pytest", "-q"])
+
+
+def test_a_self_test_run_leaves_pytests_tracebacks_out(tmp_path):
+    """The verdicts come from the cases' records: pytest's long representation of a failure (which parses the
+    generated module's source) is not built, as in `run`'s console."""
+    seen: list[list[str]] = []
+
+    class Recorder(SuiteJudge):
+        def run(self, command, env, log):  # type: ignore[no-untyped-def]
+            seen.append(list(command))
+            raise plan.WorkerLost("recorded")
+
+    plan._attempt(_run("fault", "double_free_ok"), LIB, tmp_path / "r", 5.0, [], 1, Recorder())
+    assert seen and "--tb=no" in seen[0]
