@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import i18n
-from .i18n import _
+from .i18n import N_, _, helptext
 from .results.vocabulary import EXIT_BAD_COMMAND_LINE
 
 PROG = "acl-conformance"
@@ -31,14 +31,15 @@ class Subcommand:
     """One subcommand: its help line, how it declares its arguments, and what it runs.
 
     ``run(args, extra)`` returns the exit status; ``extra`` holds arguments the parser did
-    not know (passed on to pytest by ``run``; other subcommands usually reject them).
+    not know (passed on to pytest by ``run``; other subcommands usually reject them). ``help`` is
+    an English message ID; ``describe`` gives the description in the process's language.
     """
 
     name: str
     help: str
     configure: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace, list[str]], int]
-    description: str = ""
+    describe: Callable[[], str] | None = None
     passthrough: bool = False
 
 
@@ -61,17 +62,17 @@ SUBCOMMANDS: dict[str, str] = {
 
 #: One-line help of subcommands that are plain ``main(argv)`` functions (their docstrings talk to developers).
 HELP_LINES: dict[str, str] = {
-    "verify": "check a certification bundle: checksums, completeness, verdicts",
-    "gate": "compare two runs or bundles case by case; exit 1 on a regression",
-    "merge": "merge the runs or bundles of many machines into one compatibility matrix",
-    "selftest": "prove the suite on the simulator: no false alarm, every fault caught",
-    "explain": "print one case's message, observations, ACL call trace and evidence from a run's reports",
-    "report": "render the HTML report of a run or bundle (needs Node.js; installs the renderer)",
-    "build-sim": "build the reference simulator from the shipped C sources (needs make and cc)",
-    "generate": "regenerate the bindings, header and cases from a spec",
-    "check": "exit 1 when the generated package is stale against the spec",
-    "lint": "validate the spec and write nothing",
-    "sim-faults": "list the simulator's fault switches (ACLSIM_FAULTS) and the rules they break",
+    "verify": N_("check a certification bundle: checksums, completeness, verdicts"),
+    "gate": N_("compare two runs or bundles case by case; exit 1 on a regression"),
+    "merge": N_("merge the runs or bundles of many machines into one compatibility matrix"),
+    "selftest": N_("prove the suite on the simulator: no false alarm, every fault caught"),
+    "explain": N_("print one case's message, observations, ACL call trace and evidence from a run's reports"),
+    "report": N_("render the HTML report of a run or bundle (needs Node.js; installs the renderer)"),
+    "build-sim": N_("build the reference simulator from the shipped C sources (needs make and cc)"),
+    "generate": N_("regenerate the bindings, header and cases from a spec"),
+    "check": N_("exit 1 when the generated package is stale against the spec"),
+    "lint": N_("validate the spec and write nothing"),
+    "sim-faults": N_("list the simulator's fault switches (ACLSIM_FAULTS) and the rules they break"),
 }
 
 
@@ -93,17 +94,17 @@ def load_subcommand(name: str) -> Subcommand | Callable[[list[str]], int] | None
 def _run_subcommand() -> Subcommand:
     from .session import command as run_command
 
-    return Subcommand("run", "run the conformance suite against a library and write the reports",
-                      run_command.configure, run_command.run_suite, description=run_command.RUN_DESCRIPTION,
+    return Subcommand("run", N_("run the conformance suite against a library and write the reports"),
+                      run_command.configure, run_command.run_suite, describe=run_command.run_description,
                       passthrough=True)
 
 
 def _certify_subcommand() -> Subcommand:
     from .certify import command as certify_command
 
-    return Subcommand("certify", "run the whole suite and write a certification bundle (CERTIFIED or not)",
+    return Subcommand("certify", N_("run the whole suite and write a certification bundle (CERTIFIED or not)"),
                       certify_command.configure_certify, certify_command.certify_command,
-                      description=certify_command.CERTIFY_DESCRIPTION, passthrough=True)
+                      describe=certify_command.certify_description, passthrough=True)
 
 
 #: ``RUN`` and ``CERTIFY`` are built when first asked for (PEP 562), so that ``run`` never imports what only
@@ -124,17 +125,17 @@ def __getattr__(name: str) -> Subcommand:
 
 def report_main(argv: list[str]) -> int:
     """Render the HTML report of a run or bundle (installs the pinned Allure renderer with npm)."""
-    parser = argparse.ArgumentParser(prog=f"{PROG} report", description=(
+    parser = helptext.ArgumentParser(prog=f"{PROG} report", description=_(
         "Render the HTML report of a run's report directory or of a certification bundle on any machine with "
         "Node.js >= 20 and npm (the pinned Allure renderer is installed on first use). A bundle is left "
         "untouched (its checksums stay valid): its report goes to BUNDLE-html/ unless --out says otherwise."))
-    parser.add_argument("directory", type=Path, help="a report directory or bundle (holding allure-results/)")
-    parser.add_argument("--out", type=Path, help="where allure-report/ goes (default: the directory itself, or "
-                        "BUNDLE-html/ for a bundle)")
+    parser.add_argument("directory", type=Path, help=_("a report directory or bundle (holding allure-results/)"))
+    parser.add_argument("--out", type=Path, help=_("where allure-report/ goes (default: the directory itself, or "
+                        "BUNDLE-html/ for a bundle)"))
     from .session.command import DEFAULT_HISTORY_LIMIT
 
     parser.add_argument("--history-limit", type=int, default=DEFAULT_HISTORY_LIMIT, metavar="RUNS",
-                        help="runs kept in history.jsonl (default: %(default)s)")
+                        help=_("runs kept in history.jsonl (default: %(default)s)"))
     args = parser.parse_args(argv)
     from .results import untrusted
     from .results.html import ReportError, render
@@ -167,10 +168,10 @@ def report_main(argv: list[str]) -> int:
 
 def build_sim_main(argv: list[str]) -> int:
     """Build the reference simulator from the shipped C sources (needs make and a C compiler)."""
-    parser = argparse.ArgumentParser(prog=f"{PROG} build-sim", description=(
+    parser = helptext.ArgumentParser(prog=f"{PROG} build-sim", description=_(
         "Build the reference simulator (a libascendcl.so with the same ABI and switchable faults) from the "
         "C sources shipped with the kit, to try the kit or run its self-test without Ascend hardware."))
-    parser.add_argument("--out", type=Path, default=Path("acl-sim"), help="output folder (default: %(default)s)")
+    parser.add_argument("--out", type=Path, default=Path("acl-sim"), help=_("output folder (default: %(default)s)"))
     args = parser.parse_args(argv)
     from .harness.simbuild import SimBuildError, build_simulator
 
@@ -221,14 +222,14 @@ def sim_faults_main(argv: list[str]) -> int:
 
 def build_parser(names: Sequence[str] | None = None) -> tuple[argparse.ArgumentParser, dict[str, Subcommand]]:
     """The top-level parser with every available subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = helptext.ArgumentParser(
         prog=PROG,
-        description="Conformance kit for the CANN runtime's host-memory interfaces: run the spec's cases against "
-                    "a libascendcl.so (or the reference simulator), certify a release, compare two runs.",
-        epilog="'acl-conformance COMMAND --help' explains a command. Also: python -m conformance.\n"
-               "--lang zh|en (every command; certify also takes zh,en): the language of what a person reads\n"
-               "[ACL_LANG; default: from the locale, LANG=zh_CN.UTF-8 gives zh]. --help texts are English.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=_("Conformance kit for the CANN runtime's host-memory interfaces: run the spec's cases "
+                      "against a libascendcl.so (or the reference simulator), certify a release, compare two runs."),
+        epilog=_("'acl-conformance COMMAND --help' explains a command. Also: python -m conformance.\n"
+                 "--lang zh|en (every command; certify also takes zh,en): the language of what a person reads,\n"
+                 "--help included [ACL_LANG; default: from the locale, LANG=zh_CN.UTF-8 gives zh]."),
+        formatter_class=helptext.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     loaded: dict[str, Subcommand] = {}
@@ -238,12 +239,14 @@ def build_parser(names: Sequence[str] | None = None) -> tuple[argparse.ArgumentP
             continue
         if not isinstance(command, Subcommand):
             doc = (getattr(command, "__doc__", None) or "").strip().splitlines()
-            sub.add_parser(name, help=HELP_LINES.get(name) or (doc[0] if doc else name), add_help=False)
+            sub.add_parser(name, help=_(HELP_LINES[name]) if name in HELP_LINES else (doc[0] if doc else name),
+                           add_help=False)
             continue
-        child = sub.add_parser(name, help=command.help, description=command.description or command.help,
-                               prog=f"{PROG} {name}", formatter_class=argparse.RawDescriptionHelpFormatter)
+        child = sub.add_parser(name, help=_(command.help), description=command.describe() if command.describe
+                               else _(command.help), prog=f"{PROG} {name}",
+                               formatter_class=helptext.RawDescriptionHelpFormatter)
         command.configure(child)
-        child.add_argument("--lang", metavar="LANG", help=i18n.LANG_HELP)  # taken by main() before parsing
+        child.add_argument("--lang", metavar="LANG", help=_(helptext.LANG_HELP))  # taken by main() before parsing
         loaded[name] = command
     return parser, loaded
 
@@ -340,7 +343,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     command = loaded[args.command]
     if extra and not command.passthrough:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")  # argparse's words: the parser translates them
     typo = misspelt_option(extra, _known_options(parser, args.command))
     if typo:
         print(_("{prog} {command}: {typo}; `{prog} {command} --help` lists the options").format(

@@ -21,11 +21,19 @@ from acl_hostmem_generated.catalog_types import Catalog
 from ..harness.options import OptionError, settings_from_values
 from ..harness.problems import Problem
 from ..harness.resources import catalog_path, load_catalog
-from ..i18n import _
+from ..i18n import N_, _, helptext
 from ..results.signing import KeyFileError, load_private_key, load_public_key, signer
 from ..results.terminal import Style
-from ..results.vocabulary import EXIT_FAIL, EXIT_INCONCLUSIVE, EXIT_PASS, Verdict, interrupted_status, outcome_text
-from ..session.command import EXIT_CODES, check_expectations, configure, invoked_command, report_dir_of
+from ..results.vocabulary import (
+    EXIT_FAIL,
+    EXIT_INCONCLUSIVE,
+    EXIT_PASS,
+    Verdict,
+    exit_status_text,
+    interrupted_status,
+    outcome_text,
+)
+from ..session.command import check_expectations, configure, invoked_command, report_dir_of
 from ..session.interrupt import Interrupted
 from ..session.preflight import SetupError, preflight
 from ..session.sandbox import find_sandbox
@@ -34,7 +42,7 @@ from .verify import verify as verify_bundle
 
 EXIT_NO_VERDICT = 2
 
-CERTIFY_DESCRIPTION = f"""\
+CERTIFY_DESCRIPTION = N_("""\
 Certify an ACL library: run the whole suite in a child process, then write a bundle under
 --out-dir (default: <report dir>/certification/<family>-<release judged against>-<time>/) holding the
 evidence (summary.json, junit.xml, allure-results, the HTML report when it can be rendered,
@@ -47,36 +55,42 @@ result NOT CERTIFIED. Arguments this command does not know go to pytest.
 exit status of certify: 0 CERTIFIED, 1 NOT CERTIFIED, 6 NOT CERTIFIED because the run is
 INCONCLUSIVE, 2 no verdict (bad arguments, the run wrote no summary, or the bundle does not
 verify); the set-up statuses as for run:
-{EXIT_CODES}
-{outcome_text()}"""
+{exit_codes}
+{outcomes}""")
+
+
+def certify_description() -> str:
+    """``certify --help``'s description in the process's language, the exit statuses and outcomes filled in."""
+    return _(CERTIFY_DESCRIPTION).format(exit_codes=exit_status_text(), outcomes=outcome_text())
 
 
 def configure_certify(parser: argparse.ArgumentParser) -> None:
     """The options of ``run`` plus the bundle's location, a baseline and the catalog."""
     configure(parser)
-    parser.add_argument("--out-dir", type=Path, help="where bundles go (default: <report dir>/certification)")
+    parser.add_argument("--out-dir", type=Path, help=_("where bundles go (default: <report dir>/certification)"))
     parser.add_argument("--baseline", type=Path, metavar="BUNDLE",
-                        help="previous bundle (or report directory) whose report history continues in this report. "
-                        "It is an untrusted input: a bundle must verify first (SHA256SUMS, the manifest's file "
-                        "digests, and with --trust its signature), or certify refuses it (exit 2) before anything "
-                        "runs; a link, FIFO or device in its history is refused, never followed")
+                        help=_("previous bundle (or report directory) whose report history continues in this "
+                               "report. It is an untrusted input: a bundle must verify first (SHA256SUMS, the "
+                               "manifest's file digests, and with --trust its signature), or certify refuses it "
+                               "(exit 2) before anything runs; a link, FIFO or device in its history is refused, "
+                               "never followed"))
     parser.add_argument("--trust", type=Path, metavar="PUBKEY",
-                        help="require the --baseline bundle to carry a valid signature by this Ed25519 public key "
-                        "(PEM), as verify --trust does")
+                        help=_("require the --baseline bundle to carry a valid signature by this Ed25519 public "
+                               "key (PEM), as verify --trust does"))
     parser.add_argument("--catalog", type=Path, default=None,
-                        help="catalog.json of the spec (default: the installed kit's)")
-    parser.add_argument("--sign", type=Path, metavar="KEY", help="sign manifest.json with this Ed25519 private key "
-                        "(PEM, e.g. from `openssl genpkey -algorithm ed25519`); check it with verify --trust")
+                        help=_("catalog.json of the spec (default: the installed kit's)"))
+    parser.add_argument("--sign", type=Path, metavar="KEY", help=_("sign manifest.json with this Ed25519 private "
+                        "key (PEM, e.g. from `openssl genpkey -algorithm ed25519`); check it with verify --trust"))
     parser.add_argument("--acl-allow-unsandboxed", action="store_true",
-                        help="certify even where the library cannot be sandboxed (no bubblewrap, no namespaces); "
-                        "the certificate then says 'not sandboxed' in its first lines")
+                        help=_("certify even where the library cannot be sandboxed (no bubblewrap, no "
+                               "namespaces); the certificate then says 'not sandboxed' in its first lines"))
     # Names of earlier versions, kept so that existing scripts keep working.
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``certify`` on its own (the CLI adds the same options to its subcommand)."""
-    parser = argparse.ArgumentParser(prog="acl-conformance certify", description=CERTIFY_DESCRIPTION,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = helptext.ArgumentParser(prog="acl-conformance certify", description=certify_description(),
+                                     formatter_class=helptext.RawDescriptionHelpFormatter)
     configure_certify(parser)
     return parser
 
@@ -184,17 +198,17 @@ def certify_command(args: argparse.Namespace, extra: list[str]) -> int:
 
 def build_verify_parser() -> argparse.ArgumentParser:
     """Options of ``verify``."""
-    parser = argparse.ArgumentParser(prog="acl-conformance verify", description=(
+    parser = helptext.ArgumentParser(prog="acl-conformance verify", description=_(
         "Verify a certification bundle by recomputing what it claims: checksums and the manifest's file list "
         "(no changed, missing or extra file), completeness, severities from the bundle's spec, the facts of "
         "manifest, summary and certificate, waivers from bundled expectations files, the Allure results case "
         "for case, and every verdict. Exit status 1 when there is a problem, 2 for an unusable --trust key."))
-    parser.add_argument("bundle", type=Path, help="a certification bundle directory")
-    parser.add_argument("--catalog", type=Path, default=None, help="catalog.json of the bundle's spec "
-                        "(default: the installed kit's)")
-    parser.add_argument("--trust", type=Path, metavar="PUBKEY", help="require a valid signature by this Ed25519 "
-                        "public key (PEM). A signature binds the bundle to its signer; it cannot show that the "
-                        "signer ran the suite honestly")
+    parser.add_argument("bundle", type=Path, help=_("a certification bundle directory"))
+    parser.add_argument("--catalog", type=Path, default=None, help=_("catalog.json of the bundle's spec "
+                        "(default: the installed kit's)"))
+    parser.add_argument("--trust", type=Path, metavar="PUBKEY", help=_("require a valid signature by this "
+                        "Ed25519 public key (PEM). A signature binds the bundle to its signer; it cannot show "
+                        "that the signer ran the suite honestly"))
     return parser
 
 

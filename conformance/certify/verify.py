@@ -38,6 +38,7 @@ from acl_hostmem_generated.catalog_types import Catalog
 
 from ..harness.release import ReleaseError, judge_release, outside_contract, outside_reason
 from ..harness.untrusted_text import markdown_text
+from ..i18n import _
 from ..results import integrity, untrusted
 from ..results.environment import suite_version
 from ..results.expectations import ExpectationError, load_expectations
@@ -84,12 +85,14 @@ def html_expected(manifest: Mapping[str, object] | None) -> bool:
 def manifest_problem(manifest: object) -> str | None:
     """Why ``manifest`` is not structurally a manifest.json of this kit (one line), or None."""
     if not isinstance(manifest, dict):
-        return "not a JSON object"
+        return _("not a JSON object")
     if manifest.get("schema") != MANIFEST_SCHEMA:
-        return f"not a certification manifest (schema is {str(manifest.get('schema'))[:60]!r})"
+        return _("not a certification manifest (schema is {schema})").format(
+            schema=repr(str(manifest.get("schema"))[:60]))
     for key, kind in (("library", dict), ("environment", dict), ("expectations", list), ("files", dict)):
         if not isinstance(manifest.get(key), kind):
-            return f"{key!r} is not a JSON {'object' if kind is dict else 'array'}"
+            return (_("{key} is not a JSON object") if kind is dict else _("{key} is not a JSON array")).format(
+                key=repr(key))
     return None
 
 
@@ -106,34 +109,36 @@ def check_cases(summary: Mapping[str, object], catalog: Catalog) -> list[str]:
     owner: dict[str, str] = {}
     for rule_id, rule in sorted(rules.items()):
         if rule_id not in known:
-            problems.append(f"summary.json: unknown rule {rule_id} (not in the catalog)")
+            problems.append(_("summary.json: unknown rule {rule} (not in the catalog)").format(rule=rule_id))
             continue
         cases = as_object(rule.get("cases"))
         for case_id, case in sorted(cases.items()):
             if case_id in owner:
-                problems.append(f"summary.json: duplicate case {case_id} (under {owner[case_id]} and {rule_id})")
+                problems.append(_("summary.json: duplicate case {case} (under {first} and {rule})").format(
+                    case=case_id, first=owner[case_id], rule=rule_id))
             owner[case_id] = rule_id
             if case_id not in known[rule_id]:
-                problems.append(f"summary.json: unknown case {case_id} for rule {rule_id}")
+                problems.append(_("summary.json: unknown case {case} for rule {rule}").format(
+                    case=case_id, rule=rule_id))
             if not isinstance(case, dict) or case.get("outcome") not in OUTCOMES:
-                problems.append(f"summary.json: case {case_id} has no valid outcome")
+                problems.append(_("summary.json: case {case} has no valid outcome").format(case=case_id))
     for rule_id, rule in sorted(rules.items()):
         derived = aggregate([str(c.get("outcome")) for c in as_object(rule.get("cases")).values()
                              if isinstance(c, dict)])
         if derived is not None and rule.get("outcome") != derived:
-            problems.append(
-                f"summary.json: rule {rule_id} outcome {rule.get('outcome')} does not follow from its cases ({derived})"
-            )
+            problems.append(_("summary.json: rule {rule} outcome {outcome} does not follow from its cases "
+                              "({derived})").format(rule=rule_id, outcome=rule.get("outcome"), derived=derived))
     if as_object(summary.get("selection")).get("partial"):
         return problems  # a run of selected cases says so; it lists only those (and is never certified)
     for rule_id, case_ids in known.items():
         reported = rules.get(rule_id)
         if reported is None or reported.get("outcome") not in OUTCOMES:
-            problems.append(f"summary.json: rule {rule_id} has no outcome (incomplete run)")
+            problems.append(_("summary.json: rule {rule} has no outcome (incomplete run)").format(rule=rule_id))
             continue
         for case_id in case_ids:
             if case_id not in as_object(reported.get("cases")):
-                problems.append(f"summary.json: case {case_id} of rule {rule_id} has no outcome")
+                problems.append(_("summary.json: case {case} of rule {rule} has no outcome").format(
+                    case=case_id, rule=rule_id))
     return problems
 
 
@@ -160,20 +165,21 @@ def check_blocked(summary: Mapping[str, object], catalog: Catalog) -> list[str]:
                 continue
             by = case.get("blocked_by")
             if by not in spec_rules:
-                problems.append(f"summary.json: case {case_id} is BLOCKED by {str(by)[:80]!r}, which is no rule of "
-                                "the spec")
+                problems.append(_("summary.json: case {case} is BLOCKED by {by}, which is no rule of the spec").format(
+                    case=case_id, by=repr(str(by)[:80])))
             elif spec_rule is not None and spec_rule["family"] == "explorer":
                 if by not in (case.get("rests_on") or []) or by not in own_failures:
-                    problems.append(f"summary.json: explorer case {case_id} is BLOCKED by {by}, which its finding does "
-                                    "not rest on or which did not fail in this run")
+                    problems.append(_("summary.json: explorer case {case} is BLOCKED by {by}, which its finding "
+                                      "does not rest on or which did not fail in this run").format(case=case_id, by=by))
             elif by in (case.get("rests_on") or []):
                 if by not in own_failures:
-                    problems.append(f"summary.json: case {case_id} is BLOCKED by {by}, which its failure rests on "
-                                    "but which did not fail in this run")
+                    problems.append(_("summary.json: case {case} is BLOCKED by {by}, which its failure rests on "
+                                      "but which did not fail in this run").format(case=case_id, by=by))
             elif by not in (spec_rule["needs"] if spec_rule else []) and by not in promised:
-                problems.append(f"summary.json: case {case_id} is BLOCKED by {by}, which {rule_id} does not need")
+                problems.append(_("summary.json: case {case} is BLOCKED by {by}, which {rule} does not need").format(
+                    case=case_id, by=by, rule=rule_id))
     if summary.get("root_causes") != root_causes(rules):
-        problems.append("summary.json: root_causes do not follow from the case outcomes")
+        problems.append(_("summary.json: root_causes do not follow from the case outcomes"))
     return problems
 
 
@@ -186,8 +192,8 @@ def check_release(summary: Mapping[str, object], catalog: Catalog) -> list[str]:
     if not names:
         return []
     if release not in names:
-        return [f"summary.json: the run names the release {str(release)[:40]!r}, which the spec does not know "
-                f"({', '.join(names)})"]
+        return [_("summary.json: the run names the release {release}, which the spec does not know "
+                  "({releases})").format(release=repr(str(release)[:40]), releases=", ".join(names))]
     assert isinstance(release, str)  # one of the names
     problems = []
     recorded = env.get("release")
@@ -198,8 +204,8 @@ def check_release(summary: Mapping[str, object], catalog: Catalog) -> list[str]:
         except ReleaseError:
             judged = None
         if judged is None or judged.name != release:
-            problems.append(f"summary.json: the library reported {str(detail.get('reported'))[:40]!r}, which is "
-                            f"not judged against {release}")
+            problems.append(_("summary.json: the library reported {reported}, which is not judged against "
+                              "{release}").format(reported=repr(str(detail.get("reported"))[:40]), release=release))
     spec_rules = {str(r["id"]): r for r in catalog.get("rules", [])}
     family = env_family(env)
     for rule_id, rule in sorted(_rules(summary).items()):
@@ -213,11 +219,12 @@ def check_release(summary: Mapping[str, object], catalog: Catalog) -> list[str]:
             outside = outside_reason(spec_rule, release, spec_cases[case_id], catalog, family) is not None
             said = case.get("outcome") == "NOT_APPLICABLE" and outside_contract(str(case.get("message") or ""))
             if outside and case.get("outcome") != "NOT_APPLICABLE":
-                problems.append(f"summary.json: case {case_id} is outside the CANN {release} contract but was "
-                                f"judged {case.get('outcome')}")
+                problems.append(_("summary.json: case {case} is outside the CANN {release} contract but was "
+                                  "judged {outcome}").format(case=case_id, release=release,
+                                                             outcome=case.get("outcome")))
             elif said and not outside:
-                problems.append(f"summary.json: case {case_id} is NOT_APPLICABLE as outside the CANN {release} "
-                                "contract, which holds it")
+                problems.append(_("summary.json: case {case} is NOT_APPLICABLE as outside the CANN {release} "
+                                  "contract, which holds it").format(case=case_id, release=release))
     return problems
 
 
@@ -247,8 +254,10 @@ def check_severities(summary: Mapping[str, object], catalog: Catalog) -> list[st
             continue
         for key in ("severity", "family"):
             if rule.get(key) != spec_rule.get(key):
-                problems.append(f"summary.json: rule {rule_id} has {key} {rule.get(key)!r}; the spec "
-                                f"({catalog.get('spec_hash')}) says {spec_rule.get(key)!r}")
+                problems.append(_("summary.json: rule {rule} has {key} {value}; the spec ({spec}) says "
+                                  "{expected}").format(rule=rule_id, key=key, value=repr(rule.get(key)),
+                                                       spec=catalog.get("spec_hash"),
+                                                       expected=repr(spec_rule.get(key))))
     return problems
 
 
@@ -259,23 +268,25 @@ def check_facts(bundle: Path, summary: Mapping[str, object], manifest: Mapping[s
     library = as_object(manifest["library"])
     manifest_env = as_object(manifest["environment"])
     if library.get("sha256") != env.get("library_sha256"):
-        problems.append(f"manifest.json: library sha256 {library.get('sha256')} differs from summary.json's "
-                        f"{env.get('library_sha256')} (the summary is of another library)")
+        problems.append(_("manifest.json: library sha256 {manifest} differs from summary.json's {summary} (the "
+                          "summary is of another library)").format(manifest=library.get("sha256"),
+                                                                   summary=env.get("library_sha256")))
     if library.get("path") != env.get("library"):
-        problems.append(f"manifest.json: library {library.get('path')} differs from summary.json's "
-                        f"{env.get('library')}")
+        problems.append(_("manifest.json: library {manifest} differs from summary.json's {summary}").format(
+            manifest=library.get("path"), summary=env.get("library")))
     for key, value in sorted(env.items()):
         if manifest_env.get(key) != value:
-            problems.append(f"manifest.json: environment {key} {manifest_env.get(key)!r} differs from "
-                            f"summary.json's {value!r}")
+            problems.append(_("manifest.json: environment {key} {manifest} differs from summary.json's {summary}")
+                            .format(key=key, manifest=repr(manifest_env.get(key)), summary=repr(value)))
     if manifest.get("spec_hash") != summary.get("spec_hash"):
-        problems.append(f"summary.json: spec hash {summary.get('spec_hash')} differs from the manifest's "
-                        f"{manifest.get('spec_hash')}")
+        problems.append(_("summary.json: spec hash {summary} differs from the manifest's {manifest}").format(
+            summary=summary.get("spec_hash"), manifest=manifest.get("spec_hash")))
     for name, read, lines_of in (("certificate.md", languages_in_markdown, fact_lines_markdown),
                                  ("certificate.html", languages_in_html, fact_lines_html)):
         text = _text(bundle / name)
         for lang in read(text):  # a bilingual certificate shows every fact in each of its languages
-            problems += [f"{name}: {key} is not shown as manifest.json has it ({value})"
+            problems += [_("{file}: {key} is not shown as manifest.json has it ({value})").format(
+                file=name, key=key, value=value)
                          for (key, value), line in zip(facts(manifest, lang), lines_of(manifest, lang))
                          if line not in text]
     return problems
@@ -294,7 +305,8 @@ def check_waivers(bundle: Path, summary: Mapping[str, object], manifest: Mapping
         entry = as_object(item)
         rel = str(entry.get("path", "")) if isinstance(item, dict) else ""
         if not rel or Path(rel).is_absolute() or ".." in Path(rel).parts:
-            problems.append(f"manifest.json: expectations[{index}] {rel!r} is not a file inside the bundle")
+            problems.append(_("manifest.json: expectations[{index}] {path} is not a file inside the bundle").format(
+                index=index, path=repr(rel)))
             continue
         try:  # read once as an untrusted file (no link, FIFO or huge file), before the YAML loader opens it
             data = untrusted.read_bytes(bundle / rel, root=bundle)
@@ -302,14 +314,14 @@ def check_waivers(bundle: Path, summary: Mapping[str, object], manifest: Mapping
             problems.append(f"{rel}: {exc.reason}")
             continue
         if hashlib.sha256(data).hexdigest() != entry.get("sha256"):
-            problems.append(f"{rel}: missing, or not the file manifest.json lists (sha256 differs)")
+            problems.append(_("{path}: missing, or not the file manifest.json lists (sha256 differs)").format(path=rel))
             continue
         paths.append(bundle / rel)
     files = as_object(summary.get("expectations")).get("files") or []
     used = len(files) if isinstance(files, Sized) else 0
     if used != len(listed):
-        problems.append(f"manifest.json: lists {len(listed)} expectations file(s); the run "
-                        f"used {used}")
+        problems.append(_("manifest.json: lists {listed} expectations file(s); the run used {used}").format(
+            listed=len(listed), used=used))
     entries = []
     try:
         entries = load_expectations(paths).entries if paths and not problems else []
@@ -328,15 +340,15 @@ def check_waivers(bundle: Path, summary: Mapping[str, object], manifest: Mapping
             waiver = recorded if isinstance(recorded, dict) else None
             known_entry = known.get(_waiver_key(waiver)) if waiver is not None else None
             if known_entry is None:
-                problems.append(f"summary.json: case {case_id} is {case['outcome']} by a waiver that no expectations "
-                                "file of the bundle holds")
+                problems.append(_("summary.json: case {case} is {outcome} by a waiver that no expectations file of "
+                                  "the bundle holds").format(case=case_id, outcome=case["outcome"]))
             elif not known_entry.applies(case_id, rule_id, family, soc, cann_version):
-                problems.append(f"summary.json: case {case_id} is {case['outcome']} by {known_entry.where}, which does "
-                                "not cover it")
+                problems.append(_("summary.json: case {case} is {outcome} by {entry}, which does not cover it").format(
+                    case=case_id, outcome=case["outcome"], entry=known_entry.where))
             elif case["outcome"] == "WAIVED" and waiver is not None \
                     and waiver.get("waived_category") in {c.value for c in UNWAIVABLE}:
-                problems.append(f"summary.json: case {case_id} waives a {waiver.get('waived_category')}, which is "
-                                "never waivable")
+                problems.append(_("summary.json: case {case} waives a {category}, which is never waivable").format(
+                    case=case_id, category=waiver.get("waived_category")))
     return problems
 
 
@@ -363,38 +375,43 @@ def check_verdicts(
     }
     for name, verdict in written.items():
         if verdict is None:
-            problems.append(f"{name}: no verdict found")
+            problems.append(_("{file}: no verdict found").format(file=name))
         elif verdict != expected:
-            problems.append(f"{name}: verdict {verdict} does not follow from the outcomes ({expected})")
+            problems.append(_("{file}: verdict {verdict} does not follow from the outcomes ({expected})").format(
+                file=name, verdict=verdict, expected=expected))
     md_langs, page_langs = languages_in_markdown(md), languages_in_html(page)
     if visible_verdicts_markdown(md) != [verdict_heading(expected, lang) for lang in md_langs]:
-        shown = "; ".join(visible_verdicts_markdown(md)) or "none"
-        problems.append(f"certificate.md: the visible verdict ({shown}) is not the verdict of the outcomes "
-                        f"({expected})")
+        shown = "; ".join(visible_verdicts_markdown(md)) or _("none")
+        problems.append(_("{file}: the visible verdict ({shown}) is not the verdict of the outcomes ({expected})")
+                        .format(file="certificate.md", shown=shown, expected=expected))
     if visible_verdicts_html(page) != [expected] * len(page_langs):
-        shown = "; ".join(visible_verdicts_html(page)) or "none"
-        problems.append(f"certificate.html: the visible verdict ({shown}) is not the verdict of the outcomes "
-                        f"({expected})")
+        shown = "; ".join(visible_verdicts_html(page)) or _("none")
+        problems.append(_("{file}: the visible verdict ({shown}) is not the verdict of the outcomes ({expected})")
+                        .format(file="certificate.html", shown=shown, expected=expected))
     # The reason of the certificate's first language is among its first lines; each further language's is
     # the line under its own verdict heading.
     md_lines = md.splitlines()
     for index, lang in enumerate(md_langs):
         reason = reason_line(assessment, lang)
         if md and markdown_text(reason) not in (md_lines[:8] if index == 0 else md_lines):
-            problems.append(f"certificate.md: the line under the verdict is not the recomputed reason ({reason})")
+            problems.append(_("certificate.md: the line under the verdict is not the recomputed reason ({reason})")
+                            .format(reason=reason))
     for lang in page_langs:
         reason = reason_line(assessment, lang)
         if page and f'<p class="reason">{html.escape(reason)}</p>' not in page:
-            problems.append(f"certificate.html: the reason under the verdict is not the recomputed one ({reason})")
+            problems.append(_("certificate.html: the reason under the verdict is not the recomputed one ({reason})")
+                            .format(reason=reason))
     severities = {str(r["id"]): r.get("severity") for r in catalog.get("rules", [])}
     judged = {rid: dict(rule, severity=severities.get(rid, rule.get("severity")))
               for rid, rule in _rules(summary).items()}
     if summary.get("coverage") != assessment.coverage:  # recomputed from the bundle's spec by assess
-        problems.append(f"summary.json: coverage {str(summary.get('coverage'))[:200]} is not what the outcomes and "
-                        f"the spec give ({assessment.coverage})")
+        problems.append(_("summary.json: coverage {coverage} is not what the outcomes and the spec give "
+                          "({expected})").format(coverage=str(summary.get("coverage"))[:200],
+                                                 expected=assessment.coverage))
     derived = summary_verdict(dict(summary, rules=judged, coverage=assessment.coverage))
     if summary.get("verdict") != derived:
-        problems.append(f"summary.json: verdict {summary.get('verdict')} does not follow from the outcomes ({derived})")
+        problems.append(_("{file}: verdict {verdict} does not follow from the outcomes ({expected})").format(
+            file="summary.json", verdict=summary.get("verdict"), expected=derived))
     return problems
 
 
@@ -406,13 +423,15 @@ def verify(bundle: Path, catalog_path: Path = DEFAULT_CATALOG, trusted: Ed25519P
     """
     bundle = Path(bundle)
     if not bundle.is_dir():
-        return [f"{bundle}: not a directory"]
+        return [_("{bundle}: not a directory").format(bundle=bundle)]
     problems = check_sums(bundle)
     summary = load_member(bundle, "summary.json", problems)
     manifest = load_member(bundle, "manifest.json", problems)
     required = [rel for rel in REQUIRED if rel != HTML_INDEX or html_expected(manifest)]
-    problems += [f"{rel}: missing (bundle incomplete)" for rel in required if not (bundle / rel).is_file()]
-    problems += [f"{rel}/: missing (bundle incomplete)" for rel in REQUIRED_DIRS if not (bundle / rel).is_dir()]
+    problems += [_("{path}: missing (bundle incomplete)").format(path=rel)
+                 for rel in required if not (bundle / rel).is_file()]
+    problems += [_("{path}: missing (bundle incomplete)").format(path=rel + "/")
+                 for rel in REQUIRED_DIRS if not (bundle / rel).is_dir()]
     if trusted is not None:
         problems += check_signature(bundle, trusted)
     if summary is None or manifest is None:
@@ -429,9 +448,9 @@ def verify(bundle: Path, catalog_path: Path = DEFAULT_CATALOG, trusted: Ed25519P
     spec_hash = manifest.get("spec_hash")
     if catalog.get("spec_hash") != spec_hash:
         return problems + [
-            f"completeness not verifiable: the bundle was made with spec {spec_hash}, the catalog "
-            f"{catalog_path} is of spec {catalog.get('spec_hash')}; check out the spec of {spec_hash} "
-            "(or pass --catalog) and verify again"
+            _("completeness not verifiable: the bundle was made with spec {spec}, the catalog {catalog} is of spec "
+              "{other}; check out the spec of {spec} (or pass --catalog) and verify again").format(
+                  spec=spec_hash, catalog=catalog_path, other=catalog.get("spec_hash"))
         ]
     problems += check_facts(bundle, summary, manifest)
     problems += kit_problems(manifest, suite_version())

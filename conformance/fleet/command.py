@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..harness.resources import catalog_path
-from ..i18n import _
+from ..i18n import _, helptext
 from ..results.signing import KeyFileError, load_public_key
 from .inputs import read_runs
 from .matrix import Matrix, build_matrix
@@ -37,24 +37,26 @@ def spec_families(catalog: Path = CATALOG) -> list[str]:
 
 def build_parser() -> argparse.ArgumentParser:
     """Options of ``python -m conformance merge``."""
-    parser = argparse.ArgumentParser(
+    parser = helptext.ArgumentParser(
         prog="python -m conformance merge",
-        description="Merge conformance runs from many machines (product families x CANN versions) into one "
-        "compatibility matrix: rows are rules, columns are (product family, CANN version); each cell holds the "
-        "outcome and the behaviour drift against the previous CANN version of the same product.",
-        epilog="Every input is untrusted: a bundle is merged only when SHA256SUMS and the file digests of its "
-        "manifest.json match (and, with --trust, its signature), a summary only when it is a regular file "
-        "inside its input within the size and nesting limits. Exit status: 0 all inputs merged, 1 an input was "
-        "excluded (tampered, unsigned or unreadable), 2 nothing merged or an unusable --trust key.",
+        description=_("Merge conformance runs from many machines (product families x CANN versions) into one "
+                      "compatibility matrix: rows are rules, columns are (product family, CANN version); each cell "
+                      "holds the outcome and the behaviour drift against the previous CANN version of the same "
+                      "product."),
+        epilog=_("Every input is untrusted: a bundle is merged only when SHA256SUMS and the file digests of its "
+                 "manifest.json match (and, with --trust, its signature), a summary only when it is a regular file "
+                 "inside its input within the size and nesting limits. Exit status: 0 all inputs merged, 1 an input "
+                 "was excluded (tampered, unsigned or unreadable), 2 nothing merged or an unusable --trust key."),
     )
     parser.add_argument("inputs", nargs="+", type=Path, metavar="INPUT",
-                        help="a bundle, a report directory, a summary.json, or a folder of bundles/report directories")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default: %(default)s)")
+                        help=_("a bundle, a report directory, a summary.json, or a folder of bundles/report "
+                               "directories"))
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=_("output folder (default: %(default)s)"))
     parser.add_argument("--rules", default="", metavar="PATTERNS",
-                        help="comma list of rule ID globs to keep as rows (default: every rule)")
+                        help=_("comma list of rule ID globs to keep as rows (default: every rule)"))
     parser.add_argument("--trust", type=Path, metavar="PUBKEY",
-                        help="merge only bundles with a valid signature by this Ed25519 public key (PEM), as "
-                        "verify --trust checks it; other inputs are excluded")
+                        help=_("merge only bundles with a valid signature by this Ed25519 public key (PEM), as "
+                               "verify --trust checks it; other inputs are excluded"))
     return parser
 
 

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..i18n import _
+from ..i18n import _, helptext
 from ..results.expectations import ExpectationError, load_expectations
 from ..results.signing import KeyFileError, check_signature, load_public_key
 from ..results.vocabulary import gate_class_text
@@ -36,10 +36,12 @@ def parse_fail_on(text: str) -> list[str]:
     parts = [part.strip() for part in text.split(",")]
     choices = ", ".join((*GATE_CLASSES, *DRIFT_CLASSES))
     if not any(parts):
-        raise ValueError(f"--fail-on {text!r} names no class (choose from {choices})")
+        raise ValueError(_("--fail-on {text} names no class (choose from {choices})").format(
+            text=repr(text), choices=choices))
     for name in parts:
         if name not in GATE_CLASSES and not is_drift_class(name):
-            raise ValueError(f"unknown --fail-on class {name!r} (choose from {choices})")
+            raise ValueError(_("unknown --fail-on class {name} (choose from {choices})").format(
+                name=repr(name), choices=choices))
     return list(dict.fromkeys(parts))
 
 
@@ -60,41 +62,44 @@ def accept_drift(comparison: Comparison, paths: Sequence[Path], today: datetime.
 
 def build_parser() -> argparse.ArgumentParser:
     """Command-line options of the gate."""
-    parser = argparse.ArgumentParser(
+    parser = helptext.ArgumentParser(
         prog="acl-conformance gate",
-        description="Compare two conformance runs and gate a driver release on the differences.",
-        epilog=gate_class_text() + "\nexit status: 0 no gating class is empty, 1 a class of --fail-on is not "
-        "empty, 2 the runs cannot be compared (unreadable, not summaries, different products or specs)",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=_("Compare two conformance runs and gate a driver release on the differences."),
+        epilog=gate_class_text() + "\n" + _("exit status: 0 no gating class is empty, 1 a class of --fail-on is "
+                                            "not empty, 2 the runs cannot be compared (unreadable, not summaries, "
+                                            "different products or specs)"),
+        formatter_class=helptext.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("baseline", type=Path, help="baseline run: bundle, report directory or summary.json")
-    parser.add_argument("candidate", type=Path, help="candidate run: bundle, report directory or summary.json")
+    parser.add_argument("baseline", type=Path, help=_("baseline run: bundle, report directory or summary.json"))
+    parser.add_argument("candidate", type=Path, help=_("candidate run: bundle, report directory or summary.json"))
     parser.add_argument(
         "--fail-on",
         default=",".join(DEFAULT_FAIL_ON),
-        help=f"comma list of classes that fail the gate: {', '.join(GATE_CLASSES)}; drift (any behaviour drift "
-        "not accepted by an expectation) or drift:documented|runtime-source|unspecified "
-        f"(default: {','.join(DEFAULT_FAIL_ON)})",
+        help=_("comma list of classes that fail the gate: {classes}; drift (any behaviour drift not accepted by an "
+               "expectation) or drift:documented|runtime-source|unspecified (default: {default})").format(
+                   classes=", ".join(GATE_CLASSES), default=",".join(DEFAULT_FAIL_ON)),
     )
     parser.add_argument(
         "--allow-different-product",
         action="store_true",
-        help="compare runs of different product families, SoCs or specs (refused by default); the report says so",
+        help=_("compare runs of different product families, SoCs or specs (refused by default); the report says "
+               "so"),
     )
     parser.add_argument(
         "--trust", type=Path, metavar="PUBKEY",
-        help="Ed25519 public key (PEM): both runs must be bundles signed by it (as verify --trust checks)",
+        help=_("Ed25519 public key (PEM): both runs must be bundles signed by it (as verify --trust checks)"),
     )
     parser.add_argument(
         "--allow-different-release",
         action="store_true",
-        help="compare runs judged against different CANN releases (refused by default, exit 2); cases outside "
-        "one of the two contracts are listed as entered-contract or left-contract, never as coverage loss",
+        help=_("compare runs judged against different CANN releases (refused by default, exit 2); cases outside "
+               "one of the two contracts are listed as entered-contract or left-contract, never as coverage loss"),
     )
     parser.add_argument("--expectations", type=Path, action="append", default=[],
-                        help="expectations file whose 'observation:' entries accept known drift; may repeat")
-    parser.add_argument("--markdown", type=Path, help="where to write the Markdown report (default: next to CANDIDATE)")
-    parser.add_argument("--json", type=Path, help="where to write the JSON report (default: next to CANDIDATE)")
+                        help=_("expectations file whose 'observation:' entries accept known drift; may repeat"))
+    parser.add_argument("--markdown", type=Path,
+                        help=_("where to write the Markdown report (default: next to CANDIDATE)"))
+    parser.add_argument("--json", type=Path, help=_("where to write the JSON report (default: next to CANDIDATE)"))
     return parser
 
 

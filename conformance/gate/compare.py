@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from ..harness.release import outside_contract
+from ..i18n import N_, _
 from ..results import untrusted, vocabulary
 from ..results.integrity import bundle_of, check_integrity, integrity_problem
 from ..results.outcomes import FAILING_VALUES, Outcome, unjudged
@@ -157,7 +158,8 @@ def summary_path(run: Path) -> Path:
     for candidate in (run / "summary.json", run / "reports" / "summary.json"):
         if untrusted.present(candidate):
             return candidate
-    raise ValueError(f"{run}: no summary.json (expected a bundle, a report directory or a summary.json)")
+    raise ValueError(_("{run}: no summary.json (expected a bundle, a report directory or a summary.json)").format(
+        run=run))
 
 
 def flatten(summary: Mapping[str, object]) -> dict[str, ComparedCase]:
@@ -269,23 +271,29 @@ def bundle_problem(run: Path, signature_check: SignatureCheck | None = None) -> 
     check (with ``signature_check``: also its signature, and then it must be a bundle); None otherwise."""
     bundle = bundle_of(run)
     if bundle is None:  # a plain report directory: nothing to check, unless a signature is required
-        return None if signature_check is None else "not a bundle: it carries no signature to check"
+        return None if signature_check is None else _("not a bundle: it carries no signature to check")
     return integrity_problem(check_integrity(bundle, signature_check))
 
 
+#: The two sides of a comparison, as its one-line refusals name them.
+ROLES = {"baseline": N_("baseline"), "candidate": N_("candidate")}
+
+
 def _load(run: Path, path: Path, role: str, signature_check: SignatureCheck | None = None) -> JSONObject:
+    said = _(ROLES[role])
     problem = bundle_problem(run, signature_check)
     if problem:
-        raise CompareError(f"{role} {run}: {problem}")
+        raise CompareError(f"{said} {run}: {problem}")
     try:
         summary = read_summary(run, path)
     except ValueError as exc:
-        raise CompareError(f"{role}: {exc}") from None
+        raise CompareError(f"{said}: {exc}") from None
     problem = summary_problem(summary)
     if problem:
-        raise CompareError(f"{role} {path}: {problem}")
+        raise CompareError(f"{said} {path}: {problem}")
     if summary.get("verdict") == vocabulary.Verdict.INTERRUPTED.value:  # judged nothing: no baseline, no candidate
-        raise CompareError(f"{role} {path}: an interrupted run (verdict INTERRUPTED) judged nothing; run it to the end")
+        raise CompareError(_("{role} {path}: an interrupted run (verdict INTERRUPTED) judged nothing; run it to the "
+                             "end").format(role=said, path=path))
     return summary
 
 
@@ -306,13 +314,15 @@ def compare(baseline: Path, candidate: Path, *, allow_different_product: bool = 
     new = _load(Path(candidate), cand_path, "candidate", signature_check)
     differences = product_differences(old, new)
     if differences and not allow_different_product:
-        raise CompareError(f"the runs are of different products or specs ({'; '.join(differences)}); a gate "
-                           "compares one product with itself (pass --allow-different-product to compare anyway)")
+        raise CompareError(_("the runs are of different products or specs ({differences}); a gate compares one "
+                             "product with itself (pass --allow-different-product to compare anyway)").format(
+                                 differences="; ".join(differences)))
     releases = [as_object(s.get("environment")).get("cann_release") for s in (old, new)]
     if releases[0] != releases[1] and not allow_different_release:
-        raise CompareError(f"the runs are judged against different CANN releases ({releases[0]} and "
-                           f"{releases[1]}); their contracts differ (pass --allow-different-release to compare "
-                           "anyway: cases that entered or left the contract are listed as such)")
+        raise CompareError(_("the runs are judged against different CANN releases ({baseline} and {candidate}); "
+                             "their contracts differ (pass --allow-different-release to compare anyway: cases that "
+                             "entered or left the contract are listed as such)").format(
+                                 baseline=releases[0], candidate=releases[1]))
     result = compare_summaries(old, new, base_path, cand_path)
     if releases[0] != releases[1]:
         result.warnings.insert(0, f"compared across releases {releases[0]} and {releases[1]}: cases outside one "

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, SupportsFloat, SupportsIndex, SupportsInt
 
-from ..i18n import _
+from ..i18n import N_, _
 from .resources import default_sim_lib, load_catalog
 
 if TYPE_CHECKING:  # the executor reads Settings too, and never needs pytest (100 ms a process)
@@ -40,7 +40,8 @@ HOST_ALLOC_CHOICES = ("svm", "malloc_fallback")
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One option: its flag, environment twin, destination and help text."""
+    """One option: its flag, environment twin, destination and help text (an English message ID with
+    ``{placeholders}`` that :func:`option_help` fills in)."""
 
     flag: str
     env: str | None
@@ -50,61 +51,67 @@ class OptionSpec:
     multiple: bool = False
 
 
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("--acl-lib", "ACL_LIB", "acl_lib", N_("the libascendcl.so to test; 'auto' means "
+               "$ASCEND_HOME_PATH/lib64/libascendcl.so (source CANN's set_env.sh first). Default in a clone: "
+               "the reference simulator build/sim/libascendcl.so"), "PATH"),
+    OptionSpec("--acl-device", "ACL_DEVICE", "acl_device", N_("device ID to run on (default: spread the parallel "
+               "workers over the devices)"), "N"),
+    OptionSpec("--acl-product", "ACL_PRODUCT", "acl_product", N_("product family, instead of detecting it from "
+               "the SoC name; one of: {products}"), "ID"),
+    OptionSpec("--acl-timeout", "ACL_TIMEOUT", "acl_timeout", N_("seconds to wait for a call that blocks "
+               "(default 10); a case is stopped after 3 x this + 5 s"), "SECONDS"),
+    OptionSpec("--acl-deadline", "ACL_DEADLINE", "acl_deadline", N_("seconds the whole run may take, counted from "
+               "its start (default {deadline:.0f}); cases still waiting then are ERROR (category deadline)"),
+               "SECONDS"),
+    OptionSpec("--acl-os-kernel", "ACL_OS_KERNEL", "acl_os_kernel", N_("OS kernel release the kernel-dependent "
+               "rules are judged against (default: this machine's, uname -r)"), "RELEASE"),
+    OptionSpec("--acl-expectations", "ACL_EXPECTATIONS", "acl_expectations", N_("expectations (waivers) file; "
+               "repeatable (environment: paths separated by '{sep}')"), "FILE", multiple=True),
+    OptionSpec("--acl-rule", "ACL_RULE", "acl_rule", N_("run only the cases of this rule ID (e.g. HM-ALIGN-MALLOC; "
+               "'*' globs allowed); repeatable (environment: IDs separated by '{sep}'). "
+               "The verdict of such a run is PARTIAL"), "RULE", multiple=True),
+    OptionSpec("--acl-report-dir", "ACL_REPORT_DIR", "acl_report_dir", N_("where the reports go (default: "
+               "./reports)"), "DIR"),
+    OptionSpec("--acl-explore-steps", "ACL_EXPLORE_STEPS", "acl_explore_steps", N_("actions each explorer case "
+               "makes (default {steps}; it also stops after 2 x --acl-timeout)"), "N"),
+    OptionSpec("--acl-explore-seed", "ACL_EXPLORE_SEED", "acl_explore_seed", N_("seed of the run's random choices: "
+               "the explorer's call sequences and the sizes drawn from every power-of-two class "
+               "(default {seed}: the same every run)"), "N"),
+    OptionSpec("--acl-shuffle", "ACL_SHUFFLE", "acl_shuffle", N_("shuffle the order of the cases with this seed, "
+               "and draw the explorer's seed from it too, so that a library cannot learn the run's sequence in "
+               "advance (the seed is recorded in the summary and the bundle; default: no shuffle)"), "SEED"),
+    OptionSpec("--acl-host-page", "ACL_HOST_PAGE", "acl_host_page", N_("the host kernel's page size in bytes, which "
+               "the driver aligns and rounds registrations to (default: this machine's, os.sysconf; 65536 "
+               "on a 64 KiB-page arm64 server)"), "BYTES"),
+    OptionSpec("--acl-host-alloc", "ACL_HOST_ALLOC", "acl_host_alloc", N_("where aclrtMallocHost memory comes "
+               "from: 'svm' (the driver's SVM range, the default) or 'malloc_fallback' (an svm v2 driver that could "
+               "not reserve its range, e.g. an ASan build, and logs 'Host mem goto malloc')"), "KIND"),
+    OptionSpec("--acl-sync-window", "ACL_SYNC_WINDOW", "acl_sync_window", N_("seconds the sync cases that hold "
+               "blocked work watch a call that must wait (default {window}); longer exposes a sync that gives up "
+               "after a bounded wait, and a window under 0.3 shortens the other sync cases' watch to it too"),
+               "SECONDS"),
+    OptionSpec("--acl-cann-release", "ACL_CANN_RELEASE", "acl_cann_release", N_("the CANN release whose contract "
+               "the run is judged against, one the spec knows (default: the library's, from aclsysGetVersionStr; "
+               "python -m conformance run --help lists the releases)"), "RELEASE"),
+    OptionSpec("--acl-sandbox-allow", "ACL_SANDBOX_ALLOW", "acl_sandbox_allow", N_("a host path the library may "
+               "use inside its sandbox besides those an Ascend server needs (bound writable, devices included); "
+               "repeatable (environment: paths separated by '{sep}')"), "PATH", multiple=True),
+)
+
+
 def _product_ids() -> str:
     try:
         catalog = load_catalog()
     except (OSError, ValueError):
-        return "see the spec's products.yaml"
+        return _("see the spec's products.yaml")
     return ", ".join(family["id"] for family in catalog["families"])
 
 
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("--acl-lib", "ACL_LIB", "acl_lib", "the libascendcl.so to test; 'auto' means "
-               "$ASCEND_HOME_PATH/lib64/libascendcl.so (source CANN's set_env.sh first). Default in a clone: "
-               "the reference simulator build/sim/libascendcl.so", "PATH"),
-    OptionSpec("--acl-device", "ACL_DEVICE", "acl_device", "device ID to run on (default: spread the parallel "
-               "workers over the devices)", "N"),
-    OptionSpec("--acl-product", "ACL_PRODUCT", "acl_product", "product family, instead of detecting it from "
-               f"the SoC name; one of: {_product_ids()}", "ID"),
-    OptionSpec("--acl-timeout", "ACL_TIMEOUT", "acl_timeout", "seconds to wait for a call that blocks "
-               "(default 10); a case is stopped after 3 x this + 5 s", "SECONDS"),
-    OptionSpec("--acl-deadline", "ACL_DEADLINE", "acl_deadline", "seconds the whole run may take, counted from its "
-               f"start (default {DEFAULT_DEADLINE:.0f}); cases still waiting then are ERROR (category deadline)",
-               "SECONDS"),
-    OptionSpec("--acl-os-kernel", "ACL_OS_KERNEL", "acl_os_kernel", "OS kernel release the kernel-dependent "
-               "rules are judged against (default: this machine's, uname -r)", "RELEASE"),
-    OptionSpec("--acl-expectations", "ACL_EXPECTATIONS", "acl_expectations", "expectations (waivers) file; "
-               f"repeatable (environment: paths separated by '{os.pathsep}')", "FILE", multiple=True),
-    OptionSpec("--acl-rule", "ACL_RULE", "acl_rule", "run only the cases of this rule ID (e.g. HM-ALIGN-MALLOC; "
-               f"'*' globs allowed); repeatable (environment: IDs separated by '{os.pathsep}'). "
-               "The verdict of such a run is PARTIAL", "RULE", multiple=True),
-    OptionSpec("--acl-report-dir", "ACL_REPORT_DIR", "acl_report_dir", "where the reports go (default: "
-               "./reports)", "DIR"),
-    OptionSpec("--acl-explore-steps", "ACL_EXPLORE_STEPS", "acl_explore_steps", "actions each explorer case "
-               f"makes (default {DEFAULT_EXPLORE_STEPS}; it also stops after 2 x --acl-timeout)", "N"),
-    OptionSpec("--acl-explore-seed", "ACL_EXPLORE_SEED", "acl_explore_seed", "seed of the run's random choices: "
-               "the explorer's call sequences and the sizes drawn from every power-of-two class "
-               f"(default {DEFAULT_EXPLORE_SEED}: the same every run)", "N"),
-    OptionSpec("--acl-shuffle", "ACL_SHUFFLE", "acl_shuffle", "shuffle the order of the cases with this seed, and "
-               "draw the explorer's seed from it too, so that a library cannot learn the run's sequence in "
-               "advance (the seed is recorded in the summary and the bundle; default: no shuffle)", "SEED"),
-    OptionSpec("--acl-host-page", "ACL_HOST_PAGE", "acl_host_page", "the host kernel's page size in bytes, which "
-               "the driver aligns and rounds registrations to (default: this machine's, os.sysconf; 65536 "
-               "on a 64 KiB-page arm64 server)", "BYTES"),
-    OptionSpec("--acl-host-alloc", "ACL_HOST_ALLOC", "acl_host_alloc", "where aclrtMallocHost memory comes from: "
-               "'svm' (the driver's SVM range, the default) or 'malloc_fallback' (an svm v2 driver that could not "
-               "reserve its range, e.g. an ASan build, and logs 'Host mem goto malloc')", "KIND"),
-    OptionSpec("--acl-sync-window", "ACL_SYNC_WINDOW", "acl_sync_window", "seconds the sync cases that hold "
-               "blocked work watch a call that must wait (default "
-               f"{DEFAULT_SYNC_WINDOW}); longer exposes a sync that gives up after a bounded wait, and a window "
-               "under 0.3 shortens the other sync cases' watch to it too", "SECONDS"),
-    OptionSpec("--acl-cann-release", "ACL_CANN_RELEASE", "acl_cann_release", "the CANN release whose contract "
-               "the run is judged against, one the spec knows (default: the library's, from aclsysGetVersionStr; "
-               "python -m conformance run --help lists the releases)", "RELEASE"),
-    OptionSpec("--acl-sandbox-allow", "ACL_SANDBOX_ALLOW", "acl_sandbox_allow", "a host path the library may use "
-               "inside its sandbox besides those an Ascend server needs (bound writable, devices included); "
-               f"repeatable (environment: paths separated by '{os.pathsep}')", "PATH", multiple=True),
-)
+def option_help(spec: OptionSpec) -> str:
+    """The help of ``spec`` in the process's language, with its defaults and the spec's product IDs filled in."""
+    return _(spec.help).format(products=_product_ids(), deadline=DEFAULT_DEADLINE, sep=os.pathsep,
+                               steps=DEFAULT_EXPLORE_STEPS, seed=DEFAULT_EXPLORE_SEED, window=DEFAULT_SYNC_WINDOW)
 
 
 @dataclass(frozen=True)
@@ -142,11 +149,11 @@ def hard_timeout(timeout: float) -> float:
 
 def add_options(parser: pytest.Parser) -> None:
     """Register every option of :data:`OPTIONS` in an 'acl conformance' group."""
-    group = parser.getgroup("acl", "ACL host-memory conformance")
+    group = parser.getgroup("acl", _("ACL host-memory conformance"))
     for spec in OPTIONS:
         env = f" [env {spec.env}]" if spec.env else ""
         group.addoption(spec.flag, dest=spec.dest, metavar=spec.metavar, default=None,
-                        action="append" if spec.multiple else "store", help=spec.help + env)
+                        action="append" if spec.multiple else "store", help=option_help(spec) + env)
 
 
 OptionValue = str | list[str] | None

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from ..i18n import _
 from .resources import generated_dir, shipped_dir
 
 LIBRARY = "libascendcl.so"
@@ -43,10 +44,11 @@ def build_simulator(out_dir: Path) -> Path:
     """Build the simulator into ``out_dir``; returns the library's path."""
     make = shutil.which("make")
     if make is None:
-        raise SimBuildError("`make` is not installed (install make and a C compiler, e.g. gcc)")
+        raise SimBuildError(_("`make` is not installed (install make and a C compiler, e.g. gcc)"))
     out_dir.mkdir(parents=True, exist_ok=True)
     proc = subprocess.run(build_command(out_dir, make), capture_output=True, text=True, check=False)
     library = out_dir.resolve() / LIBRARY
     if proc.returncode != 0 or not library.is_file():
-        raise SimBuildError(f"the simulator build failed ({proc.returncode}):\n{(proc.stdout + proc.stderr)[-2000:]}")
+        raise SimBuildError(_("the simulator build failed ({status}):").format(status=proc.returncode)
+                            + f"\n{(proc.stdout + proc.stderr)[-2000:]}")
     return library

@@ -30,7 +30,6 @@ ENV = "ACL_LANG"
 LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 DOMAIN = "acl_conformance"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-LANG_HELP = "language of what a person reads: zh or en (certify also takes zh,en) [ACL_LANG; default: from LANG]"
 
 
 class LanguageError(ValueError):

@@ -9,7 +9,6 @@ link followed, sizes capped) and every string is made safe for a terminal before
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import json
 import os
@@ -18,7 +17,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from ..harness.untrusted_text import terminal_text
-from ..i18n import DEFAULT, _, current
+from ..i18n import DEFAULT, _, current, helptext
 from ..i18n.spec_text import rule_family_name, rule_title
 from .files import ARTIFACTS_DIR, artifact_folder_name
 from .untrusted import UntrustedFileError, as_list, as_object, present, read_json_object, read_text
@@ -139,15 +138,16 @@ def explain_lines(report_dir: Path, summary: Mapping[str, object], case_id: str)
 
 def main(argv: list[str]) -> int:
     """Print one case's message, observations, ACL call trace and evidence links from a run's reports."""
-    parser = argparse.ArgumentParser(prog="acl-conformance explain", description=(
+    parser = helptext.ArgumentParser(prog="acl-conformance explain", description=_(
         "Explain one case of a run: its outcome and message, the rule and what blocked it, its observations, "
         "the ACL call trace and the rule's evidence with links. Reads REPORT_DIR/summary.json (a run's report "
         "directory or a certification bundle) and the trace kept in REPORT_DIR/allure-results/."))
-    parser.add_argument("case", metavar="CASE", help="a case ID as the console and summary.json print it, "
-                                                    "e.g. 'HM-PAIR-REG-UNREG[api=v1]'")
+    parser.add_argument("case", metavar="CASE", help=_("a case ID as the console and summary.json print it, "
+                                                      "e.g. 'HM-PAIR-REG-UNREG[api=v1]'"))
     parser.add_argument("report_dir", metavar="REPORT_DIR", nargs="?", type=Path,
                         default=Path(os.environ.get("ACL_REPORT_DIR") or "reports"),
-                        help="the run's report directory or a bundle (default: $ACL_REPORT_DIR, else ./reports)")
+                        help=_("the run's report directory or a bundle (default: $ACL_REPORT_DIR, else "
+                               "./reports)"))
     args = parser.parse_args(argv)
     report_dir = args.report_dir.resolve()
     summary_file = report_dir / "summary.json"

@@ -78,7 +78,7 @@ def install_renderer(home: Path | None = None, timeout: float = 600) -> Path:
         return cli
     npm = shutil.which("npm")
     if npm is None:
-        raise ReportError("npm is not installed: install Node.js >= 20 and npm to render the HTML report")
+        raise ReportError(_("npm is not installed: install Node.js >= 20 and npm to render the HTML report"))
     home.mkdir(parents=True, exist_ok=True)
     pins = shipped_dir("allure")
     if pins.resolve() != home.resolve():
@@ -88,7 +88,7 @@ def install_renderer(home: Path | None = None, timeout: float = 600) -> Path:
                           timeout=timeout, check=False)
     cli = installed_cli(home)
     if proc.returncode != 0 or cli is None:
-        raise ReportError(f"npm ci failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+        raise ReportError(_("npm ci failed ({status}):").format(status=proc.returncode) + f"\n{proc.stderr[-2000:]}")
     return cli
 
 
@@ -139,7 +139,7 @@ def render(results_dir: Path, report_dir: Path, summary: Mapping[str, object] | 
     """
     node = shutil.which("node")
     if node is None:
-        raise ReportError("node is not installed: install Node.js >= 20 to render the HTML report")
+        raise ReportError(_("node is not installed: install Node.js >= 20 to render the HTML report"))
     cli = cli or install_renderer()
     output = (report_dir / "allure-report").resolve()
     if output.exists():
@@ -156,7 +156,8 @@ def render(results_dir: Path, report_dir: Path, summary: Mapping[str, object] | 
                           cwd=home, env=env, capture_output=True, text=True, timeout=timeout, check=False)
     index = output / "index.html"
     if proc.returncode != 0 or not index.is_file():
-        raise ReportError(f"allure generate failed ({proc.returncode}):\n{(proc.stdout + proc.stderr)[-2000:]}")
+        raise ReportError(_("allure generate failed ({status}):").format(status=proc.returncode)
+                          + f"\n{(proc.stdout + proc.stderr)[-2000:]}")
     (output / ALLURE_PAGE).write_text(strip_analytics(index.read_text(encoding="utf-8")), encoding="utf-8")
     index.write_text(landing_html(summary, _allure_ids(output), *spec_names(current())), encoding="utf-8")
     trim_history(history, history_limit)
@@ -176,10 +177,10 @@ def render_installed(results_dir: Path, report_dir: Path, summary: Mapping[str, 
                      history_limit: int = 20) -> Path:
     """:func:`render` with the renderer that is already installed; ReportError when there is none."""
     if shutil.which("node") is None:
-        raise ReportError("Node.js is not installed")
+        raise ReportError(_("Node.js is not installed"))
     cli = installed_cli()
     if cli is None:
-        raise ReportError(f"the Allure renderer is not installed in {renderer_home()}")
+        raise ReportError(_("the Allure renderer is not installed in {dir}").format(dir=renderer_home()))
     return render(results_dir, report_dir, summary, cli=cli, history_limit=history_limit)
 
 
@@ -203,7 +204,7 @@ OFFLINE_CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disa
 def _chromium(extra: list[str], target: str, timeout: float) -> subprocess.CompletedProcess[str]:
     chromium = find_chromium()
     if chromium is None:
-        raise ReportError("chromium is not installed (apt-get install -y chromium)")
+        raise ReportError(_("chromium is not installed (apt-get install -y chromium)"))
     with tempfile.TemporaryDirectory(prefix="acl-chromium-") as profile:
         args = [chromium, *OFFLINE_CHROMIUM_FLAGS, f"--user-data-dir={profile}", *extra, target]
         return subprocess.run(args, capture_output=True, text=True, timeout=timeout, check=False)
@@ -214,7 +215,8 @@ def dump_dom(index: Path, fragment: str = "", timeout: float = 120, wait_ms: int
     target = index.resolve().as_uri() + (f"#{fragment}" if fragment else "")
     proc = _chromium([f"--virtual-time-budget={wait_ms}", "--dump-dom"], target, timeout)
     if proc.returncode != 0 or "<html" not in proc.stdout:
-        raise ReportError(f"chromium could not render {target} ({proc.returncode}):\n{proc.stderr[-2000:]}")
+        raise ReportError(_("chromium could not render {target} ({status}):").format(
+            target=target, status=proc.returncode) + f"\n{proc.stderr[-2000:]}")
     return proc.stdout
 
 
@@ -225,5 +227,6 @@ def screenshot(index: Path, png: Path, size: tuple[int, int] = (1400, 1000), tim
              f"--screenshot={png.resolve()}"]
     proc = _chromium(extra, index.resolve().as_uri(), timeout)
     if not png.is_file():
-        raise ReportError(f"chromium wrote no screenshot ({proc.returncode}):\n{proc.stderr[-2000:]}")
+        raise ReportError(_("chromium wrote no screenshot ({status}):").format(status=proc.returncode)
+                          + f"\n{proc.stderr[-2000:]}")
     return png

@@ -19,6 +19,7 @@ import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from ..i18n import _
 from . import untrusted
 from .untrusted import JSONObject, JSONValue
 
@@ -69,7 +70,7 @@ def check_sums(bundle: Path, digests: dict[str, str | None] | None = None) -> li
     """
     sums = bundle / SUMS
     if not untrusted.present(sums):
-        return [f"{SUMS}: missing"]
+        return [_("{file}: missing").format(file=SUMS)]
     try:
         text = untrusted.read_text(sums, root=bundle, errors="replace")
     except untrusted.UntrustedFileError as exc:
@@ -79,15 +80,15 @@ def check_sums(bundle: Path, digests: dict[str, str | None] | None = None) -> li
     for number, line in enumerate(text.splitlines(), 1):
         digest, sep, rel = line.partition("  ")
         if not sep or len(digest) != 64 or not rel:
-            problems.append(f"{SUMS}:{number}: malformed line")
+            problems.append(_("{file}:{line}: malformed line").format(file=SUMS, line=number))
         elif rel in listed:
-            problems.append(f"{SUMS}:{number}: {rel} listed twice")
+            problems.append(_("{file}:{line}: {path} listed twice").format(file=SUMS, line=number, path=rel))
         else:
             listed[rel] = digest.lower()
     present = set(bundle_files(bundle))
     for rel, digest in sorted(listed.items()):
         if rel not in present:
-            problems.append(f"{rel}: listed in {SUMS} but missing")
+            problems.append(_("{path}: listed in {file} but missing").format(path=rel, file=SUMS))
             continue
         try:
             actual: str | None = untrusted.sha256(bundle / rel, root=bundle)
@@ -97,8 +98,9 @@ def check_sums(bundle: Path, digests: dict[str, str | None] | None = None) -> li
         if digests is not None:
             digests[rel] = actual
         if actual is not None and actual != digest:
-            problems.append(f"{rel}: checksum mismatch")
-    problems += [f"{rel}: not listed in {SUMS} (extra file)" for rel in sorted(present - set(listed))]
+            problems.append(_("{path}: checksum mismatch").format(path=rel))
+    problems += [_("{path}: not listed in {file} (extra file)").format(path=rel, file=SUMS)
+                 for rel in sorted(present - set(listed))]
     return problems
 
 
@@ -113,17 +115,17 @@ def load_json_strict(path: Path, problems: list[str], root: Path | None = None) 
         seen: JSONObject = {}
         for key, value in pairs:
             if key in seen:
-                problems.append(f"{path.name}: duplicate key {key!r}")
+                problems.append(_("{file}: duplicate key {key}").format(file=path.name, key=repr(key)))
             seen[key] = value
         return seen
 
     try:
         data = untrusted.read_json(path, root=path.parent if root is None else root, object_pairs_hook=hook)
     except untrusted.UntrustedFileError as exc:
-        problems.append(f"{path.name}: unreadable: {exc.reason}")
+        problems.append(_("{file}: unreadable: {reason}").format(file=path.name, reason=exc.reason))
         return None
     if not isinstance(data, dict):
-        problems.append(f"{path.name}: not a JSON object")
+        problems.append(_("{file}: not a JSON object").format(file=path.name))
         return None
     return data
 
@@ -143,11 +145,13 @@ def check_manifest_files(bundle: Path, manifest: Mapping[str, object],
     listed = manifest["files"]
     assert isinstance(listed, dict), "the caller checks that the manifest's files are an object"
     present = {rel for rel in bundle_files(bundle) if rel not in (MANIFEST, SIGNATURE)}
-    problems = [f"{rel}: not listed in manifest.json (extra file)" for rel in sorted(present - set(listed))]
-    problems += [f"{rel}: listed in manifest.json but missing" for rel in sorted(set(listed) - present)]
+    problems = [_("{path}: not listed in {file} (extra file)").format(path=rel, file="manifest.json")
+                for rel in sorted(present - set(listed))]
+    problems += [_("{path}: listed in {file} but missing").format(path=rel, file="manifest.json")
+                 for rel in sorted(set(listed) - present)]
     for rel in sorted(present & set(listed)):
         if (digests[rel] if digests is not None and rel in digests else _sha256(bundle, rel)) != listed[rel]:
-            problems.append(f"{rel}: differs from the sha256 manifest.json lists")
+            problems.append(_("{path}: differs from the sha256 manifest.json lists").format(path=rel))
     return problems
 
 
@@ -166,14 +170,14 @@ def check_integrity(bundle: Path, signature_check: Callable[[Path], list[str]] |
     """
     bundle = Path(bundle)
     if not bundle.is_dir():
-        return [f"{bundle}: not a directory"]
+        return [_("{bundle}: not a directory").format(bundle=bundle)]
     digests: dict[str, str | None] = {}
     problems = check_sums(bundle, digests)
     manifest = load_member(bundle, MANIFEST, problems)
     if not untrusted.present(bundle / MANIFEST):
-        problems.append(f"{MANIFEST}: missing (bundle incomplete)")
+        problems.append(_("{path}: missing (bundle incomplete)").format(path=MANIFEST))
     elif manifest is not None and not isinstance(manifest.get("files"), dict):
-        problems.append(f"{MANIFEST}: 'files' is not a JSON object")
+        problems.append(_("{file}: 'files' is not a JSON object").format(file=MANIFEST))
     elif manifest is not None:
         problems += check_manifest_files(bundle, manifest, digests)
     if signature_check is not None:
@@ -185,7 +189,7 @@ def integrity_problem(problems: list[str]) -> str | None:
     """The problems of :func:`check_integrity` as one line (``tampered bundle: FIRST (and N more)``), or None."""
     if not problems:
         return None
-    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-    return f"tampered bundle: {problems[0]}{more}"
+    more = _(" (and {count} more)").format(count=len(problems) - 1) if len(problems) > 1 else ""
+    return _("tampered bundle: {problem}{more}").format(problem=problems[0], more=more)
 
 

@@ -24,6 +24,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from ..i18n import N_, _
 from . import untrusted
 from .integrity import SIGNATURE as SIGNATURE  # defined with the checks that leave it out of the manifest
 from .untrusted import JSONObject
@@ -39,33 +40,35 @@ def _read_pem(path: Path) -> bytes:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise KeyFileError(f"{path}: cannot read the key: {exc.strerror or exc}") from None
+        raise KeyFileError(_("{path}: cannot read the key: {why}").format(path=path, why=exc.strerror or exc)) from None
     if len(data) > 64 * 1024:
-        raise KeyFileError(f"{path}: not a PEM key file (too large)")
+        raise KeyFileError(_("{path}: not a PEM key file (too large)").format(path=path))
     return data
 
 
-def _load_key(path: Path, parse: Callable[[bytes], object], kind: type, what: str) -> object:
-    """The key of type ``kind`` that ``parse`` reads from the PEM file at ``path``; KeyFileError otherwise."""
+def _load_key(path: Path, parse: Callable[[bytes], object], kind: type, unparsed: str) -> object:
+    """The key of type ``kind`` that ``parse`` reads from the PEM file at ``path``; KeyFileError otherwise
+    (``unparsed``, a message with ``{path}`` and ``{why}``, when ``parse`` refuses the file)."""
     try:
         key = parse(_read_pem(path))
     except (ValueError, TypeError) as exc:
-        raise KeyFileError(f"{path}: not {what}: {exc}") from None
+        raise KeyFileError(_(unparsed).format(path=path, why=exc)) from None
     if not isinstance(key, kind):
-        raise KeyFileError(f"{path}: not an Ed25519 key ({type(key).__name__})")
+        raise KeyFileError(_("{path}: not an Ed25519 key ({kind})").format(path=path, kind=type(key).__name__))
     return key
 
 
 def load_private_key(path: Path) -> Ed25519PrivateKey:
     """The Ed25519 private key in a PEM file (unencrypted PKCS#8)."""
     return cast(Ed25519PrivateKey, _load_key(path, lambda pem: serialization.load_pem_private_key(pem, password=None),
-                                             Ed25519PrivateKey, "an unencrypted PEM private key"))
+                                             Ed25519PrivateKey,
+                                             N_("{path}: not an unencrypted PEM private key: {why}")))
 
 
 def load_public_key(path: Path) -> Ed25519PublicKey:
     """The Ed25519 public key in a PEM file."""
     return cast(Ed25519PublicKey, _load_key(path, serialization.load_pem_public_key, Ed25519PublicKey,
-                                            "a PEM public key"))
+                                            N_("{path}: not a PEM public key: {why}")))
 
 
 def fingerprint(key: Ed25519PublicKey) -> str:
@@ -90,15 +93,15 @@ def sign_manifest(bundle: Path, key: Ed25519PrivateKey) -> Path:
 def _record(bundle: Path) -> tuple[JSONObject | None, str]:
     path = bundle / SIGNATURE
     if not untrusted.present(path):
-        return None, f"{SIGNATURE}: missing: the bundle is not signed"
+        return None, _("{file}: missing: the bundle is not signed").format(file=SIGNATURE)
     try:  # a signature record is a few hundred bytes: a larger file is no record
         record = untrusted.loads_json(untrusted.read_bytes(path, root=bundle, limit=64 * 1024), path)
     except untrusted.UntrustedFileError as exc:
-        return None, f"{SIGNATURE}: unreadable: {exc.reason}"
+        return None, _("{file}: unreadable: {reason}").format(file=SIGNATURE, reason=exc.reason)
     if not isinstance(record, dict) or record.get("algorithm") != ALGORITHM or not isinstance(
         record.get("signature"), str
     ):
-        return None, f"{SIGNATURE}: not an {ALGORITHM} signature record"
+        return None, _("{file}: not an {algorithm} signature record").format(file=SIGNATURE, algorithm=ALGORITHM)
     return record, ""
 
 
@@ -112,20 +115,22 @@ def check_signature(bundle: Path, trusted: Ed25519PublicKey) -> list[str]:
     try:
         signature = base64.b64decode(encoded, validate=True)
     except ValueError:
-        return [f"{SIGNATURE}: the signature is not base64"]
+        return [_("{file}: the signature is not base64").format(file=SIGNATURE)]
     want = fingerprint(trusted)
     if record.get("key_sha256") != want:
-        return [f"{SIGNATURE}: signed by key {record.get('key_sha256')}, not by the trusted key {want}"]
+        return [_("{file}: signed by key {key}, not by the trusted key {trusted}").format(
+            file=SIGNATURE, key=record.get("key_sha256"), trusted=want)]
     try:
         trusted.verify(signature, untrusted.read_bytes(bundle / "manifest.json", root=bundle))
     except InvalidSignature:
-        return [f"{SIGNATURE}: the signature does not match manifest.json (edited after signing, or forged)"]
+        return [_("{file}: the signature does not match manifest.json (edited after signing, or forged)").format(
+            file=SIGNATURE)]
     except untrusted.UntrustedFileError as exc:
-        return [f"manifest.json: unreadable: {exc.reason}"]
+        return [_("{file}: unreadable: {reason}").format(file="manifest.json", reason=exc.reason)]
     return []
 
 
 def signer(bundle: Path) -> str | None:
     """The key fingerprint a bundle says it is signed with (unchecked), or None when unsigned."""
-    record, _ = _record(bundle)
+    record, _problem = _record(bundle)
     return str(record.get("key_sha256")) if record else None

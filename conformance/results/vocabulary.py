@@ -14,6 +14,7 @@ import signal
 from dataclasses import dataclass
 
 from ..harness.problems import Problem
+from ..i18n import DEFAULT, N_, _, current, translate
 from .outcomes import Outcome
 
 
@@ -70,19 +71,33 @@ VERDICTS: tuple[Described, ...] = (
 _SIGNALS = ", ".join(f"{interrupted_status(s)} {s.name}" for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP,
                                                                    signal.SIGSTOP))
 
-#: Every exit status of ``run`` (and ``certify``, whose 0/1 read CERTIFIED / NOT CERTIFIED), in order.
-EXIT_STATUSES: tuple[tuple[str, str], ...] = (
-    (str(EXIT_PASS), "verdict PASS, or PARTIAL with no failing or unjudged mandatory rule among the selected cases"),
-    (str(EXIT_FAIL), "verdict FAIL (a mandatory rule failed), or PARTIAL with a failing mandatory rule"),
-    (str(EXIT_BAD_COMMAND_LINE), "bad command line (an unknown option, with the nearest known one) or "
-                                 "expectations file"),
-    (str(EXIT_NO_SUMMARY), "the run ended without a summary (pytest itself failed)"),
-    (str(EXIT_NOTHING_SELECTED), "the selection (-k, -m, --acl-rule, --lf) kept no case"),
-    (str(EXIT_INCONCLUSIVE), "verdict INCONCLUSIVE (no mandatory rule failed; a mandatory case could not be "
-                             "judged), or PARTIAL with such a case"),
-    *((str(int(p)), f"set-up: {p.summary}") for p in Problem),
-    ("128+N", f"verdict INTERRUPTED by signal N ({_SIGNALS})"),
+#: The exit statuses of ``run`` with a fixed meaning, in order (the set-up statuses and 128+N follow them).
+_EXIT_MEANINGS: tuple[tuple[str, str], ...] = (
+    (str(EXIT_PASS), N_("verdict PASS, or PARTIAL with no failing or unjudged mandatory rule among the selected "
+                        "cases")),
+    (str(EXIT_FAIL), N_("verdict FAIL (a mandatory rule failed), or PARTIAL with a failing mandatory rule")),
+    (str(EXIT_BAD_COMMAND_LINE), N_("bad command line (an unknown option, with the nearest known one) or "
+                                    "expectations file")),
+    (str(EXIT_NO_SUMMARY), N_("the run ended without a summary (pytest itself failed)")),
+    (str(EXIT_NOTHING_SELECTED), N_("the selection (-k, -m, --acl-rule, --lf) kept no case")),
+    (str(EXIT_INCONCLUSIVE), N_("verdict INCONCLUSIVE (no mandatory rule failed; a mandatory case could not be "
+                                "judged), or PARTIAL with such a case")),
 )
+SETUP_STATUS = N_("set-up: {problem}")
+INTERRUPTED_STATUS = N_("verdict INTERRUPTED by signal N ({signals})")
+
+
+def exit_statuses(lang: str = DEFAULT) -> tuple[tuple[str, str], ...]:
+    """Every exit status of ``run`` (and ``certify``, whose 0/1 read CERTIFIED / NOT CERTIFIED), in order,
+    with its meaning in ``lang``."""
+    return (*((code, translate(meaning, lang)) for code, meaning in _EXIT_MEANINGS),
+            *((str(int(p)), translate(SETUP_STATUS, lang).format(problem=translate(p.summary, lang)))
+              for p in Problem),
+            ("128+N", translate(INTERRUPTED_STATUS, lang).format(signals=_SIGNALS)))
+
+
+#: Every exit status of ``run`` in English, as docs/running.md tables them.
+EXIT_STATUSES: tuple[tuple[str, str], ...] = exit_statuses()
 
 OUTCOMES: tuple[Described, ...] = (
     Described(Outcome.PASS.value, "the case's check held"),
@@ -99,19 +114,19 @@ OUTCOMES: tuple[Described, ...] = (
 
 #: The gate's classes of a difference between two runs, in report order.
 GATE_CLASSES: tuple[Described, ...] = (
-    Described("regression", "passed (PASS, XPASS) in the baseline, FAIL, BLOCKED or an ERROR of the library "
-                            "(crash, hang) now"),
-    Described("inconclusive", "passed in the baseline, ERROR now because the instrument could not judge it"),
-    Described("coverage-loss", "judged in the baseline, NOT_APPLICABLE or absent now"),
-    Described("fix", "FAIL, ERROR or BLOCKED in the baseline, PASS now"),
-    Described("new", "only in the candidate, not failing"),
-    Described("new-failure", "only in the candidate, failing (FAIL, ERROR, BLOCKED)"),
-    Described("removed", "only in the baseline"),
-    Described("code-change", "failing (FAIL, ERROR, WAIVED) in both with another observed aclError"),
-    Described("waiver-change", "WAIVED or XPASS appears or disappears"),
-    Described("entered-contract", "outside the baseline's release contract, inside the candidate's"),
-    Described("left-contract", "inside the baseline's release contract, outside the candidate's"),
-    Described("other", "any other outcome change (e.g. NOT_APPLICABLE to PASS), reported only"),
+    Described("regression", N_("passed (PASS, XPASS) in the baseline, FAIL, BLOCKED or an ERROR of the library "
+                               "(crash, hang) now")),
+    Described("inconclusive", N_("passed in the baseline, ERROR now because the instrument could not judge it")),
+    Described("coverage-loss", N_("judged in the baseline, NOT_APPLICABLE or absent now")),
+    Described("fix", N_("FAIL, ERROR or BLOCKED in the baseline, PASS now")),
+    Described("new", N_("only in the candidate, not failing")),
+    Described("new-failure", N_("only in the candidate, failing (FAIL, ERROR, BLOCKED)")),
+    Described("removed", N_("only in the baseline")),
+    Described("code-change", N_("failing (FAIL, ERROR, WAIVED) in both with another observed aclError")),
+    Described("waiver-change", N_("WAIVED or XPASS appears or disappears")),
+    Described("entered-contract", N_("outside the baseline's release contract, inside the candidate's")),
+    Described("left-contract", N_("inside the baseline's release contract, outside the candidate's")),
+    Described("other", N_("any other outcome change (e.g. NOT_APPLICABLE to PASS), reported only")),
 )
 #: The classes ``--fail-on`` may name (beside the drift classes), and those it names by default.
 GATING_CLASSES: tuple[str, ...] = ("regression", "inconclusive", "coverage-loss", "new-failure", "removed",
@@ -123,19 +138,20 @@ DEFAULT_FAIL_ON: tuple[str, ...] = ("regression", "inconclusive", "coverage-loss
 
 def exit_status_text(indent: str = "  ") -> str:
     """The exit statuses as ``--help`` shows them."""
-    return "exit status:\n" + "".join(f"{indent}{code:<6}{meaning}\n" for code, meaning in EXIT_STATUSES)
+    rows = "".join(f"{indent}{code:<6}{meaning}\n" for code, meaning in exit_statuses(current()))
+    return _("exit status:") + "\n" + rows
 
 
 def outcome_text() -> str:
     """The outcomes in one sentence, for ``--help``."""
-    return "Outcomes per case: " + ", ".join(o.name for o in OUTCOMES) + "."
+    return _("Outcomes per case: {outcomes}.").format(outcomes=", ".join(o.name for o in OUTCOMES))
 
 
 def gate_class_text() -> str:
     """The gate's classes as ``gate --help`` shows them."""
     width = max(len(c.name) for c in GATE_CLASSES) + 2
-    return ("classes of a difference (* gates by default):\n"
-            + "".join(f"  {'*' if c.name in DEFAULT_FAIL_ON else ' '} {c.name:<{width}}{c.meaning}\n"
+    return (_("classes of a difference (* gates by default):") + "\n"
+            + "".join(f"  {'*' if c.name in DEFAULT_FAIL_ON else ' '} {c.name:<{width}}{_(c.meaning)}\n"
                       for c in GATE_CLASSES))
 
 

@@ -18,9 +18,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..harness.options import DEFAULT_DEADLINE, OPTIONS, OptionError, env_value, seconds
+from ..harness.options import DEFAULT_DEADLINE, OPTIONS, OptionError, env_value, option_help, seconds
 from ..harness.resources import generated_dir, suite_dir
-from ..i18n import _
+from ..i18n import N_, _
 from ..results.terminal import Style
 from ..results.vocabulary import EXIT_BAD_COMMAND_LINE, EXIT_NO_SUMMARY, exit_status_text, outcome_text
 from .containment import become_subreaper, kill_tree, refuse_tracing
@@ -39,9 +39,7 @@ EXIT_BAD_OPTION = EXIT_BAD_COMMAND_LINE
 DEFAULT_HISTORY_LIMIT = 20
 PYTEST_USAGE_ERROR = 4  # pytest's status for a command line it refuses
 
-EXIT_CODES = exit_status_text()
-
-RUN_DESCRIPTION = f"""\
+RUN_DESCRIPTION = N_("""\
 Run the conformance suite against one ACL library and write the reports into
 --acl-report-dir (default ./reports):
 
@@ -53,13 +51,18 @@ Run the conformance suite against one ACL library and write the reports into
 
 Set-up mistakes (library path, product ID, ACLSIM_FAULTS, failing aclInit) stop the run
 before any case, with one message and their own exit status.
-{outcome_text()}
+{outcomes}
 Select cases with -k (case or rule IDs, e.g. -k HM-ALIGN-MALLOC), -m (rule family,
 severity or interface, e.g. -m "sync and mandatory"), --acl-rule RULE or --lf; the verdict
 of such a run is PARTIAL. Arguments this command does not know go to pytest (e.g. -x, -v).
 Each option has an environment twin, shown in brackets.
 
-{EXIT_CODES}"""
+{exit_codes}""")
+
+
+def run_description() -> str:
+    """``run --help``'s description in the process's language, the outcomes and exit statuses filled in."""
+    return _(RUN_DESCRIPTION).format(outcomes=outcome_text(), exit_codes=exit_status_text())
 
 
 def _env_default(name: str, default: str) -> str:
@@ -69,23 +72,24 @@ def _env_default(name: str, default: str) -> str:
 def configure(parser: argparse.ArgumentParser) -> None:
     """Declare the options ``run`` and ``certify`` share: every --acl-* option, workers, HTML, history."""
     for spec in OPTIONS:
-        parser.add_argument(spec.flag, dest=spec.dest, metavar=spec.metavar, help=spec.help
+        parser.add_argument(spec.flag, dest=spec.dest, metavar=spec.metavar, help=option_help(spec)
                             + (f" [{spec.env}]" if spec.env else ""),
                             action="append" if spec.multiple else "store")
     parser.add_argument("-n", "--numprocesses", default=_env_default("ACL_JOBS", "auto"), metavar="N",
-                        help="executor processes that run cases at once: a number or 'auto' (default: auto; at "
-                             "least 1) [ACL_JOBS]")
+                        help=_("executor processes that run cases at once: a number or 'auto' (default: auto; "
+                               "at least 1)") + " [ACL_JOBS]")
     parser.add_argument("--no-html", action="store_true", default=bool(os.environ.get("ACL_NO_HTML")),
-                        help="do not render the HTML report [ACL_NO_HTML]")
+                        help=_("do not render the HTML report") + " [ACL_NO_HTML]")
     parser.add_argument("--history-limit", type=int, metavar="RUNS",
                         default=int(_env_default("ACL_HISTORY_LIMIT", str(DEFAULT_HISTORY_LIMIT))),
-                        help="runs kept in the report's trend history, history.jsonl (default: %(default)s) "
-                             "[ACL_HISTORY_LIMIT]")
+                        help=_("runs kept in the report's trend history, history.jsonl (default: %(default)s)")
+                        + " [ACL_HISTORY_LIMIT]")
     parser.add_argument("--keep-partial", action="store_true", default=bool(os.environ.get("ACL_KEEP_PARTIAL")),
-                        help="when the run is interrupted, keep its partial summary.json (verdict INTERRUPTED, the "
-                             "cases that did not run marked not_run) in place of the previous reports "
-                             "[ACL_KEEP_PARTIAL]")
-    parser.add_argument("--screenshot", metavar="PNG", help="also save a headless-Chromium screenshot of the report")
+                        help=_("when the run is interrupted, keep its partial summary.json (verdict INTERRUPTED, "
+                               "the cases that did not run marked not_run) in place of the previous reports")
+                        + " [ACL_KEEP_PARTIAL]")
+    parser.add_argument("--screenshot", metavar="PNG",
+                        help=_("also save a headless-Chromium screenshot of the report"))
 
 
 def _absolute(value: str | None) -> str | None:

@@ -35,6 +35,7 @@ from ..harness.options import add_options, raw_values, settings_from_config, sin
 from ..harness.resources import load_catalog
 from ..harness.untrusted_text import capped_output
 from ..harness.violations import Blocked, CallHung, HarnessError, SpecViolation
+from ..i18n import _
 from ..results.consistency import contradictions, inconsistency_message
 from ..results.environment import static_facts
 from ..results.files import save_attachments
@@ -92,11 +93,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
     group = parser.getgroup("acl")
     group.addoption(CONSOLE_FLAG, action="store_true", dest="acl_console",
-                    help="print progress and one line per case that did not pass, "
-                         "not pytest's report (run passes it unless told -v)")
+                    help=_("print progress and one line per case that did not pass, not pytest's report (run "
+                           "passes it unless told -v)"))
     group.addoption(EXECUTORS_FLAG, dest="acl_executors", default="1", metavar="N",
-                    help="executor processes that run cases at once: a number or 'auto' (default: 1; "
-                         "pytest-xdist's -n N means the same here)")
+                    help=_("executor processes that run cases at once: a number or 'auto' (default: 1; "
+                           "pytest-xdist's -n N means the same here)"))
 
 
 def executor_count(config: pytest.Config) -> int:
@@ -113,7 +114,8 @@ def executor_count(config: pytest.Config) -> int:
     try:
         return max(1, int(value))
     except ValueError:
-        raise pytest.UsageError(f"{EXECUTORS_FLAG} takes a number or 'auto', not {value!r}") from None
+        raise pytest.UsageError(_("{flag} takes a number or 'auto', not {value}").format(
+            flag=EXECUTORS_FLAG, value=repr(value))) from None
 
 
 def _load_expectations(paths: tuple[Path, ...]) -> ExpectationSet | None:
@@ -510,9 +512,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
     summary = config.stash.get(SUMMARY, None)
     if summary is None or console_requested(config):  # run prints the summary's count itself
         return
-    totals = ", ".join(f"{n} {k.lower()}" for k, n in summary["totals"].items() if n)
+    totals = ", ".join(f"{n} {k.lower()}" for k, n in summary["totals"].items() if n)  # outcome names: as written
     path = config.stash[STATE].settings.report_dir / "summary.json"
-    terminalreporter.write_line(f"acl conformance: {totals}; verdict {summary['verdict']} ({path})")
+    terminalreporter.write_line(_("acl conformance: {totals}; verdict {verdict} ({path})").format(
+        totals=totals, verdict=summary["verdict"], path=path))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

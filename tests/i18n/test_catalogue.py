@@ -45,11 +45,14 @@ def test_a_message_missing_from_the_catalogue_is_named(tmp_path):
 
 
 def test_placeholders_agree_between_the_languages():
-    """A zh text that drops or renames a {placeholder} would raise at run time, in zh only."""
+    """A zh text that drops or renames a {placeholder} (or argparse's %(default)s, %(value)r, %s) would raise
+    at run time, in zh only."""
+    import re
     import string
 
     def names(text: str) -> set[str]:
-        return {field for _, field, _, _ in string.Formatter().parse(text) if field}
+        return ({field for _, field, _, _ in string.Formatter().parse(text) if field}
+                | set(re.findall(r"%\(\w+\)[sr]", text)) | {f"%s x{text.count('%s')}"})
 
     wrong = {msgid: text for msgid, text in messages.translated("zh").items() if names(msgid) != names(text)}
     assert not wrong

@@ -38,8 +38,8 @@ def test_a_changed_chinese_verdict_does_not_verify(tmp_path, catalog, make_summa
     md.write_text(md.read_text(encoding="utf-8").replace("## 结论：**NOT CERTIFIED**", "## 结论：**CERTIFIED**"),
                   encoding="utf-8")
     reseal(bundle)  # a forger's checksums: only the recomputed verdict can catch it
-    problems = verify(bundle)
-    assert any("certificate.md: the visible verdict" in p for p in problems), problems
+    problems = verify(bundle)  # in the process's language, zh here
+    assert any(p.startswith("certificate.md：显示的结论（") for p in problems), problems
 
 
 def test_a_dropped_language_part_does_not_verify(tmp_path, catalog, make_summary):
@@ -49,7 +49,7 @@ def test_a_dropped_language_part_does_not_verify(tmp_path, catalog, make_summary
     text = md.read_text(encoding="utf-8")
     md.write_text(text[:text.index("\n---\n")] + "\n", encoding="utf-8")
     reseal(bundle)
-    assert any(p.startswith("certificate.md:") for p in verify(bundle))
+    assert any(p.startswith("certificate.md：") for p in verify(bundle))
 
 
 def test_a_chinese_only_certificate_verifies(tmp_path, make_summary):
