@@ -32,7 +32,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ..i18n import _
+from ..i18n import _, helptext
 from ..results.terminal import Progress, Style
 from .plan import CATALOG, DEFAULT_LIB, DRIVER_PINS, RUNTIME_PINS, Run, execute, plan_runs, release_lib
 from .report import markdown, print_table
@@ -117,7 +117,7 @@ def previous_seconds(path: Path) -> dict[str, float]:
 
 def build_parser() -> argparse.ArgumentParser:
     """Arguments of ``python -m conformance selftest``."""
-    parser = argparse.ArgumentParser(
+    parser = helptext.ArgumentParser(
         prog="python -m conformance selftest",
         description=_("Run the suite against the faithful simulator (every family), once per fault switch and "
                       "once per legal variant and family; fail when a fault survives or is caught only by the wrong "

@@ -13,8 +13,8 @@ from conformance.cli import main as cli_main
 from conformance.i18n.helptext import columns, wrap
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
-# selftest's parser belongs to conformance/selftest/, translated there; codegen's commands are developer tools.
-COMMANDS = ["run", "certify", "verify", "gate", "merge", "explain", "report", "build-sim"]
+# codegen's commands (generate, check, lint, sim-faults) are developer tools, and stay English.
+COMMANDS = ["run", "certify", "verify", "gate", "merge", "explain", "report", "build-sim", "selftest"]
 
 
 def _help(argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
