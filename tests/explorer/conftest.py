@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
-from kit_runs import KIT
+from kit_runs import KIT, Run
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -30,18 +27,8 @@ def explorer_env(**extra: str) -> dict[str, str]:
     return env
 
 
-@dataclass
-class ExplorerRun:
+class ExplorerRun(Run):
     """A finished ``conformance run`` of the explorer cases."""
-
-    returncode: int
-    output: str
-    report_dir: Path
-
-    @property
-    def summary(self) -> dict[str, Any]:
-        """summary.json of the run."""
-        return json.loads((self.report_dir / "summary.json").read_text())
 
     def artifacts(self, case_id: str) -> Path:
         """The folder of a case's attachments."""
