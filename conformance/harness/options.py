@@ -110,8 +110,10 @@ def _product_ids() -> str:
 
 def option_help(spec: OptionSpec) -> str:
     """The help of ``spec`` in the process's language, with its defaults and the spec's product IDs filled in."""
-    return _(spec.help).format(products=_product_ids(), deadline=DEFAULT_DEADLINE, sep=os.pathsep,
-                               steps=DEFAULT_EXPLORE_STEPS, seed=DEFAULT_EXPLORE_SEED, window=DEFAULT_SYNC_WINDOW)
+    text = _(spec.help)
+    products = _product_ids() if "{products}" in text else ""  # the catalog is read for the one help that needs it
+    return text.format(products=products, deadline=DEFAULT_DEADLINE, sep=os.pathsep, steps=DEFAULT_EXPLORE_STEPS,
+                       seed=DEFAULT_EXPLORE_SEED, window=DEFAULT_SYNC_WINDOW)
 
 
 @dataclass(frozen=True)

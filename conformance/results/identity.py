@@ -6,7 +6,7 @@ the generated test function of a rule is ``test_`` + the rule ID with ``-`` as `
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from typing import TYPE_CHECKING
 
 from .untrusted import as_list
@@ -24,8 +24,13 @@ def case_id_from_nodeid(nodeid: str, rule_ids: Iterable[str]) -> tuple[str, str]
     """(case id, rule id) for a pytest node id of a generated case, or None if it is not one."""
     name = nodeid.rsplit("::", 1)[-1]
     base, _, rest = name.partition("[")
-    by_name = {test_name_for_rule(r): r for r in rule_ids}
-    rule = by_name.get(base)
+    # The rule whose test this is, looked up at once where the IDs are a set or mapping and the rule's ID has
+    # no "_" (every ID of the spec); else by the name of every rule's test.
+    guess = base[len("test_"):].replace("_", "-") if base.startswith("test_") else None
+    if guess is not None and isinstance(rule_ids, (Set, Mapping)) and guess in rule_ids:
+        rule: str | None = guess
+    else:
+        rule = {test_name_for_rule(r): r for r in rule_ids}.get(base)
     if rule is None:
         return None
     return (f"{rule}[{rest[:-1]}]" if rest else rule), rule

@@ -117,9 +117,11 @@ def option_arguments(args: argparse.Namespace, skip: Sequence[str] = ()) -> list
 #: and it schedules its executors itself (xdist's controller and workers would be a second process
 #: layer with a second crash path). Hypothesis's plugin alone imports all of Hypothesis, 0.15 s of
 #: every judge process; xdist's imports execnet; the logging and warnings plugins wrap every phase
-#: of every case; pytest-timeout, where it is installed, would look up every case's settings.
+#: of every case; pytest-timeout, where it is installed, would look up every case's settings. The
+#: unraisable-exception and thread-exception plugins wrap every phase too and end every session with five
+#: full garbage collections, for exceptions that only the library's code could raise, and it never runs here.
 JUDGE_WITHOUT = ["-p", "no:hypothesispytest", "-p", "no:logging", "-p", "no:warnings", "-p", "no:timeout",
-                 "-p", "no:xdist"]
+                 "-p", "no:xdist", "-p", "no:unraisableexception", "-p", "no:threadexception"]
 
 
 def suite_pytest(report_dir: Path, workers: int | str, options: Sequence[str], extra: Sequence[str] = (), *,

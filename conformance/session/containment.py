@@ -14,6 +14,7 @@ import os
 import selectors
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -145,6 +146,53 @@ def descendants(roots: Iterable[int]) -> set[int]:
         found |= children
         frontier = children
     return found
+
+
+def cpu_seconds_of(pids: Iterable[int]) -> float:
+    """The CPU time (user and system) ``pids`` have used, with that of the children each has waited for; a
+    zombie's counts too, a process that is gone counts nothing."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as handle:
+                text = handle.read(1024)
+        except OSError:
+            continue
+        # After the last ")": state is field 3, utime, stime, cutime and cstime are fields 14-17.
+        fields = text[text.rfind(b")") + 2:].split()
+        try:
+            total += sum(int(word) for word in fields[11:15])
+        except ValueError:
+            continue
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+class UnreapedCPU:
+    """CPU time that no ``getrusage(RUSAGE_CHILDREN)`` of the judge will ever include, added up per process.
+
+    When a PID namespace's init ends, the kernel reaps what is left below it without adding their times
+    to anyone's: killing a sandbox would lose the CPU of its fork server and of every executor the server
+    had forked. The judge reads those times just before it kills the sandbox and adds them here, so that
+    what a run cost is the judge's rusage and this, never counting a process twice.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seconds = 0.0
+
+    def add(self, seconds: float) -> None:
+        """Count ``seconds`` more."""
+        with self._lock:
+            self._seconds += seconds
+
+    def seconds(self) -> float:
+        """What has been counted in this process so far."""
+        with self._lock:
+            return self._seconds
+
+
+#: The one counter of a judge process (see :class:`UnreapedCPU`).
+UNREAPED_CPU = UnreapedCPU()
 
 
 def kill_tree(root: int | None, known: Iterable[int] = ()) -> set[int]:

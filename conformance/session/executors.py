@@ -53,7 +53,11 @@ from ..executor.protocol import (
 from ..harness.untrusted_text import OUTPUT_CAP
 from ..results.untrusted import as_object
 from .containment import (
+    UNREAPED_CPU,
     become_subreaper,
+    children,
+    cpu_seconds_of,
+    descendants,
     kill_below,
     kill_now,
     kill_tree,
@@ -449,6 +453,12 @@ class Executor:
             # A reaped process's pid may be someone else's by now: only its orphans are looked for then.
             with self.family.lock:
                 self.family.pids.discard(self.proc.pid)
+                if self.sandbox is not None and self.proc.returncode is None:
+                    # What runs below the sandbox's init is reaped unaccounted when the init dies: its CPU is read
+                    # first, and the init dies first, so that nothing below it is reaped (and counted) normally.
+                    inits = children(self.proc.pid) or set()
+                    UNREAPED_CPU.add(cpu_seconds_of(descendants(inits)))
+                    kill_now(inits)
                 kill_tree(self.proc.pid if self.proc.returncode is None else None, self.family.known(self.keep))
             try:
                 self.proc.wait(timeout=1.0)

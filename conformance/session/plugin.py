@@ -136,13 +136,17 @@ def _needs_backend(config: pytest.Config) -> bool:
                                                               "show_fixtures_per_test", "markers"))
 
 
+#: The catalog the preflight read, for pytest_configure.
+CATALOG = pytest.StashKey[Catalog]()
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config: pytest.Config) -> int | None:
     """Check the set-up before anything runs; a mistake ends the run with its own exit status."""
     if not _needs_backend(config):
         return None
     settings = settings_from_config(config)
-    catalog = load_catalog()
+    catalog = config.stash[CATALOG] = load_catalog()
     try:
         if not held_by_parent(settings.report_dir):
             config.stash[REPORT_LOCK] = lock_report_dir(settings.report_dir)
@@ -160,7 +164,7 @@ def pytest_configure(config: pytest.Config) -> None:
     """Register the markers, resolve the options and set up this process's state."""
     refuse_tracing()  # a judge: no process of the user (a daemon of the library) may ptrace it or read its memory
     settings = settings_from_config(config)
-    catalog = load_catalog()
+    catalog = config.stash.get(CATALOG, None) or load_catalog()  # read once: the preflight read it already
     config.addinivalue_line("markers", "acl_rule(rule_id): the catalog rule a generated case checks")
     for name, description in marker_names(catalog).items():
         config.addinivalue_line("markers", f"{name}: {description}")
@@ -219,13 +223,23 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         state.selected = selected_case_ids([item.nodeid for item in session.items], state.rules)
 
 
+#: An item's rule, once looked up: every phase and listener of every case asks for it, and pytest finds a
+#: marker by walking the item's parents.
+_RULE = pytest.StashKey[tuple["CaseRule | None"]]()
+
+
 def _rule_of(state: RunState, item: pytest.Item) -> CaseRule | None:
+    known = item.stash.get(_RULE, None)
+    if known is not None:
+        return known[0]
     marker = item.get_closest_marker("acl_rule")
-    if marker is None or not marker.args:
-        return None
-    return state.rules.get(marker.args[0]) or {"id": marker.args[0], "title": "(rule not in the catalog)",
-                                                "interfaces": [], "family": "", "severity": "mandatory",
-                                                "applies": {}, "cases": []}
+    rule: CaseRule | None = None
+    if marker is not None and marker.args:
+        rule = state.rules.get(marker.args[0]) or {"id": marker.args[0], "title": "(rule not in the catalog)",
+                                                   "interfaces": [], "family": "", "severity": "mandatory",
+                                                   "applies": {}, "cases": []}
+    item.stash[_RULE] = (rule,)
+    return rule
 
 
 # --------------------------------------------------------------------------- the executor

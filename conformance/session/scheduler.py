@@ -66,9 +66,12 @@ def predicted_program(item: pytest.Item, rule_id: str, case_id: str) -> dict[str
     return dict(check_program(str(marker.args[0])), rule_id=rule_id, case_id=case_id, kwargs=kwargs)
 
 
-@dataclass
+@dataclass(eq=False)
 class Job:
-    """One case program for an executor, and what came of it once :attr:`done` is set."""
+    """One case program for an executor, and what came of it once :attr:`done` is set.
+
+    Jobs compare by identity: the queue holds the very jobs pytest's cases take, and comparing two by value
+    would compare their programs, for every job queued before the one a case takes."""
 
     key: str  # the case's node ID ("" for a program nobody predicted)
     rule_id: str

@@ -17,6 +17,7 @@ from test_judge_executor import _processes_mapping
 from test_sandbox import reach
 
 from conformance.executor.forkserver import serve_forks
+from conformance.selftest.worker import cpu_seconds
 from conformance.session.containment import living, stray_processes
 from conformance.session.executors import Executor, ExecutorError
 from conformance.session.forks import fork_supported
@@ -188,3 +189,18 @@ def test_the_fork_server_refuses_a_request_without_its_descriptors(tmp_path):
         judge.close()
         _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0  # the judge closed the socket: the server ended
+
+
+@pytest.mark.parametrize("sandboxed", SANDBOXES)
+def test_what_its_executors_spent_counts_in_the_judges_cpu(tmp_path, sandboxed):
+    """The CPU of a slot's executors is the judge's to count, even where a sandbox's end reaps them unaccounted:
+    the self-test's per-run CPU (and the speed claims built on it) includes it."""
+    lib = slot_lib(tmp_path, "BURN", BURN_MS="400")
+    before = cpu_seconds()
+    executor = slot(tmp_path, lib, sandboxed)
+    try:
+        executor.ensure()
+        assert any(line.startswith("slot: burnt ") for line in said(executor))
+    finally:
+        executor.stop()
+    assert cpu_seconds() - before >= 0.4

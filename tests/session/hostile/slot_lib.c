@@ -13,6 +13,7 @@
  *                   /proc/PPID/fd and takes its descriptors with pidfd_getfd, then sends it HOW (SIGKILL or SIGSTOP)
  *   TRICK_ALL       kills every process it can see (kill(-1, SIGKILL)); only where it is in a PID namespace of
  *                   its own (/proc/1 is bubblewrap), never on the test machine at large
+ *   TRICK_BURN      spends BURN_MS milliseconds of CPU as it loads (what a run's CPU accounting must see)
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -23,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef TRICK_REMEMBER
@@ -121,6 +123,21 @@ static void kill_everyone(void) {
 }
 #endif
 
+#ifdef TRICK_BURN
+static void burn(void) {
+    struct timespec now;
+    double spent = 0;
+    volatile unsigned long sink = 0;
+    while (spent * 1000 < BURN_MS) {
+        for (int i = 0; i < 100000; i++)
+            sink += (unsigned long)i;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+        spent = (double)now.tv_sec + now.tv_nsec / 1e9;
+    }
+    fprintf(stderr, "slot: burnt %.0f ms of CPU\n", spent * 1000);
+}
+#endif
+
 __attribute__((constructor)) static void trick(void) {
 #ifdef TRICK_REMEMBER
     remember();
@@ -130,5 +147,8 @@ __attribute__((constructor)) static void trick(void) {
 #endif
 #ifdef TRICK_ALL
     kill_everyone();
+#endif
+#ifdef TRICK_BURN
+    burn();
 #endif
 }
