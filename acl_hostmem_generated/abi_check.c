@@ -1,4 +1,4 @@
-/* Generated from spec 3d0b15415d069e8d by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 5d3dcfc70eb619e5 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* ABI check: the spec's values and layouts against a set of declarations.
  *
  *   cc -std=c11 -I acl_hostmem_generated/include acl_hostmem_generated/abi_check.c -o abi_check && ./abi_check

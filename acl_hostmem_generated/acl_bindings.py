@@ -1,4 +1,4 @@
-# Generated from spec 3d0b15415d069e8d by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 5d3dcfc70eb619e5 by codegen; do not edit. Regenerate: python -m codegen generate
 """cffi ABI-mode bindings of the ACL host-memory interfaces and the harness calls.
 
 ``load(path)`` opens a library (the real libascendcl.so or the simulator) and returns an
@@ -33,7 +33,7 @@ from .acl_runtime import cstr_arg as _cstr
 from .acl_runtime import pointer_arg as _ptr
 from .acl_runtime import text_of as _text
 
-SPEC_HASH = '3d0b15415d069e8d'
+SPEC_HASH = '5d3dcfc70eb619e5'
 
 # ---- constants under their C names ----
 ACL_SUCCESS = 0

@@ -1,4 +1,4 @@
-# Generated from spec 3d0b15415d069e8d by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 5d3dcfc70eb619e5 by codegen; do not edit. Regenerate: python -m codegen generate
 """The shape of catalog.json, generated from the spec's vocabularies and the catalog's writer.
 
 Read-only TypedDicts rather than classes: the catalog stays one JSON document that the kit,

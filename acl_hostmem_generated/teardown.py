@@ -1,4 +1,4 @@
-# Generated from spec 3d0b15415d069e8d by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 5d3dcfc70eb619e5 by codegen; do not edit. Regenerate: python -m codegen generate
 """What the calls acquire and the order teardown gives it back in, from spec/interfaces.yaml.
 
 The harness's case context, the explorer's examples and a finding's replay script keep their

@@ -1,2 +1,2 @@
-# Generated from spec 3d0b15415d069e8d by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 5d3dcfc70eb619e5 by codegen; do not edit. Regenerate: python -m codegen generate
 """Code generated from spec/ by codegen; never edit by hand."""

@@ -1,4 +1,4 @@
-# Generated from spec 3d0b15415d069e8d by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 5d3dcfc70eb619e5 by codegen; do not edit. Regenerate: python -m codegen generate
 """Content cases: full-range access, aclrtMemset initialisation, content untouched by registration and by freeing neighbours."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-# Generated from spec 3d0b15415d069e8d by codegen; do not edit. Regenerate: python -m codegen generate
+# Generated from spec 5d3dcfc70eb619e5 by codegen; do not edit. Regenerate: python -m codegen generate
 """Invalid-argument cases: each bad argument gets its documented error, with every other argument valid."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-/* Generated from spec 3d0b15415d069e8d by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 5d3dcfc70eb619e5 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* C declarations of the ACL host-memory interfaces and the harness calls, with the same
  * names, values and layouts as the official CANN headers (LP64). */
 #ifndef ACL_HOSTMEM_GENERATED_H

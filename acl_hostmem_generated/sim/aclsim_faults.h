@@ -1,4 +1,4 @@
-/* Generated from spec 3d0b15415d069e8d by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 5d3dcfc70eb619e5 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The simulator's fault switches, from spec/faults.yaml. Enable with
  * ACLSIM_FAULTS=name[,name...]; each breaks the rules named in its comment. Below them, the
  * fault points where they act. */

@@ -1,4 +1,4 @@
-/* Generated from spec 3d0b15415d069e8d by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 5d3dcfc70eb619e5 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The CANN releases the spec knows (spec/rules.yaml sources.releases), oldest first, the
  * first release that documents each of the nine interfaces, and the product families whose
  * support a later release adds (interfaces.yaml support_since). ACLSIM_CANN_VERSION picks

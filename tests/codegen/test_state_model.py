@@ -172,3 +172,17 @@ def test_invalid_arguments_are_the_rules_error_conditions(spec: object, tmp_path
     rule = next(r for r in spec.rules if r.id == "HM-INVAL-REGISTER")  # type: ignore[attr-defined]
     assert model.INVALID_ARGUMENTS["aclrtHostRegister"] == tuple(
         (e.when.param, e.when.kind, e.when.value) for e in rule.errors)
+
+
+def test_a_v1_registration_over_a_stale_range_is_refused_only_where_the_driver_keeps_its_node(spec: object,
+                                                                                            tmp_path: Path) -> None:
+    """HM-PAIR-FREE-REGISTERED allows aclrtHostRegister over memory freed while registered to succeed or fail: the
+    svm v2 driver keeps the registration's node and refuses it, while a free that succeeds under the svm v3 driver
+    (the docs' side of HM-PAIR-FREE-WHILE-REGISTERED) may take the node with it. The model predicts the refusal on
+    v2 only and leaves the call out elsewhere; aclrtHostRegisterV2 meets the runtime's own records everywhere."""
+    model = _generated_model(spec, tmp_path)
+    v2 = model.predict("aclrtHostRegister", Facts(range_overlaps_stale=True, range_overlaps_stale_node=True))
+    assert v2.expect == "failure" and v2.evidence.rule == "HM-PAIR-FREE-REGISTERED"
+    elsewhere = model.predict("aclrtHostRegister", Facts(range_overlaps_stale=True))
+    assert elsewhere.expect == "skip"
+    assert model.predict("aclrtHostRegisterV2", Facts(range_overlaps_stale=True)).expect == "failure"

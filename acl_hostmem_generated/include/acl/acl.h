@@ -1,4 +1,4 @@
-/* Generated from spec 3d0b15415d069e8d by codegen; do not edit. Regenerate: python -m codegen generate */
+/* Generated from spec 5d3dcfc70eb619e5 by codegen; do not edit. Regenerate: python -m codegen generate */
 /* The official include path of the ACL runtime API ("acl/acl.h") for programs built
  * against the generated declarations: everything it offers is in acl_hostmem.h, under
  * the official names. Against a CANN install, -I$ASCEND_HOME_PATH/include finds the
