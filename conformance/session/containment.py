@@ -43,6 +43,17 @@ def refuse_tracing() -> bool:
     return _prctl(PR_SET_DUMPABLE, 0)
 
 
+def _stat_fields(pid: int | str) -> list[bytes] | None:
+    """The fields of /proc/PID/stat from the state on (field 3); None when the process is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            text = handle.read(1024)
+    except OSError:
+        return None
+    # The command name is in parentheses and may hold anything; the fields after the last ")" are fixed.
+    return text[text.rfind(b")") + 2:].split()
+
+
 def parents() -> dict[int, int]:
     """pid -> parent pid of every process visible under /proc."""
     table: dict[int, int] = {}
@@ -53,14 +64,8 @@ def parents() -> dict[int, int]:
     for name in names:
         if not name.isdigit():
             continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as handle:
-                text = handle.read(1024)
-        except OSError:
-            continue
-        # The command name is in parentheses and may hold anything; the fields after the last ")" are fixed.
-        fields = text[text.rfind(b")") + 2:].split()
-        if len(fields) > 1 and fields[1].isdigit():
+        fields = _stat_fields(name)
+        if fields is not None and len(fields) > 1 and fields[1].isdigit():
             table[int(name)] = int(fields[1])
     return table
 
@@ -104,12 +109,8 @@ def stray_processes(executor: int, known: Iterable[int]) -> set[int]:
 
 def _state(pid: int) -> bytes | None:
     """The state letter of ``pid`` (R, S, T, Z, ...) from /proc/PID/stat; None when it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            text = handle.read(1024)
-    except OSError:
-        return None
-    return text[text.rfind(b")") + 2:][:1]
+    fields = _stat_fields(pid)
+    return fields[0][:1] if fields else None
 
 
 def living(pids: Iterable[int]) -> set[int]:
@@ -153,15 +154,9 @@ def cpu_seconds_of(pids: Iterable[int]) -> float:
     zombie's counts too, a process that is gone counts nothing."""
     total = 0
     for pid in pids:
+        fields = _stat_fields(pid) or []
         try:
-            with open(f"/proc/{pid}/stat", "rb") as handle:
-                text = handle.read(1024)
-        except OSError:
-            continue
-        # After the last ")": state is field 3, utime, stime, cutime and cstime are fields 14-17.
-        fields = text[text.rfind(b")") + 2:].split()
-        try:
-            total += sum(int(word) for word in fields[11:15])
+            total += sum(int(word) for word in fields[11:15])  # utime, stime, cutime, cstime: fields 14-17
         except ValueError:
             continue
     return total / os.sysconf("SC_CLK_TCK")
