@@ -109,3 +109,50 @@ def test_reproducer_text_cannot_break_out_of_its_comments_strings_or_docstring()
     c_source = files["repro.c"]
     head = c_source[:c_source.index("#include")]
     assert head.count("*/") == head.count("/*") == 2, head  # the two header comments, nothing closed early
+
+
+# A Hypothesis run drawing integers in a process whose current directory holds a module of literals, as the
+# kit's own modules are to an executor of a clone; prints how many constants Hypothesis took from source and
+# whether it wrote its cache of them.
+_DRAWS = """
+import os, sys
+sys.path.insert(0, os.getcwd())
+import literals  # noqa: F401 - its literals are what Hypothesis would mix in
+from hypothesis import given, seed, settings, strategies as st
+from hypothesis.internal.conjecture import providers
+from conformance.checks.explorer.exploration import without_source_constants
+told = without_source_constants() if sys.argv[1] == "off" else None
+
+@seed(0)
+@settings(database=None, max_examples=300)
+@given(st.integers(0, 1 << 40))
+def draws(x):
+    pass
+
+draws()
+print(told, len(providers._local_constants), os.path.isdir(".hypothesis/constants"))
+"""
+
+
+def test_the_explorers_values_never_come_from_the_kits_own_source(tmp_path):
+    """The explorer's actions depend on the seed and the spec's model, not on how the kit is installed: Hypothesis
+    neither parses the kit's modules for literals to draw nor writes its cache of them in the executor."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "literals.py").write_text("".join(f"VALUE_{n} = {n * 7919 + 1000003}\n" for n in range(64)))
+    (tmp_path / "draws.py").write_text(_DRAWS)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+
+    def run(mode: str) -> list[str]:
+        done = subprocess.run([sys.executable, "draws.py", mode], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    told, constants, cache = run("off")
+    assert (constants, cache) == ("0", "False")
+    if told == "True":  # this Hypothesis collects literals from source: without the explorer's word it does here
+        _, constants, cache = run("on")
+        assert int(constants) > 0 and cache == "True"

@@ -235,18 +235,23 @@ class Example:
 
     # ---- probes ----
     def probe(self) -> None:
-        """Ask for the device address of every live registration (also those that outlived their memory) and of
-        the latest removed ones, and the status of blocked streams."""
+        """Ask each thread with a device for the device address of every live registration of its device (also
+        those that outlived their memory) and of the latest removed ones, and the main thread for the status of
+        blocked streams."""
         world = self.world
         main = world.threads[0]
-        targets = [(reg.base, reg.symbol) for reg in world.registrations.values() if reg.device == main]
         ended = [(base, sym) for base, sym in world.removed.items()
-                 if world.allocation_containing(base) or world.region_containing(base)]
-        targets += ended[-ENDED_PROBES:]
-        for base, symbol in targets:
-            self.perform(Request("aclrtHostGetDevicePointer", values={"pHost": base, "flag": 0},
-                                 symbols={"pHost": symbol, "flag": const(0), "pDevice": OUTPUT},
-                                 pointer=base, bind=world.new_var("d")), probe=True)
+                 if world.allocation_containing(base) or world.region_containing(base)][-ENDED_PROBES:]
+        # Every thread with a device asks, not the main one alone: an answer a thread remembers for itself
+        # (a registration another thread removed) shows only where that thread asks again.
+        for thread, device in enumerate(world.threads):
+            if device is None:
+                continue
+            targets = [(reg.base, reg.symbol) for reg in world.registrations.values() if reg.device == device]
+            for base, symbol in targets + ended:
+                self.perform(Request("aclrtHostGetDevicePointer", thread=thread, values={"pHost": base, "flag": 0},
+                                     symbols={"pHost": symbol, "flag": const(0), "pDevice": OUTPUT},
+                                     pointer=base, bind=world.new_var("d")), probe=True)
         for stream in world.blocked_streams(main):
             self.perform(Request("aclrtStreamQuery", values={"stream": stream.handle},
                                  symbols={"stream": handle(stream.var), "status": OUTPUT}, stream=stream.var,

@@ -99,9 +99,31 @@ def hypothesis_settings(budget: int) -> settings:
                     phases=(Phase.explicit, Phase.generate, Phase.shrink))
 
 
+def without_source_constants() -> bool:
+    """Keep Hypothesis from drawing values out of the source of every local module; whether it could be told.
+
+    Hypothesis (6.131 on) mixes into generation the literals of every module it takes for the user's
+    code: it parses each one's source (0.37 s of CPU an executor, with a cache file written for each)
+    and draws from them now and then. For the explorer those modules are the kit itself, local in a
+    clone and not at all in an installed wheel, so the same seed could mean other actions depending on how
+    the kit was installed. The explorer's values come from the spec's model; Hypothesis has no setting
+    for this, so its collector is replaced by one that finds nothing, where it is the one this was written
+    against (otherwise Hypothesis keeps doing what it does, and only the cost stays).
+    """
+    from hypothesis.internal.conjecture import providers
+
+    collector = getattr(providers, "_get_local_constants", None)
+    empty = getattr(providers, "_local_constants", None)
+    if collector is None or empty is None or len(empty) != 0:
+        return False
+    providers._get_local_constants = lambda: empty
+    return True
+
+
 def explore(lib: AclLibrary, product: ProductFacts, device: int, *, paths: str, budget: int, seed_value: int,
             timeout: float) -> Exploration:
     """Run the state machine against ``lib``; the shortest failing path, if any, is in the result."""
+    without_source_constants()
     driver = Driver(lib, timeout)
     # Generation stops after 2x the per-wait timeout whatever the budget, so that the case
     # (killed at 3x + 5 s) has time left to shrink a finding; the default budget takes far less.
